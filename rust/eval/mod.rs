@@ -1,0 +1,114 @@
+//! The hand evaluator: 5, 6 or 7 cards to a strength, where greater is stronger and equal ties.
+//!
+//! Strengths run from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush): the rank of the best five
+//! cards among the 7,462 distinct five-card hands. A hand costs one add per card, a flush test
+//! and one lookup in tables of about 200 KB (see `tables`).
+
+mod class;
+pub mod enumerate;
+mod perfect_hash;
+mod tables;
+
+pub use class::HandClass;
+pub use tables::{tables, Tables, DISTINCT_STRENGTHS};
+
+use crate::cards::{rank, suit, Card};
+
+const CLASSES_DESCENDING: [HandClass; 10] = [
+    HandClass::RoyalFlush,
+    HandClass::StraightFlush,
+    HandClass::FourOfAKind,
+    HandClass::FullHouse,
+    HandClass::Flush,
+    HandClass::Straight,
+    HandClass::ThreeOfAKind,
+    HandClass::TwoPair,
+    HandClass::OnePair,
+    HandClass::HighCard,
+];
+
+impl Tables {
+    /// The sum of the card keys of `cards`; hands can be built up incrementally by adding keys.
+    #[inline(always)]
+    pub fn key_of(&self, cards: &[Card]) -> u64 {
+        cards.iter().map(|&c| self.card_keys[c as usize & 63]).sum()
+    }
+
+    /// The key of one card.
+    #[inline(always)]
+    pub fn card_key(&self, card: Card) -> u64 {
+        self.card_keys[card as usize & 63]
+    }
+
+    /// The strength of `cards` (5 to 7 distinct valid ids) whose keys sum to `key`.
+    #[inline(always)]
+    pub fn strength_from_key(&self, key: u64, cards: &[Card]) -> u16 {
+        if Self::has_suited(key, 5) {
+            let flushes = ((key >> 32) as u32 + 0x3333) & 0x8888;
+            let flush_suit = (flushes.trailing_zeros() / 4) as u8;
+            let mask = cards.iter().filter(|&&c| suit(c) == flush_suit).fold(0usize, |m, &c| m | 1 << rank(c));
+            return self.flush[mask & 0x1fff];
+        }
+        self.non_flush_strength(key, cards.len())
+    }
+
+    /// The strength of `size` cards (5 to 7) whose keys sum to `key`, known to hold no flush.
+    #[inline(always)]
+    pub fn non_flush_strength(&self, key: u64, size: usize) -> u16 {
+        match size {
+            5 => self.by_size[0].get(key as u32),
+            6 => self.by_size[1].get(key as u32),
+            _ => self.by_size[2].get(key as u32),
+        }
+    }
+
+    /// Whether cards whose keys sum to `key` hold at least `n` (1 to 8) cards of one suit.
+    #[inline(always)]
+    pub fn has_suited(key: u64, n: u32) -> bool {
+        ((key >> 32) as u32 + 0x1111 * (8 - n)) & 0x8888 != 0
+    }
+
+    /// The strength of 5 to 7 distinct valid card ids.
+    #[inline(always)]
+    pub fn strength(&self, cards: &[Card]) -> u16 {
+        self.strength_from_key(self.key_of(cards), cards)
+    }
+
+    /// The class of a strength (never `AceKing`: that is a variant's reading of high cards).
+    pub fn class_of(&self, strength: u16) -> HandClass {
+        CLASSES_DESCENDING.into_iter().find(|&c| self.class_floor[c as usize] <= strength).unwrap_or(HandClass::HighCard)
+    }
+
+    /// The lowest strength of a class.
+    pub fn class_floor(&self, class: HandClass) -> u16 {
+        self.class_floor[class as usize]
+    }
+
+    /// The strength and the best five of 5 to 7 distinct valid ids (the first best found).
+    pub fn best_five(&self, cards: &[Card]) -> (u16, [Card; 5]) {
+        let n = cards.len();
+        let mut best = (0u16, [0; 5]);
+        for skip in 0u32..1 << n {
+            if n as u32 - skip.count_ones() != 5 {
+                continue;
+            }
+            let mut five = [0; 5];
+            let chosen = (0..n).filter(|&i| skip >> i & 1 == 0).map(|i| cards[i]);
+            five.iter_mut().zip(chosen).for_each(|(slot, c)| *slot = c);
+            let s = self.strength(&five);
+            if s > best.0 {
+                best = (s, five);
+            }
+        }
+        best
+    }
+}
+
+/// The strength of 5 to 7 distinct valid card ids.
+#[inline]
+pub fn strength(cards: &[Card]) -> u16 {
+    tables().strength(cards)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,139 @@
+//! The evaluator's tables, built once per process from `five_card_code`.
+//!
+//! A card's key packs a rank key (low 32 bits) and a 4-bit counter for its suit (bits 32..48).
+//! Rank keys are chosen so that any multiset of up to seven ranks has its own sum, so the sum of
+//! a hand's card keys identifies its ranks; a suit counter reaching five flags a flush.
+
+use super::class::{five_card_code, HandClass, CATEGORIES};
+use super::perfect_hash::PerfectHash;
+use crate::cards::{rank, suit, Card};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// Rank keys whose sums over multisets of up to seven ranks (at most four of each) are distinct.
+pub(crate) const RANK_KEYS: [u32; 13] =
+    [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181];
+
+/// Number of distinct five-card strengths.
+pub const DISTINCT_STRENGTHS: u16 = 7462;
+
+pub struct Tables {
+    /// Card keys by id; 64 entries so that `id & 63` indexes without a bounds check.
+    pub(crate) card_keys: [u64; 64],
+    /// Strength of the best flush in a 13-bit rank mask of five to seven ranks.
+    pub(crate) flush: Box<[u16; 1 << 13]>,
+    /// Strength of a non-flush hand by its rank-key sum, one hash per hand size 5, 6, 7.
+    pub(crate) by_size: [PerfectHash; 3],
+    /// The lowest strength of each class, indexed by `HandClass as usize`.
+    pub(crate) class_floor: [u16; 11],
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
+
+/// The process-wide tables, built on first use.
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
+fn card_key(card: Card) -> u64 {
+    RANK_KEYS[rank(card) as usize] as u64 | 1u64 << (32 + 4 * suit(card) as u32)
+}
+
+/// Calls `f` with every multiset of `size` ranks holding at most four of each rank.
+fn for_each_multiset(size: u8, f: &mut impl FnMut(&[u8; 13])) {
+    fn go(counts: &mut [u8; 13], from: usize, left: u8, f: &mut impl FnMut(&[u8; 13])) {
+        if left == 0 {
+            return f(counts);
+        }
+        for r in from..13 {
+            if counts[r] < 4 {
+                counts[r] += 1;
+                go(counts, r, left - 1, f);
+                counts[r] -= 1;
+            }
+        }
+    }
+    go(&mut [0; 13], 0, size, f);
+}
+
+fn rank_key(counts: &[u8; 13]) -> u32 {
+    (0..13).map(|r| counts[r] as u32 * RANK_KEYS[r]).sum()
+}
+
+fn mask_counts(mask: u16) -> [u8; 13] {
+    std::array::from_fn(|r| (mask >> r & 1) as u8)
+}
+
+/// Every distinct five-card code, sorted: a code's strength is its index plus one.
+fn sorted_codes() -> Vec<u32> {
+    let mut codes = Vec::with_capacity(DISTINCT_STRENGTHS as usize);
+    for_each_multiset(5, &mut |counts| codes.push(five_card_code(counts, false)));
+    codes.extend((0u16..1 << 13).filter(|m| m.count_ones() == 5).map(|m| five_card_code(&mask_counts(m), true)));
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// Strengths of every non-flush multiset of 5, 6 and 7 ranks, by rank key: five from the codes,
+/// and a larger multiset as the best of the multisets one card smaller.
+fn non_flush_strengths(strength_of: &HashMap<u32, u16>) -> [Vec<(u32, u16)>; 3] {
+    let mut sizes: [HashMap<u32, u16>; 3] = Default::default();
+    for size in 5..=7u8 {
+        let i = (size - 5) as usize;
+        let (smaller, this) = sizes.split_at_mut(i);
+        for_each_multiset(size, &mut |counts| {
+            let key = rank_key(counts);
+            let strength = match smaller.last() {
+                None => strength_of[&five_card_code(counts, false)],
+                Some(prev) => (0..13).filter(|&r| counts[r] > 0).map(|r| prev[&(key - RANK_KEYS[r])]).max().unwrap_or(0),
+            };
+            let clash = this[0].insert(key, strength);
+            assert!(clash.is_none(), "rank keys collide at {key}");
+        });
+    }
+    sizes.map(|m| m.into_iter().collect())
+}
+
+/// Strength of the best flush in every rank mask of five to seven ranks.
+fn flush_strengths(strength_of: &HashMap<u32, u16>) -> Box<[u16; 1 << 13]> {
+    let mut flush = Box::new([0u16; 1 << 13]);
+    let mut masks: Vec<u16> = (0u16..1 << 13).filter(|m| (5..=7).contains(&m.count_ones())).collect();
+    masks.sort_by_key(|m| m.count_ones());
+    for m in masks {
+        flush[m as usize] = match m.count_ones() {
+            5 => strength_of[&five_card_code(&mask_counts(m), true)],
+            _ => (0..13).filter(|r| m >> r & 1 == 1).map(|r| flush[(m & !(1 << r)) as usize]).max().unwrap_or(0),
+        };
+    }
+    flush
+}
+
+fn class_floors(codes: &[u32]) -> [u16; 11] {
+    let mut floor = [0u16; 11];
+    for (i, &code) in codes.iter().enumerate().rev() {
+        floor[CATEGORIES[(code >> 20) as usize] as usize] = i as u16 + 1;
+    }
+    floor[HandClass::AceKing as usize] = floor[HandClass::OnePair as usize];
+    floor[HandClass::RoyalFlush as usize] = DISTINCT_STRENGTHS;
+    floor
+}
+
+impl Tables {
+    fn build() -> Self {
+        let codes = sorted_codes();
+        assert_eq!(codes.len(), DISTINCT_STRENGTHS as usize);
+        let strength_of: HashMap<u32, u16> = codes.iter().enumerate().map(|(i, &c)| (c, i as u16 + 1)).collect();
+        let by_size = non_flush_strengths(&strength_of).map(|entries| PerfectHash::build(&entries));
+        Tables {
+            card_keys: std::array::from_fn(|c| if c < 52 { card_key(c as Card) } else { 0 }),
+            flush: flush_strengths(&strength_of),
+            by_size,
+            class_floor: class_floors(&codes),
+        }
+    }
+
+    /// Bytes of lookup data read by evaluation.
+    pub fn footprint(&self) -> usize {
+        self.flush.len() * 2 + self.by_size.iter().map(PerfectHash::footprint).sum::<usize>() + 64 * 8
+    }
+}
