@@ -1,71 +1,93 @@
-//! A minimal perfect hash from sparse rank keys to strengths, small enough to stay in cache.
+//! A minimal-ish perfect hash (hash and displace) from sparse rank keys to strengths, small
+//! enough to stay in cache and quick to build once per process.
 //!
-//! The key's high bits pick a bucket, whose offset displaces the key's low bits into a shared
-//! value table. Offsets are found first-fit, biggest buckets first, once per process.
+//! A key picks a bucket by one multiplicative hash and a base slot by another; the bucket's
+//! displacement, XORed into the base slot, sends every key of the bucket to a free slot.
+//! Displacements are found for the biggest buckets first, while the table is still empty.
 
-const LOW_BITS: u32 = 9;
-const LOW_MASK: u32 = (1 << LOW_BITS) - 1;
-/// Fixed power-of-two sizes, so that a masked index needs no bounds check in the hot loop.
-const BUCKETS: usize = 1 << 14;
-const VALUES: usize = 1 << 17;
+/// Fixed power-of-two capacities, so that a masked index needs no bounds check in the hot loop.
+const MAX_BUCKETS: usize = 1 << 14;
+const MAX_SLOTS: usize = 1 << 16;
+/// Multipliers tried in turn until one gives every bucket a displacement (odd 64-bit constants).
+const SEEDS: [u64; 4] = [0x9e37_79b9_7f4a_7c15, 0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb, 0xd6e8_feb8_6659_fd93];
 
 pub(crate) struct PerfectHash {
-    offsets: Box<[u32; BUCKETS]>,
-    values: Box<[u16; VALUES]>,
-    used: usize,
+    displacement: Box<[u16; MAX_BUCKETS]>,
+    values: Box<[u16; MAX_SLOTS]>,
+    seed: u64,
+    bucket_shift: u32,
+    slot_shift: u32,
+    slots: usize,
+    buckets: usize,
 }
 
 impl PerfectHash {
-    /// Builds the hash of `entries`, whose keys must be distinct.
+    /// Builds the hash of `entries`, whose keys must be distinct and at most 2^16 * 4/5 many.
     pub(crate) fn build(entries: &[(u32, u16)]) -> Self {
-        let max_key = entries.iter().map(|&(k, _)| k).max().unwrap_or(0);
-        assert!(((max_key >> LOW_BITS) as usize) < BUCKETS, "keys up to {max_key} need more buckets");
-        let mut buckets: Vec<Vec<(u32, u16)>> = vec![Vec::new(); BUCKETS];
+        let slot_bits = (entries.len() * 5 / 4).max(2).next_power_of_two().trailing_zeros();
+        let bucket_bits = (entries.len() / 4).max(2).next_power_of_two().trailing_zeros();
+        assert!(1 << slot_bits <= MAX_SLOTS && 1 << bucket_bits <= MAX_BUCKETS, "too many keys");
+        SEEDS
+            .iter()
+            .find_map(|&seed| Self::try_build(entries, seed, bucket_bits, slot_bits))
+            .expect("one of the seeds gives a perfect hash")
+    }
+
+    fn try_build(entries: &[(u32, u16)], seed: u64, bucket_bits: u32, slot_bits: u32) -> Option<Self> {
+        let mut hash = PerfectHash {
+            displacement: Box::new([0; MAX_BUCKETS]),
+            values: Box::new([0; MAX_SLOTS]),
+            seed,
+            bucket_shift: 64 - bucket_bits,
+            slot_shift: 64 - slot_bits,
+            slots: 1 << slot_bits,
+            buckets: 1 << bucket_bits,
+        };
+        let mut buckets: Vec<Vec<(usize, u16)>> = vec![Vec::new(); hash.buckets];
         for &(key, value) in entries {
-            buckets[(key >> LOW_BITS) as usize].push((key & LOW_MASK, value));
+            let (bucket, base) = hash.bucket_and_base(key);
+            buckets[bucket].push((base, value));
         }
         let mut order: Vec<usize> = (0..buckets.len()).filter(|&b| !buckets[b].is_empty()).collect();
         order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
-
-        let mut offsets = Box::new([0u32; BUCKETS]);
-        let mut used: Vec<bool> = Vec::new();
-        let mut first_free = 0usize;
+        let mut used = vec![false; hash.slots];
         for b in order {
-            let bucket = &buckets[b];
-            let lowest = bucket.iter().map(|&(low, _)| low as usize).min().unwrap_or(0);
-            let mut offset = first_free.saturating_sub(lowest);
-            while bucket.iter().any(|&(low, _)| used.get(low as usize + offset).copied().unwrap_or(false)) {
-                offset += 1;
+            let fits = |d: usize| {
+                let mut slots: Vec<usize> = buckets[b].iter().map(|&(base, _)| base ^ d).collect();
+                slots.sort_unstable();
+                slots.dedup();
+                (slots.len() == buckets[b].len() && slots.iter().all(|&s| !used[s])).then_some(slots)
+            };
+            let d = (0..hash.slots).find(|&d| fits(d).is_some())?;
+            for &(base, value) in &buckets[b] {
+                used[base ^ d] = true;
+                hash.values[base ^ d] = value;
             }
-            let top = bucket.iter().map(|&(low, _)| low as usize + offset).max().unwrap_or(0);
-            if used.len() <= top {
-                used.resize(top + 1, false);
-            }
-            bucket.iter().for_each(|&(low, _)| used[low as usize + offset] = true);
-            while first_free < used.len() && used[first_free] {
-                first_free += 1;
-            }
-            offsets[b] = offset as u32;
+            hash.displacement[b] = d as u16;
         }
-        assert!(used.len() <= VALUES, "{} slots needed", used.len());
-        let mut values = Box::new([0u16; VALUES]);
-        for &(key, value) in entries {
-            values[(key & LOW_MASK) as usize + offsets[(key >> LOW_BITS) as usize] as usize] = value;
-        }
-        PerfectHash { offsets, values, used: used.len() }
+        Some(hash)
     }
 
-    /// The value stored for `key`; a key that was never stored reads some value or 0, never panics.
+    #[inline(always)]
+    fn bucket_and_base(&self, key: u32) -> (usize, usize) {
+        let mixed = (key as u64 ^ (key as u64) << 32).wrapping_mul(self.seed);
+        let bucket = (mixed >> self.bucket_shift) as usize;
+        // The bits below the bucket's pick the base slot: one multiply serves both.
+        let base = ((mixed << (64 - self.bucket_shift)) >> self.slot_shift) as usize;
+        (bucket, base)
+    }
+
+    /// The value stored for `key`; a key that was never stored reads some value, never panics.
     #[inline(always)]
     pub(crate) fn get(&self, key: u32) -> u16 {
-        let offset = self.offsets[(key >> LOW_BITS) as usize & (BUCKETS - 1)] as usize;
-        self.values[((key & LOW_MASK) as usize + offset) & (VALUES - 1)]
+        let (bucket, base) = self.bucket_and_base(key);
+        let slot = base ^ self.displacement[bucket & (MAX_BUCKETS - 1)] as usize;
+        self.values[slot & (MAX_SLOTS - 1)]
     }
 
     /// Bytes of the two arrays that lookups can touch.
     pub(crate) fn footprint(&self) -> usize {
-        let buckets = self.offsets.iter().rposition(|&o| o != 0).unwrap_or(0) + 1;
-        buckets * 4 + self.used * 2
+        self.buckets * 2 + self.slots * 2
     }
 }
 
@@ -75,11 +97,12 @@ mod tests {
 
     #[test]
     fn every_stored_key_reads_back() {
-        let entries: Vec<(u32, u16)> = (0..5000u32).map(|i| (i * i / 4 + i, (i % 60000) as u16 + 1)).collect();
+        let entries: Vec<(u32, u16)> = (0..40_000u32).map(|i| (i * i / 4 + i, (i % 60000) as u16 + 1)).collect();
         let hash = PerfectHash::build(&entries);
         for &(k, v) in &entries {
             assert_eq!(hash.get(k), v);
         }
         hash.get(u32::MAX);
+        assert!(hash.footprint() <= 2 * MAX_SLOTS + 2 * MAX_BUCKETS);
     }
 }

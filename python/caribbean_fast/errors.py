@@ -1,0 +1,31 @@
+"""The package's exceptions: one hierarchy, raised by Python and by the Rust core alike."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CaribbeanFastError",
+    "IllegalActionError",
+    "InsufficientFundsError",
+    "InvalidCardsError",
+    "VariantError",
+]
+
+
+class CaribbeanFastError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InvalidCardsError(CaribbeanFastError, ValueError):
+    """Text or ids that are not a valid set of cards; the message names the card, row or count."""
+
+
+class VariantError(CaribbeanFastError, ValueError):
+    """A variant that breaks the rules of the model; the message names the field and the reason."""
+
+
+class IllegalActionError(CaribbeanFastError):
+    """An action that the round's current state does not allow; nothing was changed."""
+
+
+class InsufficientFundsError(IllegalActionError):
+    """A bet, fee or raise that the wallet cannot cover; nothing was changed."""

@@ -1,0 +1,147 @@
+"""Hand evaluation through the Rust core: ``evaluate`` for one hand, ``evaluate_many`` for arrays.
+
+A hand's strength is an integer from 1 (7-5-4-3-2 offsuit) to 7462 (royal flush): greater is
+stronger, equal is a tie. It is the rank of the best five cards among the 7,462 distinct
+five-card poker hands, so it compares hands of 5, 6 and 7 cards alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .cards import CardsLike, format_cards, parse_cards
+from .errors import InvalidCardsError
+
+__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "evaluate", "evaluate_many"]
+
+DISTINCT_STRENGTHS: int = _core.DISTINCT_STRENGTHS
+
+RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
+              "King", "Ace")
+
+
+class HandClass(IntEnum):
+    """Hand classes, lowest to highest. The evaluator never yields ACE_KING: a variant that names
+    Ace-King as a class (Caribbean Poker) reads it from high-card hands holding an ace and a king."""
+
+    HIGH_CARD = 0
+    ACE_KING = 1
+    ONE_PAIR = 2
+    TWO_PAIR = 3
+    THREE_OF_A_KIND = 4
+    STRAIGHT = 5
+    FLUSH = 6
+    FULL_HOUSE = 7
+    FOUR_OF_A_KIND = 8
+    STRAIGHT_FLUSH = 9
+    ROYAL_FLUSH = 10
+
+    @property
+    def label(self) -> str:
+        """The class as people write it: "Four of a kind"."""
+        return "Ace-King" if self is HandClass.ACE_KING else self.name.replace("_", " ").capitalize()
+
+    @classmethod
+    def parse(cls, name: str) -> HandClass:
+        """A class from its name in any case, with spaces, hyphens or underscores: "full house"."""
+        key = name.strip().upper().replace("-", "_").replace(" ", "_")
+        try:
+            return cls[key]
+        except KeyError:
+            raise ValueError(f"{name!r} is not a hand class; expected one of "
+                             f"{', '.join(c.name.lower() for c in cls)}") from None
+
+
+@cache
+def _floors() -> tuple[int, ...]:
+    return tuple(_core.class_floors())
+
+
+def class_floor(hand_class: HandClass) -> int:
+    """The lowest strength of a class (ACE_KING's is that of ONE_PAIR: the evaluator has none)."""
+    return _floors()[hand_class]
+
+
+def _plural(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return name + ("es" if name == "Six" else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """The value of a hand: its strength, its class and its best five cards (ids, best first)."""
+
+    strength: int
+    hand_class: HandClass
+    best_five: tuple[int, ...]
+
+    def describe(self) -> str:
+        """The hand in words, e.g. "Two pair, Kings and Fives" or "Straight, Five high"."""
+        counts = Counter(c >> 2 for c in self.best_five)
+        ranks = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+        top = ranks[0]
+        if self.hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and set(ranks) == {12, 0, 1, 2, 3}:
+            top = 3  # the wheel is five-high
+        match self.hand_class:
+            case HandClass.ROYAL_FLUSH:
+                return "Royal flush"
+            case HandClass.STRAIGHT_FLUSH | HandClass.STRAIGHT | HandClass.FLUSH | HandClass.HIGH_CARD:
+                return f"{self.hand_class.label}, {RANK_NAMES[top]} high"
+            case HandClass.FULL_HOUSE:
+                return f"Full house, {_plural(top)} full of {_plural(ranks[1])}"
+            case HandClass.TWO_PAIR:
+                return f"Two pair, {_plural(top)} and {_plural(ranks[1])}"
+            case HandClass.ONE_PAIR:
+                return f"Pair of {_plural(top)}"
+            case _:
+                return f"{self.hand_class.label}, {_plural(top)}"
+
+    @property
+    def text(self) -> str:
+        """The best five cards as text."""
+        return format_cards(self.best_five)
+
+    def __str__(self) -> str:
+        return f"{self.describe()} ({self.text}), strength {self.strength}"
+
+
+def _best_first(five: tuple[int, ...]) -> tuple[int, ...]:
+    counts = Counter(c >> 2 for c in five)
+    return tuple(sorted(five, key=lambda c: (counts[c >> 2], c >> 2, c & 3), reverse=True))
+
+
+def evaluate(cards: CardsLike) -> HandValue:
+    """The value of 5 to 7 cards, given as text ("As Kd Qh Jc Th") or ids."""
+    ids = parse_cards(cards, count=(5, 6, 7))
+    strength, five = _core.best_five(ids)
+    return HandValue(strength, HandClass(_core.class_of(strength)), _best_first(tuple(five)))
+
+
+def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    array = np.asarray(cards)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"cards must be an integer array of card ids, not dtype {array.dtype}")
+    if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
+        raise ValueError(f"cards must have shape (n, 5), (n, 6) or (n, 7), not {array.shape}")
+    if array.dtype != np.uint8 and array.size:
+        bad = np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))
+        if bad.size:
+            row = int(bad[0])
+            raise InvalidCardsError(f"row {row}: card ids must be in 0..51, got {array[row].tolist()}")
+    return np.ascontiguousarray(array, dtype=np.uint8)
+
+
+def evaluate_many(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Strengths of an (n, 5|6|7) array of card ids, computed on every core with the GIL released.
+
+    Raises InvalidCardsError naming the first row with an id outside 0..51 or a repeated card,
+    TypeError for a non-integer array, and ValueError for a wrong shape."""
+    return _core.evaluate_many(_as_card_array(cards))
+

@@ -1,0 +1,12 @@
+//! The Python module `caribbean_fast._core`: the only code that touches PyO3. Each binding
+//! extracts its arguments, releases the interpreter for the heavy part, and converts the result.
+
+mod errors;
+mod eval;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    eval::register(m)
+}

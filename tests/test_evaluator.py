@@ -1,0 +1,164 @@
+"""The Rust evaluator through the Python API, held to the pure-Python reference."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from golden import golden_cases
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import hands
+
+from caribbean_fast import (
+    DISTINCT_STRENGTHS,
+    HandClass,
+    InvalidCardsError,
+    class_floor,
+    evaluate,
+    evaluate_many,
+    parse_cards,
+)
+from caribbean_fast.reference import reference_value
+
+CLASS_CASES, COMPARE_CASES = golden_cases()
+
+
+@pytest.mark.parametrize("case", CLASS_CASES, ids=lambda c: c.cards)
+def test_golden_classes(case: object) -> None:
+    cards, hand_class = case.cards, case.hand_class  # type: ignore[attr-defined]
+    assert evaluate(cards).hand_class is HandClass.parse(hand_class)
+    assert reference_value(parse_cards(cards))[0] is HandClass.parse(hand_class)
+
+
+@pytest.mark.parametrize("case", COMPARE_CASES, ids=lambda c: f"{c.left} {c.op} {c.right}")
+def test_golden_comparisons(case: object) -> None:
+    left, op, right = case.left, case.op, case.right  # type: ignore[attr-defined]
+    a, b = evaluate(left).strength, evaluate(right).strength
+    assert {"<": a < b, ">": a > b, "=": a == b}[op]
+    ra, rb = reference_value(parse_cards(left)), reference_value(parse_cards(right))
+    assert {"<": ra < rb, ">": ra > rb, "=": ra == rb}[op]
+
+
+@pytest.mark.parametrize(
+    ("cards", "words", "best"),
+    [
+        ("As Kd Qh Jc Th 9s 2d", "Straight, Ace high", "As Kd Qh Jc Th"),
+        ("Kh Kd 5c 5s 6h 2c 3d", "Two pair, Kings and Fives", "Kh Kd 5s 5c 6h"),
+        ("Ah 2d 3c 4s 5h", "Straight, Five high", None),
+        ("7c 7d 7h 2s 2c 2d", "Full house, Sevens full of Twos", None),
+        ("6c 6d 6h 6s Ac", "Four of a kind, Sixes", None),
+        ("Ts Js Qs Ks As 2d", "Royal flush", None),
+        ("Qh Qd 4c 5s 6h", "Pair of Queens", None),
+        ("Ah Kd 4c 3s 2h", "High card, Ace high", None),
+        ("9h 8h 5h 3h 2h", "Flush, Nine high", None),
+    ],
+)
+def test_describe_and_best_five(cards: str, words: str, best: str | None) -> None:
+    value = evaluate(cards)
+    assert value.describe() == words
+    if best is not None:
+        assert value.text == best
+    assert evaluate(value.best_five).strength == value.strength
+    assert set(value.best_five) <= set(parse_cards(cards))
+
+
+def test_strengths_span_and_class_floors() -> None:
+    assert evaluate("7c 5d 4h 3s 2c").strength == 1
+    assert evaluate("As Ks Qs Js Ts").strength == DISTINCT_STRENGTHS == 7462
+    assert class_floor(HandClass.ROYAL_FLUSH) == 7462
+    assert evaluate("Ac Kd 4h 3s 2c").strength < class_floor(HandClass.ONE_PAIR)
+    floors = [class_floor(c) for c in HandClass if c is not HandClass.ACE_KING]
+    assert floors == sorted(floors)
+
+
+@given(hands())
+def test_class_and_best_five_match_reference(hand: list[int]) -> None:
+    value = evaluate(hand)
+    ref_class, _ = reference_value(hand)
+    assert value.hand_class is ref_class
+    assert reference_value(list(value.best_five)) == reference_value(hand)
+
+
+@given(hands(), hands())
+def test_pairs_order_as_reference(a: list[int], b: list[int]) -> None:
+    sa, sb = evaluate(a).strength, evaluate(b).strength
+    ra, rb = reference_value(a), reference_value(b)
+    assert (sa > sb) == (ra > rb)
+    assert (sa == sb) == (ra == rb)
+
+
+@given(st.lists(hands(sizes=(7,)), min_size=1, max_size=40))
+def test_many_equals_one_by_one(batch: list[list[int]]) -> None:
+    array = np.array(batch, dtype=np.uint8)
+    assert evaluate_many(array).tolist() == [evaluate(h).strength for h in batch]
+
+
+def test_many_accepts_every_width_and_integer_dtype() -> None:
+    rows = [parse_cards("As Ks Qs Js Ts 2c 3d")]
+    for width in (5, 6, 7):
+        for dtype in (np.uint8, np.int64, np.int16):
+            out = evaluate_many(np.array([r[:width] for r in rows], dtype=dtype))
+            assert out.dtype == np.uint16 and out.tolist() == [7462]
+    two = np.array(parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s"), dtype=np.uint8).reshape(2, 5)
+    fortran_order = np.asfortranarray(two)
+    assert evaluate_many(fortran_order).tolist() == [7462, evaluate("9s 8s 7s 6s 5s").strength] == [7462, 7457]
+
+
+def test_many_over_a_large_batch_uses_parallel_chunks() -> None:
+    rng = np.random.default_rng(3)
+    batch = np.argsort(rng.random((100_000, 52)), axis=1)[:, :7].astype(np.uint8)
+    out = evaluate_many(batch)
+    picks = rng.integers(0, len(batch), 200)
+    assert [int(out[i]) for i in picks] == [evaluate(batch[i].tolist()).strength for i in picks]
+
+
+def test_empty_batches() -> None:
+    assert evaluate_many(np.empty((0, 7), dtype=np.uint8)).shape == (0,)
+    assert evaluate_many(np.empty((0, 5), dtype=np.int32)).shape == (0,)
+
+
+def test_bad_batches_name_the_row() -> None:
+    good = parse_cards("As Ks Qs Js Ts 2c 3d")
+    with pytest.raises(InvalidCardsError, match="row 2: card id 52 at position 6"):
+        evaluate_many(np.array([good, good, [*good[:6], 52]], dtype=np.uint8))
+    with pytest.raises(InvalidCardsError, match="row 1: card As appears twice"):
+        evaluate_many(np.array([good, [51, *good[:6]]], dtype=np.uint8))
+    with pytest.raises(InvalidCardsError, match="row 0: card ids must be in 0..51"):
+        evaluate_many(np.array([[-1, 1, 2, 3, 4]]))
+    with pytest.raises(InvalidCardsError, match="row 1: card ids must be in 0..51"):
+        evaluate_many(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 300]]))
+    big = np.tile(np.array(good, dtype=np.uint8), (50_000, 1))
+    big[40_000, 0] = 200
+    big[45_000, 0] = 201
+    with pytest.raises(InvalidCardsError, match="row 40000: card id 200"):
+        evaluate_many(big)
+
+
+@pytest.mark.parametrize(
+    ("array", "error", "message"),
+    [
+        (np.zeros((3, 4), dtype=np.uint8), ValueError, r"shape \(n, 5\), \(n, 6\) or \(n, 7\), not \(3, 4\)"),
+        (np.zeros((3, 8), dtype=np.uint8), ValueError, "not"),
+        (np.zeros(7, dtype=np.uint8), ValueError, r"not \(7,\)"),
+        (np.zeros((2, 2, 5), dtype=np.uint8), ValueError, "shape"),
+        (np.zeros((3, 5), dtype=np.float64), TypeError, "float64"),
+        (np.array([["As"] * 5]), TypeError, "integer array"),
+    ],
+)
+def test_wrong_dtype_or_shape(array: np.ndarray, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        evaluate_many(array)
+
+
+@pytest.mark.parametrize("text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"])
+def test_evaluate_rejects_bad_hands(text: str) -> None:
+    with pytest.raises(InvalidCardsError):
+        evaluate(text)
+
+
+def test_every_six_card_subset_of_a_seven_card_hand_is_no_stronger() -> None:
+    hand = parse_cards("As Ad Kh Kc 7s 7d 2c")
+    full = evaluate(hand).strength
+    assert max(evaluate(list(six)).strength for six in combinations(hand, 6)) == full
