@@ -1,7 +1,7 @@
 //! Evaluator throughput: every 7-card hand, and 10 million random ones.
 //! Run: `cargo bench --bench eval` (prints hands per second; no harness).
 
-use caribbean_fast::eval::{enumerate::strength_histogram, tables};
+use caribbean_fast::eval::{batch, enumerate::strength_histogram, tables};
 use rand::{rngs::SmallRng, seq::index::sample, SeedableRng};
 use std::time::Instant;
 
@@ -34,6 +34,14 @@ fn main() {
     let hands = random_hands(10_000_000, 7);
     let (secs, sum) = best_of(20, || hands.iter().map(|h| t.strength(h) as u64).sum::<u64>());
     println!("random 7-card, 1 thread: {:>7.1} M hands/s ({secs:.3} s, checksum {sum})", hands.len() as f64 / secs / 1e6);
+
+    let flat: Vec<u8> = hands.iter().flatten().copied().collect();
+    let mut out = vec![0u16; hands.len()];
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+        let (secs, ()) = best_of(20, || pool.install(|| batch::strengths(&flat, 7, &mut out)).expect("valid hands"));
+        println!("validated batch, {threads} thread(s): {:>7.1} M hands/s ({secs:.3} s)", hands.len() as f64 / secs / 1e6);
+    }
 
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");

@@ -6,10 +6,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from golden import golden_cases
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import hands
 
 from caribbean_fast import (
     DISTINCT_STRENGTHS,
@@ -21,6 +19,9 @@ from caribbean_fast import (
     parse_cards,
 )
 from caribbean_fast.reference import reference_value
+
+from golden import golden_cases
+from strategies import hands
 
 CLASS_CASES, COMPARE_CASES = golden_cases()
 
@@ -103,7 +104,9 @@ def test_many_accepts_every_width_and_integer_dtype() -> None:
             assert out.dtype == np.uint16 and out.tolist() == [7462]
     two = np.array(parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s"), dtype=np.uint8).reshape(2, 5)
     fortran_order = np.asfortranarray(two)
-    assert evaluate_many(fortran_order).tolist() == [7462, evaluate("9s 8s 7s 6s 5s").strength] == [7462, 7457]
+    assert (
+        evaluate_many(fortran_order).tolist() == [7462, evaluate("9s 8s 7s 6s 5s").strength] == [7462, 7457]
+    )
 
 
 def test_many_over_a_large_batch_uses_parallel_chunks() -> None:
@@ -125,9 +128,9 @@ def test_bad_batches_name_the_row() -> None:
         evaluate_many(np.array([good, good, [*good[:6], 52]], dtype=np.uint8))
     with pytest.raises(InvalidCardsError, match="row 1: card As appears twice"):
         evaluate_many(np.array([good, [51, *good[:6]]], dtype=np.uint8))
-    with pytest.raises(InvalidCardsError, match="row 0: card ids must be in 0..51"):
+    with pytest.raises(InvalidCardsError, match=r"row 0: card ids must be in 0\.\.51"):
         evaluate_many(np.array([[-1, 1, 2, 3, 4]]))
-    with pytest.raises(InvalidCardsError, match="row 1: card ids must be in 0..51"):
+    with pytest.raises(InvalidCardsError, match=r"row 1: card ids must be in 0\.\.51"):
         evaluate_many(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 300]]))
     big = np.tile(np.array(good, dtype=np.uint8), (50_000, 1))
     big[40_000, 0] = 200
@@ -152,7 +155,9 @@ def test_wrong_dtype_or_shape(array: np.ndarray, error: type[Exception], message
         evaluate_many(array)
 
 
-@pytest.mark.parametrize("text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"])
+@pytest.mark.parametrize(
+    "text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"]
+)
 def test_evaluate_rejects_bad_hands(text: str) -> None:
     with pytest.raises(InvalidCardsError):
         evaluate(text)

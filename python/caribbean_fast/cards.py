@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,11 +17,14 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 
-CardsLike = str | Iterable[str | int]
+CardLike = str | int | np.integer[Any]
+"""One card: its text or its id."""
+
+CardsLike = str | Iterable[CardLike]
 """Cards as one string ("As Kd 10h"), or an iterable of card texts or ids."""
 
 
-def parse_card(card: str | int) -> int:
+def parse_card(card: CardLike) -> int:
     """The id of one card given as text ("As", "td", "10h") or as an id."""
     if isinstance(card, int | np.integer) and not isinstance(card, bool):
         if 0 <= int(card) < DECK_SIZE:
@@ -32,8 +36,10 @@ def parse_card(card: str | int) -> int:
     rank_text, suit_text = text[:-1].upper(), text[-1:].lower()
     rank_text = "T" if rank_text == "10" else rank_text
     if len(rank_text) != 1 or rank_text not in RANKS or not suit_text or suit_text not in SUITS:
-        raise InvalidCardsError(f"{card!r} is not a card: expected a rank of 2-9, T (or 10), J, Q, K, A "
-                                f"and a suit of c, d, h, s, such as 'As' or '10h'")
+        raise InvalidCardsError(
+            f"{card!r} is not a card: expected a rank of 2-9, T (or 10), J, Q, K, A "
+            f"and a suit of c, d, h, s, such as 'As' or '10h'"
+        )
     return 4 * RANKS.index(rank_text) + SUITS.index(suit_text)
 
 
@@ -41,7 +47,7 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
     """Distinct card ids from text such as "As Kd 10h" (spaces or commas) or an iterable.
 
     ``count`` is the number of cards required: one number, or the allowed numbers."""
-    items: Iterable[str | int] = re.split(r"[\s,]+", cards.strip()) if isinstance(cards, str) else cards
+    items: Iterable[CardLike] = re.split(r"[\s,]+", cards.strip()) if isinstance(cards, str) else cards
     ids = [parse_card(c) for c in items if not (isinstance(c, str) and not c.strip())]
     seen: set[int] = set()
     for card in ids:
@@ -50,7 +56,9 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
         seen.add(card)
     allowed = [count] if isinstance(count, int) else count
     if allowed is not None and len(ids) not in allowed:
-        need = " or ".join(str(n) for n in allowed) if len(allowed) < 3 else f"{min(allowed)} to {max(allowed)}"
+        need = (
+            " or ".join(str(n) for n in allowed) if len(allowed) < 3 else f"{min(allowed)} to {max(allowed)}"
+        )
         raise InvalidCardsError(f"{len(ids)} cards given where {need} are needed")
     return ids
 

@@ -23,8 +23,21 @@ __all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "evalu
 
 DISTINCT_STRENGTHS: int = _core.DISTINCT_STRENGTHS
 
-RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
-              "King", "Ace")
+RANK_NAMES = (
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
 
 
 class HandClass(IntEnum):
@@ -55,8 +68,9 @@ class HandClass(IntEnum):
         try:
             return cls[key]
         except KeyError:
-            raise ValueError(f"{name!r} is not a hand class; expected one of "
-                             f"{', '.join(c.name.lower() for c in cls)}") from None
+            raise ValueError(
+                f"{name!r} is not a hand class; expected one of {', '.join(c.name.lower() for c in cls)}"
+            ) from None
 
 
 @cache
@@ -87,7 +101,13 @@ class HandValue:
         counts = Counter(c >> 2 for c in self.best_five)
         ranks = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
         top = ranks[0]
-        if self.hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and set(ranks) == {12, 0, 1, 2, 3}:
+        if self.hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and set(ranks) == {
+            12,
+            0,
+            1,
+            2,
+            3,
+        }:
             top = 3  # the wheel is five-high
         match self.hand_class:
             case HandClass.ROYAL_FLUSH:
@@ -144,4 +164,3 @@ def evaluate_many(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     Raises InvalidCardsError naming the first row with an id outside 0..51 or a repeated card,
     TypeError for a non-integer array, and ValueError for a wrong shape."""
     return _core.evaluate_many(_as_card_array(cards))
-

@@ -4,6 +4,7 @@
 //! cards among the 7,462 distinct five-card hands. A hand costs one add per card, a flush test
 //! and one lookup in tables of about 200 KB (see `tables`).
 
+pub mod batch;
 mod class;
 pub mod enumerate;
 mod perfect_hash;

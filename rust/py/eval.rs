@@ -1,46 +1,11 @@
 //! Bindings of the evaluator: batches of hands as numpy arrays, and single hands.
 
 use super::errors::invalid_cards;
-use crate::cards::{validate, Card, CardError};
-use crate::eval::{enumerate::strength_histogram, tables, HandClass, Tables, DISTINCT_STRENGTHS};
+use crate::cards::{validate, CardError};
+use crate::eval::{batch, enumerate::strength_histogram, tables, HandClass, DISTINCT_STRENGTHS};
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
-
-/// Rows per parallel task: big enough that scheduling costs nothing.
-const CHUNK_ROWS: usize = 1 << 14;
-
-/// Strengths of `rows` (each `W` ids, row-major), or the first bad row and its fault.
-fn strengths_of<const W: usize>(t: &Tables, first_row: usize, rows: &[Card], out: &mut [u16]) -> Result<(), (usize, CardError)> {
-    for (i, (hand, slot)) in rows.chunks_exact(W).zip(out.iter_mut()).enumerate() {
-        let mut seen = 0u64;
-        let mut bad = 0u8;
-        for &c in hand {
-            bad |= (c >= 52) as u8 | (seen >> (c & 63) & 1) as u8;
-            seen |= 1 << (c & 63);
-        }
-        if bad != 0 {
-            let fault = validate(hand, W, W).err().unwrap_or(CardError::BadCount { count: W, min: 5, max: 7 });
-            return Err((first_row + i, fault));
-        }
-        *slot = t.strength(hand);
-    }
-    Ok(())
-}
-
-fn strengths_parallel<const W: usize>(rows: &[Card], out: &mut [u16]) -> Result<(), (usize, CardError)> {
-    let t = tables();
-    out.par_chunks_mut(CHUNK_ROWS)
-        .zip(rows.par_chunks(CHUNK_ROWS * W))
-        .enumerate()
-        .map(|(i, (o, r))| strengths_of::<W>(t, i * CHUNK_ROWS, r, o))
-        .reduce(|| Ok(()), |a, b| match (a, b) {
-            (Err(x), Err(y)) => Err(if x.0 <= y.0 { x } else { y }),
-            (Err(x), _) | (_, Err(x)) => Err(x),
-            _ => Ok(()),
-        })
-}
 
 /// Strengths of an (n, 5|6|7) uint8 array of card ids, on every core, without the GIL.
 #[pyfunction]
@@ -48,12 +13,7 @@ fn evaluate_many<'py>(py: Python<'py>, cards: PyReadonlyArray2<'py, u8>) -> PyRe
     let [n, width] = [cards.shape()[0], cards.shape()[1]];
     let rows = cards.as_slice().map_err(|_| PyValueError::new_err("cards must be a C-contiguous array"))?;
     let mut out = vec![0u16; n];
-    let result = py.detach(|| match width {
-        5 => strengths_parallel::<5>(rows, &mut out),
-        6 => strengths_parallel::<6>(rows, &mut out),
-        7 => strengths_parallel::<7>(rows, &mut out),
-        _ => Err((0, CardError::BadCount { count: width, min: 5, max: 7 })),
-    });
+    let result = py.detach(|| batch::strengths(rows, width, &mut out));
     match result {
         Ok(()) => Ok(PyArray1::from_vec(py, out)),
         Err((_, fault @ CardError::BadCount { .. })) => Err(PyValueError::new_err(format!("each row must hold 5 to 7 cards: {fault}"))),
