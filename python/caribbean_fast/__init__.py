@@ -1,7 +1,8 @@
 """caribbean-fast: casino table poker at native speed.
 
 Hand evaluation (``evaluate``, ``evaluate_many``) runs in the Rust core; cards are ids 0..51
-(see ``cards``). Later modules add variants, settlement, exact analysis, simulation and tables.
+(see ``cards``). Games are variants loaded from TOML (``load_variant``), and every payout comes
+from one function (``settle``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,17 @@ from .errors import (
     VariantError,
 )
 from .hands import DISTINCT_STRENGTHS, HandClass, HandValue, class_floor, evaluate, evaluate_many
+from .settlement import (
+    Decision,
+    MoneySettlement,
+    Outcome,
+    Settlement,
+    Showdown,
+    Stakes,
+    settle,
+    settle_money,
+)
+from .variants import Variant, list_variants, load_variant
 
 try:
     __version__ = version("caribbean-fast")
@@ -26,12 +38,19 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "DISTINCT_STRENGTHS",
     "CaribbeanFastError",
+    "Decision",
     "Deck",
     "HandClass",
     "HandValue",
     "IllegalActionError",
     "InsufficientFundsError",
     "InvalidCardsError",
+    "MoneySettlement",
+    "Outcome",
+    "Settlement",
+    "Showdown",
+    "Stakes",
+    "Variant",
     "VariantError",
     "__version__",
     "card_text",
@@ -39,6 +58,10 @@ __all__ = [
     "evaluate",
     "evaluate_many",
     "format_cards",
+    "list_variants",
+    "load_variant",
     "parse_card",
     "parse_cards",
+    "settle",
+    "settle_money",
 ]

@@ -1,0 +1,187 @@
+"""The one settlement function: what each bet spot of one seat's finished round nets.
+
+Every part of the package pays with `settle` (exact fractions, per unit of each spot's stake) or
+`settle_money` (integer minor units): the table engine for one round, the exact analysis and the
+simulation for each category of their count tables. There is no second copy of the payout rules.
+
+A finished round is an `Outcome`: a category, not a deal. The seat folded or raised (hold'em:
+called); its final hand class; whether the dealer qualified; how the seat's hand compared with the
+dealer's; how many exchanges it paid for; and the strength of its first five cards (stud: the five
+dealt; hold'em: the two hole cards and the flop), on which side bets and the progressive settle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from math import floor
+
+from .errors import IllegalActionError
+from .hands import HandClass
+from .variants.model import Variant
+
+__all__ = ["Decision", "MoneySettlement", "Outcome", "ProgressivePay", "Settlement", "Showdown", "Stakes",
+           "settle", "settle_money"]
+
+
+class Decision(StrEnum):
+    FOLD = "fold"
+    RAISE = "raise"  # "call" in hold'em and game 4: the same spot
+
+
+class Showdown(StrEnum):
+    """The seat's hand against the dealer's, by strength."""
+
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One seat's finished round, as a category."""
+
+    decision: Decision
+    hand_class: HandClass = HandClass.HIGH_CARD
+    dealer_qualifies: bool = True
+    showdown: Showdown = Showdown.PUSH
+    exchanges: int = 0
+    first_five: int | None = None
+
+
+@dataclass(frozen=True)
+class ProgressivePay:
+    """What a progressive bet nets: `stakes` times its stake, plus `meter_share` of the meter
+    (divided among the seats that win a meter prize in the same round)."""
+
+    stakes: Fraction
+    meter_share: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Net results, exact: the main spots in antes, each side bet per unit of its own stake."""
+
+    ante: Fraction
+    raise_: Fraction
+    exchange_fees: Fraction = Fraction(0)
+    side_bets: Mapping[str, Fraction] = field(default_factory=dict)
+    progressive: ProgressivePay | None = None
+
+    @property
+    def main(self) -> Fraction:
+        """The main game's net in antes: ante, raise and exchange fees."""
+        return self.ante + self.raise_ + self.exchange_fees
+
+
+def _check(condition: bool, reason: str) -> None:
+    if not condition:
+        raise IllegalActionError(f"outcome cannot happen: {reason}")
+
+
+def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
+    """(ante, raise) nets in antes."""
+    if o.decision is Decision.FOLD:
+        return Fraction(-1), Fraction(0)
+    if not o.dealer_qualifies:
+        return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
+    if o.showdown is Showdown.PUSH:
+        return Fraction(0), Fraction(0)
+    if o.showdown is Showdown.LOSE:
+        return Fraction(-1), -v.raise_multiple
+    _check(o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
+    return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable[o.hand_class]
+
+
+def _side_bets(v: Variant, o: Outcome, first_five: int) -> dict[str, Fraction]:
+    out = {}
+    for bet in v.side_bets:
+        pays = None if (o.decision is Decision.FOLD and bet.lost_on_fold) else bet.pays(first_five)
+        out[bet.name] = Fraction(-1) if pays is None else pays
+    return out
+
+
+def _progressive(v: Variant, o: Outcome, first_five: int) -> ProgressivePay | None:
+    p = v.progressive
+    if p is None:
+        return None
+    prize = p.prizes.get(v.classify(first_five))
+    if prize is None or (o.decision is Decision.FOLD and not p.paid_on_fold):
+        return ProgressivePay(Fraction(-1))
+    # A prize is paid in place of the stake, which has gone to the meter.
+    return ProgressivePay(Fraction(prize.amount, p.stake) - 1, prize.meter_share)
+
+
+def settle(variant: Variant, outcome: Outcome) -> Settlement:
+    """What each spot nets for this outcome under this variant (exact, per unit of stake)."""
+    o, v = outcome, variant
+    _check(o.hand_class in v.classes, f"{o.hand_class.label} is not a class of {v.name}")
+    most = v.exchanges.most_per_round if v.exchanges else 0
+    _check(0 <= o.exchanges <= most, f"{o.exchanges} exchanges where {v.name} allows at most {most}")
+    ante, raise_ = _main_spots(v, o)
+    fees = -o.exchanges * v.exchanges.fee_antes if v.exchanges else Fraction(0)
+    if o.first_five is None:
+        return Settlement(ante, raise_, fees)
+    return Settlement(ante, raise_, fees, _side_bets(v, o, o.first_five), _progressive(v, o, o.first_five))
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """What one seat staked, in minor units: the ante, any side bets by name, the progressive."""
+
+    ante: int
+    side_bets: Mapping[str, int] = field(default_factory=dict)
+    progressive: bool = False
+
+
+@dataclass(frozen=True)
+class MoneySettlement:
+    """Net results in minor units; `meter_paid` is what the progressive meter paid out."""
+
+    ante: int
+    raise_: int
+    exchange_fees: int
+    side_bets: Mapping[str, int]
+    progressive: int
+    meter_paid: int
+
+    @property
+    def total(self) -> int:
+        """The seat's net over every spot."""
+        return self.ante + self.raise_ + self.exchange_fees + sum(self.side_bets.values()) + self.progressive
+
+
+def _whole(amount: Fraction) -> int:
+    """Fractions of a minor unit are not paid: winnings round down, losses are whole already."""
+    return floor(amount)
+
+
+def settle_money(variant: Variant, outcome: Outcome, stakes: Stakes, meter: int = 0,
+                 meter_sharers: int = 1) -> MoneySettlement:
+    """`settle` in minor units for these stakes; a meter prize pays its share of `meter` divided
+    equally among `meter_sharers` seats (two royals in one round share the meter)."""
+    _check(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
+    _check(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
+    raise_stake = stakes.ante * variant.raise_multiple
+    _check(raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units")
+    unknown = set(stakes.side_bets) - {b.name for b in variant.side_bets}
+    _check(not unknown, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
+    _check(not stakes.progressive or variant.progressive is not None, f"{variant.name} has no progressive")
+    s = settle(variant, outcome)
+    if (stakes.side_bets or stakes.progressive) and outcome.first_five is None:
+        raise IllegalActionError("outcome cannot happen: side bets need the strength of the first five cards")
+    side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
+    progressive = meter_paid = 0
+    if stakes.progressive and variant.progressive and s.progressive:
+        meter_paid = _whole(meter * s.progressive.meter_share / meter_sharers)
+        progressive = _whole(variant.progressive.stake * s.progressive.stakes) + meter_paid
+    return MoneySettlement(
+        ante=_whole(stakes.ante * s.ante),
+        raise_=_whole(stakes.ante * s.raise_),
+        exchange_fees=_whole(stakes.ante * s.exchange_fees),
+        side_bets=side,
+        progressive=progressive,
+        meter_paid=meter_paid,
+    )

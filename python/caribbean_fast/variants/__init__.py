@@ -1,0 +1,90 @@
+"""Variants as data: the five games of the rules book as TOML presets, and any variant a user
+writes, loaded into one validated model (`model.Variant`)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from ..errors import VariantError
+from .model import (
+    BetLimits,
+    Currency,
+    Exchanges,
+    Family,
+    OutOfRange,
+    Paytable,
+    Prize,
+    Progressive,
+    SideBet,
+    Timing,
+    Variant,
+)
+from .thresholds import ALIASES, HandThreshold
+from .toml_io import from_dict, read_variant, to_dict, to_toml, write_variant
+
+__all__ = [
+    "ALIASES",
+    "BetLimits",
+    "Currency",
+    "Exchanges",
+    "Family",
+    "HandThreshold",
+    "OutOfRange",
+    "Paytable",
+    "Prize",
+    "Progressive",
+    "SideBet",
+    "Timing",
+    "Variant",
+    "example_path",
+    "from_dict",
+    "list_examples",
+    "list_variants",
+    "load_variant",
+    "preset_path",
+    "read_variant",
+    "to_dict",
+    "to_toml",
+    "write_variant",
+]
+
+PRESETS = ("atlantic-city", "cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
+
+
+def _folder(kind: str) -> Path:
+    return Path(str(files(__package__) / kind))
+
+
+def list_variants() -> list[str]:
+    """The preset names, in the order of the rules book."""
+    return list(PRESETS)
+
+
+def list_examples() -> list[str]:
+    """The example variant files shipped beside the presets (the literal readings RULES.md sets aside)."""
+    return sorted(p.stem for p in _folder("examples").glob("*.toml"))
+
+
+def preset_path(name: str) -> Path:
+    """The TOML file of a preset."""
+    return _folder("presets") / f"{name}.toml"
+
+
+def example_path(name: str) -> Path:
+    """The TOML file of an example variant."""
+    return _folder("examples") / f"{name}.toml"
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """A preset or example by name ("cyberstud"), or a variant file by path."""
+    text = str(name_or_path)
+    if text in PRESETS:
+        return read_variant(preset_path(text))
+    if text in list_examples():
+        return read_variant(example_path(text))
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        return read_variant(path)
+    raise VariantError(f"{text!r} is neither a preset ({', '.join(PRESETS)}), an example "
+                       f"({', '.join(list_examples())}), nor a variant file")
