@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,3 +31,23 @@ def test_console_script_version() -> None:
     )
     assert out.returncode == 0
     assert out.stdout.strip() == f"caribbean-fast {__version__}"
+
+
+def test_variants_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    for name in ("atlantic-city", "cyberstud", "network-24h", "caribbean-poker", "casino-holdem"):
+        assert name in out
+
+
+def test_variants_show_prints_rules_and_paytables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants", "show", "network-24h"]) == 0
+    out = capsys.readouterr().out
+    assert "dealer does not qualify" in out and "200 to 1" in out and "1250.00 EUR" in out
+
+
+def test_variants_show_a_bad_file_exits_non_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nfamily = "stud"\nraise_multipel = 2\n')
+    assert main(["variants", "show", str(bad)]) == 2
+    assert "raise_multipel: unknown key (did you mean raise_multiple?)" in capsys.readouterr().err

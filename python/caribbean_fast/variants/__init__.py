@@ -86,5 +86,7 @@ def load_variant(name_or_path: str | Path) -> Variant:
     path = Path(text)
     if path.suffix == ".toml" or path.exists():
         return read_variant(path)
-    raise VariantError(f"{text!r} is neither a preset ({', '.join(PRESETS)}), an example "
-                       f"({', '.join(list_examples())}), nor a variant file")
+    raise VariantError(
+        f"{text!r} is neither a preset ({', '.join(PRESETS)}), an example "
+        f"({', '.join(list_examples())}), nor a variant file"
+    )

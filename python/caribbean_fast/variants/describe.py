@@ -22,16 +22,25 @@ def _pays(value: Fraction | None) -> str:
 def summary(v: Variant) -> str:
     """One line: family, raise, qualifier, top pay, extras and limits."""
     money = v.currency.format
-    limits = ", ".join(f"{money(lim.minimum)}-{money(lim.maximum)}".replace(f" {v.currency.code}", "", 1)
-                       for lim in v.limits)
-    extras = [x for x in ("progressive" if v.progressive else "",
-                          *(b.name for b in v.side_bets),
-                          "exchanges" if v.exchanges else "") if x]
+    limits = ", ".join(
+        f"{money(lim.minimum)}-{money(lim.maximum)}".replace(f" {v.currency.code}", "", 1) for lim in v.limits
+    )
+    extras = [
+        x
+        for x in (
+            "progressive" if v.progressive else "",
+            *(b.name for b in v.side_bets),
+            "exchanges" if v.exchanges else "",
+        )
+        if x
+    ]
     bet = "call" if v.family is Family.HOLDEM else "raise"
     top = max(v.raise_paytable.values()) if v.family is Family.STUD else max(v.ante_paytable.values())
-    return (f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {v.qualifier.spec} · "
-            f"top pay {top} to 1 · {v.seats} seat{'s' if v.seats > 1 else ''} · antes {limits}"
-            + (f" · {', '.join(extras)}" if extras else ""))
+    return (
+        f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {v.qualifier.spec} · "
+        f"top pay {top} to 1 · {v.seats} seat{'s' if v.seats > 1 else ''} · antes {limits}"
+        + (f" · {', '.join(extras)}" if extras else "")
+    )
 
 
 def _paytable(v: Variant) -> Table:
@@ -42,9 +51,12 @@ def _paytable(v: Variant) -> Table:
     table.add_column(f"{bet}, dealer qualifies")
     table.add_column(f"{bet}, dealer does not qualify")
     for c in reversed(v.classes):
-        table.add_row(c.label, _pays(v.ante_paytable.get(c)),
-                      _pays(v.raise_paytable.get(c)) if c in v.raise_paytable else "cannot win",
-                      _pays(v.raise_paytable_no_qualify.get(c)))
+        table.add_row(
+            c.label,
+            _pays(v.ante_paytable.get(c)),
+            _pays(v.raise_paytable.get(c)) if c in v.raise_paytable else "cannot win",
+            _pays(v.raise_paytable_no_qualify.get(c)),
+        )
     return table
 
 
@@ -60,12 +72,18 @@ def _rules(v: Variant) -> Table:
     table.add_row("seats", str(v.seats))
     for i, lim in enumerate(v.limits):
         cap = f", at most {lim.balance_fraction} of the balance" if lim.balance_fraction else ""
-        table.add_row(f"ante limits {i + 1}", f"{money(lim.minimum)} to {money(lim.maximum)}{cap}; below: "
-                      f"{lim.below_minimum}, above: {lim.above_maximum}")
+        table.add_row(
+            f"ante limits {i + 1}",
+            f"{money(lim.minimum)} to {money(lim.maximum)}{cap}; below: "
+            f"{lim.below_minimum}, above: {lim.above_maximum}",
+        )
     if v.exchanges:
         e = v.exchanges
-        table.add_row("exchanges", f"up to {e.most_per_round} a round, 1 to {e.most_cards} cards, "
-                      f"{e.fee_antes} ante each" + (", only while the call stays covered" if e.must_cover_call else ""))
+        table.add_row(
+            "exchanges",
+            f"up to {e.most_per_round} a round, 1 to {e.most_cards} cards, "
+            f"{e.fee_antes} ante each" + (", only while the call stays covered" if e.must_cover_call else ""),
+        )
     t = v.timing
     for name in ("bet_seconds", "decision_seconds", "idle_seconds"):
         if getattr(t, name) is not None:
@@ -80,17 +98,25 @@ def _extras(v: Variant) -> list[RenderableType]:
     out: list[RenderableType] = []
     if v.progressive:
         p = v.progressive
-        table = Table(title=f"Progressive: stake {money(p.stake)}, {money(p.contribution)} of each to the meter, "
-                      f"reset {money(p.reset)}" + (", paid on a fold" if p.paid_on_fold else ""))
+        table = Table(
+            title=f"Progressive: stake {money(p.stake)}, {money(p.contribution)} of each to the meter, "
+            f"reset {money(p.reset)}" + (", paid on a fold" if p.paid_on_fold else "")
+        )
         table.add_column("hand (first five cards)")
         table.add_column("prize")
-        for c, prize in reversed(p.prizes.items()):
-            table.add_row(c.label, f"{float(prize.meter_share * 100):g}% of the meter" if prize.meter_share
-                          else money(prize.amount))
+        for c, prize in sorted(p.prizes.items(), reverse=True):
+            table.add_row(
+                c.label,
+                f"{float(prize.meter_share * 100):g}% of the meter"
+                if prize.meter_share
+                else money(prize.amount),
+            )
         out.append(table)
     for bet in v.side_bets:
-        table = Table(title=f"Side bet {bet.name}: {money(bet.minimum)} to {money(bet.maximum)}"
-                      + (", lost on a fold" if bet.lost_on_fold else ""))
+        table = Table(
+            title=f"Side bet {bet.name}: {money(bet.minimum)} to {money(bet.maximum)}"
+            + (", lost on a fold" if bet.lost_on_fold else "")
+        )
         table.add_column("hand (first five cards) or better")
         table.add_column("pays")
         for threshold, pays in bet.tiers:

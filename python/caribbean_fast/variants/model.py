@@ -16,8 +16,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ..errors import VariantError
 from .. import _core
+from ..errors import VariantError
 from ..hands import HandClass
 from .thresholds import HandThreshold
 
@@ -55,8 +55,11 @@ def _frozen_paytable(table: Mapping[HandClass, Fraction | int], where: str) -> P
     out: dict[HandClass, Fraction] = {}
     for hand_class, pays in table.items():
         _check(isinstance(hand_class, HandClass), where, f"{hand_class!r} is not a hand class")
-        _check(isinstance(pays, int | Fraction) and not isinstance(pays, bool), f"{where}.{hand_class.name.lower()}",
-               f"a payout must be a number, not {pays!r}")
+        _check(
+            isinstance(pays, int | Fraction) and not isinstance(pays, bool),
+            f"{where}.{hand_class.name.lower()}",
+            f"a payout must be a number, not {pays!r}",
+        )
         _check(pays >= 0, f"{where}.{hand_class.name.lower()}", f"a payout cannot be negative ({pays})")
         out[hand_class] = Fraction(pays)
     return dict(sorted(out.items()))
@@ -70,9 +73,16 @@ class Currency:
     minor_per_major: int = 100
 
     def __post_init__(self) -> None:
-        _check(len(self.code) == 3 and self.code.isalpha(), "currency.code", f"{self.code!r} is not a 3-letter code")
-        _check(self.minor_per_major in (1, 10, 100, 1000), "currency.minor_per_major",
-               f"must be 1, 10, 100 or 1000, not {self.minor_per_major}")
+        _check(
+            len(self.code) == 3 and self.code.isalpha(),
+            "currency.code",
+            f"{self.code!r} is not a 3-letter code",
+        )
+        _check(
+            self.minor_per_major in (1, 10, 100, 1000),
+            "currency.minor_per_major",
+            f"must be 1, 10, 100 or 1000, not {self.minor_per_major}",
+        )
 
     def format(self, minor: int) -> str:
         """An amount in minor units as text, e.g. 1050 -> "10.50 USD"."""
@@ -102,10 +112,15 @@ class BetLimits:
 
     def __post_init__(self) -> None:
         _check(self.minimum > 0, "limits.minimum", f"must be positive, not {self.minimum}")
-        _check(self.minimum <= self.maximum, "limits", f"minimum {self.minimum} is above maximum {self.maximum}")
+        _check(
+            self.minimum <= self.maximum, "limits", f"minimum {self.minimum} is above maximum {self.maximum}"
+        )
         if self.balance_fraction is not None:
-            _check(0 < self.balance_fraction <= 1, "limits.balance_fraction",
-                   f"must be in (0, 1], not {self.balance_fraction}")
+            _check(
+                0 < self.balance_fraction <= 1,
+                "limits.balance_fraction",
+                f"must be in (0, 1], not {self.balance_fraction}",
+            )
 
     def adjust(self, amount: int, balance: int | None = None) -> int | None:
         """The ante a request becomes under these limits, or None where the rules refuse it."""
@@ -133,10 +148,16 @@ class Prize:
 
     def __post_init__(self) -> None:
         _check(self.amount >= 0, "progressive.prizes", f"an amount cannot be negative ({self.amount})")
-        _check(0 <= self.meter_share <= 1, "progressive.prizes",
-               f"a meter share must be 0% to 100%, not {float(self.meter_share) * 100:g}%")
-        _check((self.amount > 0) != (self.meter_share > 0), "progressive.prizes",
-               "a prize is either an amount or a share of the meter")
+        _check(
+            0 <= self.meter_share <= 1,
+            "progressive.prizes",
+            f"a meter share must be 0% to 100%, not {float(self.meter_share) * 100:g}%",
+        )
+        _check(
+            (self.amount > 0) != (self.meter_share > 0),
+            "progressive.prizes",
+            "a prize is either an amount or a share of the meter",
+        )
 
 
 @dataclass(frozen=True)
@@ -152,8 +173,11 @@ class Progressive:
 
     def __post_init__(self) -> None:
         _check(self.stake > 0, "progressive.stake", f"must be positive, not {self.stake}")
-        _check(0 <= self.contribution <= self.stake, "progressive.contribution",
-               f"must be 0 to the stake ({self.stake}), not {self.contribution}")
+        _check(
+            0 <= self.contribution <= self.stake,
+            "progressive.contribution",
+            f"must be 0 to the stake ({self.stake}), not {self.contribution}",
+        )
         _check(self.reset >= 0, "progressive.reset", f"cannot be negative ({self.reset})")
         _check(bool(self.prizes), "progressive.prizes", "at least one prize is needed")
         object.__setattr__(self, "prizes", dict(sorted(self.prizes.items())))
@@ -172,10 +196,16 @@ class SideBet:
 
     def __post_init__(self) -> None:
         where = f"side_bets.{self.name}"
-        _check(bool(self.name) and self.name.replace("-", "").isalnum(), "side_bets", f"bad name {self.name!r}")
+        _check(
+            bool(self.name) and self.name.replace("-", "").isalnum(), "side_bets", f"bad name {self.name!r}"
+        )
         _check(bool(self.tiers), where, "at least one tier is needed")
         _check(all(p > 0 for _, p in self.tiers), f"{where}.tiers", "every tier must pay more than 0")
-        _check(0 < self.minimum <= self.maximum, where, f"minimum {self.minimum} / maximum {self.maximum} invalid")
+        _check(
+            0 < self.minimum <= self.maximum,
+            where,
+            f"minimum {self.minimum} / maximum {self.maximum} invalid",
+        )
         object.__setattr__(self, "tiers", tuple(sorted(self.tiers, key=lambda t: -t[0].strength)))
 
     def pays(self, strength: int) -> Fraction | None:
@@ -194,7 +224,11 @@ class Exchanges:
 
     def __post_init__(self) -> None:
         _check(self.fee_antes >= 0, "exchanges.fee_antes", f"cannot be negative ({self.fee_antes})")
-        _check(1 <= self.most_per_round <= 10, "exchanges.most_per_round", f"must be 1 to 10, not {self.most_per_round}")
+        _check(
+            1 <= self.most_per_round <= 10,
+            "exchanges.most_per_round",
+            f"must be 1 to 10, not {self.most_per_round}",
+        )
         _check(1 <= self.most_cards <= 5, "exchanges.most_cards", f"must be 1 to 5, not {self.most_cards}")
 
 
@@ -238,12 +272,19 @@ class Variant:
     notes: str = ""
 
     def __post_init__(self) -> None:
-        _check(bool(self.name) and self.name.replace("-", "").replace("_", "").isalnum(), "name",
-               f"{self.name!r} is not a name (letters, digits, hyphens)")
+        _check(
+            bool(self.name) and self.name.replace("-", "").replace("_", "").isalnum(),
+            "name",
+            f"{self.name!r} is not a name (letters, digits, hyphens)",
+        )
         _check(self.raise_multiple > 0, "raise_multiple", f"must be more than 0, not {self.raise_multiple}")
         _check(1 <= self.seats <= 7, "seats", f"must be 1 to 7, not {self.seats}")
         _check(bool(self.limits), "limits", "at least one table of limits is needed")
-        _check(self.exchanges is None or self.family is Family.STUD, "exchanges", "only stud games exchange cards")
+        _check(
+            self.exchanges is None or self.family is Family.STUD,
+            "exchanges",
+            "only stud games exchange cards",
+        )
         names = [b.name for b in self.side_bets]
         _check(len(names) == len(set(names)), "side_bets", f"names repeat: {names}")
         for name in ("ante_paytable", "raise_paytable", "raise_paytable_no_qualify"):
@@ -266,8 +307,11 @@ class Variant:
         in_use = set(self.classes)
         for name in ("ante_paytable", "raise_paytable", "raise_paytable_no_qualify"):
             extra = sorted(set(getattr(self, name)) - in_use)
-            _check(not extra, f"{name}.{extra[0].name.lower() if extra else ''}",
-                   "Ace-King is not a class of this variant (set ace_king = true)")
+            _check(
+                not extra,
+                f"{name}.{extra[0].name.lower() if extra else ''}",
+                "Ace-King is not a class of this variant (set ace_king = true)",
+            )
         missing = [c for c in self.classes if c not in self.ante_paytable]
         _check(not missing, "ante_paytable", f"no payout for {', '.join(c.name.lower() for c in missing)}")
         # A raise can win against a qualifying dealer only with the qualifier's class or better.
@@ -276,7 +320,11 @@ class Variant:
         _check(not missing, "raise_paytable", f"no payout for {', '.join(c.name.lower() for c in missing)}")
         if self.progressive:
             extra = sorted(set(self.progressive.prizes) - in_use)
-            _check(not extra, "progressive.prizes", f"{extra[0].name.lower() if extra else ''} is not a class here")
+            _check(
+                not extra,
+                "progressive.prizes",
+                f"{extra[0].name.lower() if extra else ''} is not a class here",
+            )
 
     def replace(self, **changes: Any) -> Variant:
         """A copy with some fields changed, validated like any other variant."""

@@ -25,10 +25,13 @@ _SUITS = "cdhsc"
 
 
 def _strength_of_ranks(spec: str) -> int:
+    """The strength of five ranks ("A K 4 3 2") dealt in mixed suits."""
     ranks = spec.replace("10", "T").upper().split()
     if len(ranks) != 5 or any(r not in RANKS for r in ranks):
-        raise VariantError(f"{spec!r} is not a hand: expected an alias ({', '.join(ALIASES)}), a class name, "
-                           f"or the five ranks of the lowest qualifying hand such as 'A K 4 3 2'")
+        raise VariantError(
+            f"{spec!r} is not a hand: expected an alias ({', '.join(ALIASES)}), a class name, "
+            f"or the five ranks of the lowest qualifying hand such as 'A K 4 3 2'"
+        )
     if max(ranks.count(r) for r in ranks) > 4:
         raise VariantError(f"{spec!r} is not a hand: no rank appears five times")
     return evaluate([f"{r}{s}" for r, s in zip(ranks, _SUITS, strict=True)]).strength
@@ -47,11 +50,13 @@ class HandThreshold:
             strength = _strength_of_ranks(ALIASES[text])
         elif text.replace("-", "_").replace(" ", "_").upper() in HandClass.__members__:
             hand_class = HandClass.parse(text)
-            strength = class_floor(hand_class) if hand_class is not HandClass.ACE_KING else _strength_of_ranks(
-                ALIASES["ace-king"]
+            strength = (
+                class_floor(hand_class)
+                if hand_class is not HandClass.ACE_KING
+                else _strength_of_ranks(ALIASES["ace-king"])
             )
         else:
-            strength = _strength_of_ranks(text)
+            strength = _strength_of_ranks(self.spec)
         object.__setattr__(self, "strength", strength)
 
     def admits(self, strength: int) -> bool:

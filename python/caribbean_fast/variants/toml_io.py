@@ -69,7 +69,7 @@ def _fraction(value: Any, where: str) -> Fraction:
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(where, f"expected a whole number, got {value!r}")
-    return value
+    return int(value)
 
 
 def _seconds(value: Any, where: str) -> float:
@@ -99,11 +99,11 @@ def _choice(kind: Callable[[str], T], value: Any, where: str) -> T:
 
 def _money(value: Any, where: str, currency: Currency) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _fail(where, f"expected an amount such as \"0.50\", got {value!r}")
+        raise _fail(where, f'expected an amount such as "0.50", got {value!r}')
     try:
         minor = Decimal(str(value)) * currency.minor_per_major
     except InvalidOperation:
-        raise _fail(where, f"expected an amount such as \"0.50\", got {value!r}") from None
+        raise _fail(where, f'expected an amount such as "0.50", got {value!r}') from None
     if minor != minor.to_integral_value():
         raise _fail(where, f"{value} is not a whole number of {currency.code} minor units")
     return int(minor)
@@ -130,13 +130,18 @@ def _paytable(value: Any, where: str, classes: tuple[HandClass, ...]) -> Paytabl
 
 
 def _limits(value: Any, where: str, currency: Currency) -> BetLimits:
-    d = _table(value, where, ("minimum", "maximum", "balance_fraction", "below_minimum", "above_maximum"),
-               ("minimum", "maximum"))
+    d = _table(
+        value,
+        where,
+        ("minimum", "maximum", "balance_fraction", "below_minimum", "above_maximum"),
+        ("minimum", "maximum"),
+    )
     return BetLimits(
         minimum=_money(d["minimum"], f"{where}.minimum", currency),
         maximum=_money(d["maximum"], f"{where}.maximum", currency),
         balance_fraction=_fraction(d["balance_fraction"], f"{where}.balance_fraction")
-        if "balance_fraction" in d else None,
+        if "balance_fraction" in d
+        else None,
         below_minimum=_choice(OutOfRange, d.get("below_minimum", "reject"), f"{where}.below_minimum"),
         above_maximum=_choice(OutOfRange, d.get("above_maximum", "reject"), f"{where}.above_maximum"),
     )
@@ -153,12 +158,18 @@ def _prize(value: Any, where: str, currency: Currency) -> Prize:
 
 def _progressive(value: Any, currency: Currency) -> Progressive:
     w = "progressive"
-    d = _table(value, w, ("stake", "prizes", "contribution", "reset", "paid_on_fold", "stays_ticked"),
-               ("stake", "prizes", "contribution", "reset"))
+    d = _table(
+        value,
+        w,
+        ("stake", "prizes", "contribution", "reset", "paid_on_fold", "stays_ticked"),
+        ("stake", "prizes", "contribution", "reset"),
+    )
     prizes = _table(d["prizes"], f"{w}.prizes", tuple(c.name.lower() for c in HandClass))
     return Progressive(
         stake=_money(d["stake"], f"{w}.stake", currency),
-        prizes={_hand_class(k, f"{w}.prizes"): _prize(v, f"{w}.prizes.{k}", currency) for k, v in prizes.items()},
+        prizes={
+            _hand_class(k, f"{w}.prizes"): _prize(v, f"{w}.prizes.{k}", currency) for k, v in prizes.items()
+        },
         contribution=_money(d["contribution"], f"{w}.contribution", currency),
         reset=_money(d["reset"], f"{w}.reset", currency),
         paid_on_fold=_bool(d.get("paid_on_fold", True), f"{w}.paid_on_fold"),
@@ -167,14 +178,23 @@ def _progressive(value: Any, currency: Currency) -> Progressive:
 
 
 def _side_bet(value: Any, where: str, currency: Currency) -> SideBet:
-    d = _table(value, where, ("name", "tiers", "minimum", "maximum", "lost_on_fold"), ("name", "tiers", "minimum",
-                                                                                         "maximum"))
+    d = _table(
+        value,
+        where,
+        ("name", "tiers", "minimum", "maximum", "lost_on_fold"),
+        ("name", "tiers", "minimum", "maximum"),
+    )
     if not isinstance(d["tiers"], list):
         raise _fail(f"{where}.tiers", "expected a list of { hand = ..., pays = ... }")
     tiers = []
     for i, tier in enumerate(d["tiers"]):
         t = _table(tier, f"{where}.tiers[{i}]", ("hand", "pays"), ("hand", "pays"))
-        tiers.append((_threshold(t["hand"], f"{where}.tiers[{i}].hand"), _fraction(t["pays"], f"{where}.tiers[{i}].pays")))
+        tiers.append(
+            (
+                _threshold(t["hand"], f"{where}.tiers[{i}].hand"),
+                _fraction(t["pays"], f"{where}.tiers[{i}].pays"),
+            )
+        )
     return SideBet(
         name=_str(d["name"], f"{where}.name"),
         tiers=tuple(tiers),
@@ -202,18 +222,41 @@ def _timing(value: Any) -> Timing:
     return Timing(**seconds, auto_raise=auto)
 
 
-TOP_KEYS = ("name", "title", "family", "raise_multiple", "qualifier", "ace_king", "ante_paytable", "raise_paytable",
-            "raise_paytable_no_qualify", "limits", "progressive", "side_bets", "exchanges", "seats", "timing",
-            "currency", "source", "notes")
+TOP_KEYS = (
+    "name",
+    "title",
+    "family",
+    "raise_multiple",
+    "qualifier",
+    "ace_king",
+    "ante_paytable",
+    "raise_paytable",
+    "raise_paytable_no_qualify",
+    "limits",
+    "progressive",
+    "side_bets",
+    "exchanges",
+    "seats",
+    "timing",
+    "currency",
+    "source",
+    "notes",
+)
 
 
 def from_dict(data: Data) -> Variant:
     """A Variant from the dict of a TOML file; VariantError names the first field at fault."""
-    d = _table(data, "", TOP_KEYS, ("name", "family", "raise_multiple", "qualifier", "ante_paytable",
-                                    "raise_paytable", "limits"))
+    d = _table(
+        data,
+        "",
+        TOP_KEYS,
+        ("name", "family", "raise_multiple", "qualifier", "ante_paytable", "raise_paytable", "limits"),
+    )
     cd = _table(d.get("currency", {}), "currency", ("code", "minor_per_major"))
-    currency = Currency(_str(cd.get("code", "USD"), "currency.code"),
-                        _int(cd.get("minor_per_major", 100), "currency.minor_per_major"))
+    currency = Currency(
+        _str(cd.get("code", "USD"), "currency.code"),
+        _int(cd.get("minor_per_major", 100), "currency.minor_per_major"),
+    )
     ace_king = _bool(d.get("ace_king", False), "ace_king")
     classes = tuple(c for c in HandClass if ace_king or c is not HandClass.ACE_KING)
     if not isinstance(d["limits"], list):
@@ -230,8 +273,9 @@ def from_dict(data: Data) -> Variant:
         ace_king=ace_king,
         ante_paytable=_paytable(d["ante_paytable"], "ante_paytable", classes),
         raise_paytable=_paytable(d["raise_paytable"], "raise_paytable", classes),
-        raise_paytable_no_qualify=_paytable(d.get("raise_paytable_no_qualify", {}), "raise_paytable_no_qualify",
-                                            classes),
+        raise_paytable_no_qualify=_paytable(
+            d.get("raise_paytable_no_qualify", {}), "raise_paytable_no_qualify", classes
+        ),
         limits=tuple(_limits(t, f"limits[{i}]", currency) for i, t in enumerate(d["limits"])),
         progressive=_progressive(d["progressive"], currency) if "progressive" in d else None,
         side_bets=tuple(_side_bet(t, f"side_bets[{i}]", currency) for i, t in enumerate(side_bets)),
@@ -264,10 +308,18 @@ def to_dict(v: Variant) -> dict[str, Any]:
     """The TOML-ready dict of a variant; ``from_dict(to_dict(v)) == v``."""
     c = v.currency
     out: dict[str, Any] = {
-        "name": v.name, "title": v.title, "source": v.source, "notes": v.notes, "family": str(v.family),
-        "raise_multiple": _number_out(v.raise_multiple), "qualifier": v.qualifier.spec, "ace_king": v.ace_king,
-        "seats": v.seats, "currency": {"code": c.code, "minor_per_major": c.minor_per_major},
-        "ante_paytable": _paytable_out(v.ante_paytable), "raise_paytable": _paytable_out(v.raise_paytable),
+        "name": v.name,
+        "title": v.title,
+        "source": v.source,
+        "notes": v.notes,
+        "family": str(v.family),
+        "raise_multiple": _number_out(v.raise_multiple),
+        "qualifier": v.qualifier.spec,
+        "ace_king": v.ace_king,
+        "seats": v.seats,
+        "currency": {"code": c.code, "minor_per_major": c.minor_per_major},
+        "ante_paytable": _paytable_out(v.ante_paytable),
+        "raise_paytable": _paytable_out(v.raise_paytable),
         "raise_paytable_no_qualify": _paytable_out(v.raise_paytable_no_qualify),
         "limits": [_limits_out(lim, c) for lim in v.limits],
         "timing": _timing_out(v.timing),
@@ -275,34 +327,53 @@ def to_dict(v: Variant) -> dict[str, Any]:
     if v.progressive:
         p = v.progressive
         out["progressive"] = {
-            "stake": _money_out(p.stake, c), "contribution": _money_out(p.contribution, c),
-            "reset": _money_out(p.reset, c), "paid_on_fold": p.paid_on_fold, "stays_ticked": p.stays_ticked,
+            "stake": _money_out(p.stake, c),
+            "contribution": _money_out(p.contribution, c),
+            "reset": _money_out(p.reset, c),
+            "paid_on_fold": p.paid_on_fold,
+            "stays_ticked": p.stays_ticked,
             "prizes": {k.name.lower(): _prize_out(z, c) for k, z in p.prizes.items()},
         }
     if v.side_bets:
-        out["side_bets"] = [{
-            "name": b.name, "minimum": _money_out(b.minimum, c), "maximum": _money_out(b.maximum, c),
-            "lost_on_fold": b.lost_on_fold,
-            "tiers": [{"hand": t.spec, "pays": _number_out(p)} for t, p in b.tiers],
-        } for b in v.side_bets]
+        out["side_bets"] = [
+            {
+                "name": b.name,
+                "minimum": _money_out(b.minimum, c),
+                "maximum": _money_out(b.maximum, c),
+                "lost_on_fold": b.lost_on_fold,
+                "tiers": [{"hand": t.spec, "pays": _number_out(p)} for t, p in b.tiers],
+            }
+            for b in v.side_bets
+        ]
     if v.exchanges:
         e = v.exchanges
-        out["exchanges"] = {"fee_antes": _number_out(e.fee_antes), "most_per_round": e.most_per_round,
-                            "most_cards": e.most_cards, "must_cover_call": e.must_cover_call}
+        out["exchanges"] = {
+            "fee_antes": _number_out(e.fee_antes),
+            "most_per_round": e.most_per_round,
+            "most_cards": e.most_cards,
+            "must_cover_call": e.must_cover_call,
+        }
     return out
 
 
 def _limits_out(lim: BetLimits, c: Currency) -> dict[str, Any]:
-    d: dict[str, Any] = {"minimum": _money_out(lim.minimum, c), "maximum": _money_out(lim.maximum, c),
-                         "below_minimum": str(lim.below_minimum), "above_maximum": str(lim.above_maximum)}
+    d: dict[str, Any] = {
+        "minimum": _money_out(lim.minimum, c),
+        "maximum": _money_out(lim.maximum, c),
+        "below_minimum": str(lim.below_minimum),
+        "above_maximum": str(lim.above_maximum),
+    }
     if lim.balance_fraction is not None:
         d["balance_fraction"] = _number_out(lim.balance_fraction)
     return d
 
 
 def _timing_out(t: Timing) -> dict[str, Any]:
-    d: dict[str, Any] = {k: getattr(t, k) for k in ("bet_seconds", "decision_seconds", "idle_seconds")
-                         if getattr(t, k) is not None}
+    d: dict[str, Any] = {
+        k: getattr(t, k)
+        for k in ("bet_seconds", "decision_seconds", "idle_seconds")
+        if getattr(t, k) is not None
+    }
     if t.auto_raise is not None:
         d["auto_raise"] = t.auto_raise.spec
     return d
