@@ -4,6 +4,7 @@
 
 pub mod cards;
 pub mod eval;
+pub mod exact;
 
 #[cfg(feature = "python")]
 mod py;

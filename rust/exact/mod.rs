@@ -1,0 +1,5 @@
+//! Exact analysis by full enumeration: counts of every deal by outcome category, which the
+//! Python side settles into par sheets.
+
+pub mod stud;
+pub mod symmetry;
