@@ -3,3 +3,4 @@
 
 pub mod stud;
 pub mod symmetry;
+pub mod holdem;
