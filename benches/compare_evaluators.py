@@ -116,9 +116,7 @@ def show(results: list[Result]) -> None:
             table.add_row(r.name, "-", "-", "-", "-", "-")
             continue
         same = "-" if r.same_order is None else ("yes" if r.same_order else "NO")
-        table.add_row(
-            r.name, f"{r.hands:,}", f"{r.seconds:.3f}", f"{r.rate / 1e6:.2f}", f"{ours / r.rate:,.0f}", same
-        )
+        table.add_row(r.name, f"{r.hands:,}", f"{r.seconds:.3f}", f"{r.rate / 1e6:.2f}", f"{ours / r.rate:,.0f}", same)
     Console(width=120).print(table)
     print(f"caribbean-fast vs the fastest peer: {ours / fastest_peer:,.0f}x")
 

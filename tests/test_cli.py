@@ -26,9 +26,7 @@ def test_bad_cards_exit_non_zero_with_the_reason(capsys: pytest.CaptureFixture[s
 
 
 def test_console_script_version() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "caribbean_fast.cli", "--version"], capture_output=True, text=True
-    )
+    out = subprocess.run([sys.executable, "-m", "caribbean_fast.cli", "--version"], capture_output=True, text=True)
     assert out.returncode == 0
     assert out.stdout.strip() == f"caribbean-fast {__version__}"
 

@@ -104,9 +104,7 @@ def test_many_accepts_every_width_and_integer_dtype() -> None:
             assert out.dtype == np.uint16 and out.tolist() == [7462]
     two = np.array(parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s"), dtype=np.uint8).reshape(2, 5)
     fortran_order = np.asfortranarray(two)
-    assert (
-        evaluate_many(fortran_order).tolist() == [7462, evaluate("9s 8s 7s 6s 5s").strength] == [7462, 7457]
-    )
+    assert evaluate_many(fortran_order).tolist() == [7462, evaluate("9s 8s 7s 6s 5s").strength] == [7462, 7457]
 
 
 def test_many_over_a_large_batch_uses_parallel_chunks() -> None:
@@ -155,9 +153,7 @@ def test_wrong_dtype_or_shape(array: np.ndarray, error: type[Exception], message
         evaluate_many(array)
 
 
-@pytest.mark.parametrize(
-    "text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"]
-)
+@pytest.mark.parametrize("text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"])
 def test_evaluate_rejects_bad_hands(text: str) -> None:
     with pytest.raises(InvalidCardsError):
         evaluate(text)

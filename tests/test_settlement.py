@@ -153,21 +153,15 @@ def test_a_fold_loses_a_winning_aa_bonus() -> None:
     kings = strength("Ks Kd 7c 5h 2d")
     assert settle(game, Outcome(RAISE, H.ONE_PAIR, True, WIN, first_five=kings)).side_bets == {"aa-bonus": -1}
     two_pair = strength("3s 3d 2c 2h Kd")  # two pair beats a pair of aces: it pays 7 to 1
-    assert settle(game, Outcome(RAISE, H.TWO_PAIR, True, WIN, first_five=two_pair)).side_bets == {
-        "aa-bonus": 7
-    }
-    money = settle_money(
-        game, Outcome(FOLD, H.ONE_PAIR, first_five=aces), Stakes(ante=100, side_bets={"aa-bonus": 50})
-    )
+    assert settle(game, Outcome(RAISE, H.TWO_PAIR, True, WIN, first_five=two_pair)).side_bets == {"aa-bonus": 7}
+    money = settle_money(game, Outcome(FOLD, H.ONE_PAIR, first_five=aces), Stakes(ante=100, side_bets={"aa-bonus": 50}))
     assert (money.ante, money.side_bets, money.total) == (-100, {"aa-bonus": -50}, -150)
 
 
 def test_a_progressive_is_paid_on_a_fold() -> None:
     game = load_variant("network-24h")  # stake 0.50 EUR; a full house wins 25.00 EUR
     full_house = strength("9s 9d 9c 4h 4d")
-    s = settle_money(
-        game, Outcome(FOLD, H.FULL_HOUSE, first_five=full_house), Stakes(ante=100, progressive=True)
-    )
+    s = settle_money(game, Outcome(FOLD, H.FULL_HOUSE, first_five=full_house), Stakes(ante=100, progressive=True))
     assert (s.ante, s.progressive, s.meter_paid) == (-100, 2500 - 50, 0)
     nothing = settle_money(
         game,

@@ -86,10 +86,7 @@ def test_limits_adjust_as_each_game_states() -> None:
 def test_replace_derives_a_validated_copy() -> None:
     base = load_variant("cyberstud")
     richer = base.replace(raise_paytable={**base.raise_paytable, HandClass.ROYAL_FLUSH: Fraction(500)})
-    assert (
-        richer.raise_paytable[HandClass.ROYAL_FLUSH] == 500
-        and base.raise_paytable[HandClass.ROYAL_FLUSH] == 100
-    )
+    assert richer.raise_paytable[HandClass.ROYAL_FLUSH] == 500 and base.raise_paytable[HandClass.ROYAL_FLUSH] == 100
     with pytest.raises(VariantError, match="raise_multiple: must be more than 0"):
         base.replace(raise_multiple=Fraction(0))
     with pytest.raises(VariantError, match="raise_multipel"):
@@ -212,8 +209,7 @@ def variants(draw: st.DrawFn) -> Variant:
         SideBet(
             f"side-{i}",
             tuple(
-                (t, draw(pays.filter(bool)))
-                for t in draw(st.lists(thresholds, min_size=1, max_size=3, unique=True))
+                (t, draw(pays.filter(bool))) for t in draw(st.lists(thresholds, min_size=1, max_size=3, unique=True))
             ),
             low,
             low + draw(money),
@@ -231,9 +227,7 @@ def variants(draw: st.DrawFn) -> Variant:
         ace_king=ace_king,
         ante_paytable={c: draw(pays) for c in classes},
         raise_paytable={c: draw(pays) for c in classes},
-        raise_paytable_no_qualify={
-            c: draw(pays) for c in draw(st.lists(st.sampled_from(classes), unique=True))
-        },
+        raise_paytable_no_qualify={c: draw(pays) for c in draw(st.lists(st.sampled_from(classes), unique=True))},
         limits=limits,
         progressive=progressive,
         side_bets=side_bets,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .analysis import ParSheet, analyze
 from .cards import Deck, card_text, format_cards, parse_card, parse_cards
 from .errors import (
     CaribbeanFastError,
@@ -47,12 +48,14 @@ __all__ = [
     "InvalidCardsError",
     "MoneySettlement",
     "Outcome",
+    "ParSheet",
     "Settlement",
     "Showdown",
     "Stakes",
     "Variant",
     "VariantError",
     "__version__",
+    "analyze",
     "card_text",
     "class_floor",
     "evaluate",

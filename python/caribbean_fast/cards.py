@@ -56,9 +56,7 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
         seen.add(card)
     allowed = [count] if isinstance(count, int) else count
     if allowed is not None and len(ids) not in allowed:
-        need = (
-            " or ".join(str(n) for n in allowed) if len(allowed) < 3 else f"{min(allowed)} to {max(allowed)}"
-        )
+        need = " or ".join(str(n) for n in allowed) if len(allowed) < 3 else f"{min(allowed)} to {max(allowed)}"
         raise InvalidCardsError(f"{len(ids)} cards given where {need} are needed")
     return ids
 

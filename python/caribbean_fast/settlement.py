@@ -95,16 +95,12 @@ def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
     if o.decision is Decision.FOLD:
         return Fraction(-1), Fraction(0)
     if not o.dealer_qualifies:
-        return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable_no_qualify.get(
-            o.hand_class, 0
-        )
+        return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
     if o.showdown is Showdown.PUSH:
         return Fraction(0), Fraction(0)
     if o.showdown is Showdown.LOSE:
         return Fraction(-1), -v.raise_multiple
-    _check(
-        o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}"
-    )
+    _check(o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
     return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable[o.hand_class]
 
 
@@ -179,9 +175,7 @@ def settle_money(
     _check(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
     _check(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
     raise_stake = stakes.ante * variant.raise_multiple
-    _check(
-        raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units"
-    )
+    _check(raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units")
     unknown = set(stakes.side_bets) - {b.name for b in variant.side_bets}
     _check(not unknown, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
     _check(not stakes.progressive or variant.progressive is not None, f"{variant.name} has no progressive")

@@ -181,6 +181,14 @@ fn outcome_counts(s: u16, qualifier: u16, no_qualify: u32, lower: u32, equal: u3
 /// Counts per situation, `CELLS` per row (class slot * 4 + outcome), weighted to cover every
 /// deal: rows add up to weight * C(47, 2) * C(45, 2).
 pub fn enumerate(situations: &Situations, qualifier: u16) -> Vec<u32> {
+    enumerate_with_progress(situations, qualifier, &|_| {})
+}
+
+/// Boards between two calls of the progress callback.
+const PROGRESS_EVERY: usize = 2048;
+
+/// `enumerate`, calling `progress(fraction done)` from time to time.
+pub fn enumerate_with_progress(situations: &Situations, qualifier: u16, progress: &(dyn Fn(f64) + Sync)) -> Vec<u32> {
     let t = tables();
     let deck: Vec<Card> = (0..52).collect();
     let boards: Vec<([Card; 5], u32)> =
@@ -196,6 +204,9 @@ pub fn enumerate(situations: &Situations, qualifier: u16) -> Vec<u32> {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some((board, weight)) = boards.get(i) else { break };
                 add_board(t, situations, board, *weight, qualifier, &mut counts);
+                if i % PROGRESS_EVERY == 0 {
+                    progress(i as f64 / boards.len() as f64);
+                }
             }
             counts
         })

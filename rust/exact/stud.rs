@@ -162,6 +162,11 @@ fn canonical_hands() -> Vec<([Card; 5], u32)> {
 /// Every canonical situation for a dealer that qualifies from strength `qualifier` up; the
 /// weights add up to 52 * C(51, 5) and each row's counts to 163,185.
 pub fn enumerate(qualifier: u16) -> Vec<StudSituation> {
+    enumerate_with_progress(qualifier, &|_| {})
+}
+
+/// `enumerate`, calling `progress(fraction done)` after each up card.
+pub fn enumerate_with_progress(qualifier: u16, progress: &(dyn Fn(f64) + Sync)) -> Vec<StudSituation> {
     let t = tables();
     let hands = canonical_hands();
     let mut out = Vec::new();
@@ -174,6 +179,7 @@ pub fn enumerate(qualifier: u16) -> Vec<StudSituation> {
             .map(|(h, w)| up_tables.situation(t, h, 4 * w, qualifier))
             .collect();
         out.extend(rows);
+        progress((up_rank + 1) as f64 / 13.0);
     }
     out
 }

@@ -3,10 +3,12 @@
 
 mod errors;
 mod eval;
+mod exact;
 
 use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    eval::register(m)
+    eval::register(m)?;
+    exact::register(m)
 }

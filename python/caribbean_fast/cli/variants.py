@@ -12,9 +12,7 @@ from ..variants.describe import render_variant, summary
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "variants", help="list the presets, or show one variant's rules and paytables"
-    )
+    parser = commands.add_parser("variants", help="list the presets, or show one variant's rules and paytables")
     parser.set_defaults(run=run, show=None)
     sub = parser.add_subparsers(dest="variants_command")
     show = sub.add_parser("show", help="print a preset, example or variant file as tables")

@@ -107,9 +107,7 @@ def _extras(v: Variant) -> list[RenderableType]:
         for c, prize in sorted(p.prizes.items(), reverse=True):
             table.add_row(
                 c.label,
-                f"{float(prize.meter_share * 100):g}% of the meter"
-                if prize.meter_share
-                else money(prize.amount),
+                f"{float(prize.meter_share * 100):g}% of the meter" if prize.meter_share else money(prize.amount),
             )
         out.append(table)
     for bet in v.side_bets:

@@ -112,9 +112,7 @@ class BetLimits:
 
     def __post_init__(self) -> None:
         _check(self.minimum > 0, "limits.minimum", f"must be positive, not {self.minimum}")
-        _check(
-            self.minimum <= self.maximum, "limits", f"minimum {self.minimum} is above maximum {self.maximum}"
-        )
+        _check(self.minimum <= self.maximum, "limits", f"minimum {self.minimum} is above maximum {self.maximum}")
         if self.balance_fraction is not None:
             _check(
                 0 < self.balance_fraction <= 1,
@@ -196,9 +194,7 @@ class SideBet:
 
     def __post_init__(self) -> None:
         where = f"side_bets.{self.name}"
-        _check(
-            bool(self.name) and self.name.replace("-", "").isalnum(), "side_bets", f"bad name {self.name!r}"
-        )
+        _check(bool(self.name) and self.name.replace("-", "").isalnum(), "side_bets", f"bad name {self.name!r}")
         _check(bool(self.tiers), where, "at least one tier is needed")
         _check(all(p > 0 for _, p in self.tiers), f"{where}.tiers", "every tier must pay more than 0")
         _check(

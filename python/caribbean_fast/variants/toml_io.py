@@ -167,9 +167,7 @@ def _progressive(value: Any, currency: Currency) -> Progressive:
     prizes = _table(d["prizes"], f"{w}.prizes", tuple(c.name.lower() for c in HandClass))
     return Progressive(
         stake=_money(d["stake"], f"{w}.stake", currency),
-        prizes={
-            _hand_class(k, f"{w}.prizes"): _prize(v, f"{w}.prizes.{k}", currency) for k, v in prizes.items()
-        },
+        prizes={_hand_class(k, f"{w}.prizes"): _prize(v, f"{w}.prizes.{k}", currency) for k, v in prizes.items()},
         contribution=_money(d["contribution"], f"{w}.contribution", currency),
         reset=_money(d["reset"], f"{w}.reset", currency),
         paid_on_fold=_bool(d.get("paid_on_fold", True), f"{w}.paid_on_fold"),
@@ -370,9 +368,7 @@ def _limits_out(lim: BetLimits, c: Currency) -> dict[str, Any]:
 
 def _timing_out(t: Timing) -> dict[str, Any]:
     d: dict[str, Any] = {
-        k: getattr(t, k)
-        for k in ("bet_seconds", "decision_seconds", "idle_seconds")
-        if getattr(t, k) is not None
+        k: getattr(t, k) for k in ("bet_seconds", "decision_seconds", "idle_seconds") if getattr(t, k) is not None
     }
     if t.auto_raise is not None:
         d["auto_raise"] = t.auto_raise.spec

@@ -1,0 +1,35 @@
+"""Exact par sheets: every deal enumerated in Rust, settled with `settle` in Python."""
+
+from __future__ import annotations
+
+from ..errors import VariantError
+from ..variants import Family, Variant
+from . import holdem, stud
+from .parsheet import Event, ParSheet, ProgressiveReturn, SideBetReturn
+from .strategy import StrategyTable
+
+__all__ = [
+    "Event",
+    "ParSheet",
+    "ProgressiveReturn",
+    "SideBetReturn",
+    "StrategyTable",
+    "analyze",
+    "strategies",
+]
+
+
+def strategies(family: Family) -> dict[str, str]:
+    """The named strategies of a family, with what each does."""
+    table = stud.STRATEGIES if family is Family.STUD else holdem.STRATEGIES
+    return {name: description for name, (description, _) in table.items()}
+
+
+def analyze(variant: Variant, strategy: str = "best") -> ParSheet:
+    """The exact par sheet of a variant under a named strategy (see `strategies`)."""
+    known = strategies(variant.family)
+    if strategy not in known:
+        raise VariantError(f"strategy: {strategy!r} is not one of {', '.join(known)}")
+    if variant.family is Family.STUD:
+        return stud.analyze_stud(variant, strategy)
+    return holdem.analyze_holdem(variant, strategy)

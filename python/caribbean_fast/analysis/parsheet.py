@@ -1,0 +1,162 @@
+"""The par sheet: a count table of outcome categories settled with `settle` into the figures a
+casino's math report carries. Family-specific code only builds the count tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..settlement import Decision, Outcome, settle
+from ..variants import Variant
+from .strategy import StrategyTable
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the return table: a category, what it nets, how many deals end in it."""
+
+    label: str
+    net: Fraction
+    combinations: int
+    probability: Fraction
+    contribution: Fraction
+
+
+@dataclass(frozen=True)
+class SideBetReturn:
+    """A side bet's expected net per unit staked, by how the main game is played."""
+
+    name: str
+    returns: Mapping[str, Fraction]
+
+    def rtp(self, way: str) -> Fraction:
+        return 1 + self.returns[way]
+
+
+@dataclass(frozen=True)
+class ProgressiveReturn:
+    """The progressive's expected net per stake as `fixed + per_meter * meter` (meter in minor
+    units); it breaks even at `break_even_meter`."""
+
+    fixed: Fraction
+    per_meter: Fraction
+    reset: int
+    stake: int
+
+    def expected(self, meter: int) -> Fraction:
+        return self.fixed + self.per_meter * meter
+
+    @property
+    def break_even_meter(self) -> int | None:
+        if self.per_meter <= 0:
+            return None
+        return math.ceil(-self.fixed / self.per_meter)
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """The exact mathematics of a variant under a strategy."""
+
+    variant: Variant
+    strategy: str
+    total_deals: int
+    expected_return: Fraction
+    average_wager: Fraction
+    p_raise: Fraction
+    variance: Fraction
+    hit_frequency: Fraction
+    push_frequency: Fraction
+    loss_frequency: Fraction
+    events: tuple[Event, ...]
+    table: StrategyTable
+    side_bets: tuple[SideBetReturn, ...] = ()
+    progressive: ProgressiveReturn | None = None
+    cost_against_best: Fraction | None = None
+    seconds: float = 0.0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per ante."""
+        return -self.expected_return
+
+    @property
+    def rtp(self) -> Fraction:
+        """Return to player per unit wagered (ante, raise)."""
+        return (self.average_wager + self.expected_return) / self.average_wager
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """The house's expected win per unit wagered."""
+        return -self.expected_return / self.average_wager
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation of one round's net, in antes."""
+        return math.sqrt(self.variance)
+
+    @property
+    def player_edge(self) -> bool:
+        """Whether the variant returns more than 100% under this strategy."""
+        return self.expected_return > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        from .report import par_sheet_dict
+
+        return par_sheet_dict(self)
+
+    def to_markdown(self) -> str:
+        from .report import par_sheet_markdown
+
+        return par_sheet_markdown(self)
+
+
+def _label(o: Outcome) -> str:
+    if o.decision is Decision.FOLD:
+        return "fold"
+    if not o.dealer_qualifies:
+        return f"raise, {o.hand_class.label}, dealer does not qualify"
+    return f"raise, {o.hand_class.label}, {o.showdown}"
+
+
+@dataclass(frozen=True)
+class MainGame:
+    """The main game's moments, settled from a count table of (outcome, deals)."""
+
+    expected_return: Fraction
+    average_wager: Fraction
+    p_raise: Fraction
+    variance: Fraction
+    frequencies: tuple[Fraction, Fraction, Fraction]
+    events: tuple[Event, ...]
+
+
+def settle_count_table(variant: Variant, table: Sequence[tuple[Outcome, int]]) -> MainGame:
+    """Settles every category once; every figure of the main game follows from the sums."""
+    total = sum(n for _, n in table)
+    rows = [(o, n, settle(variant, o).main) for o, n in table if n]
+    mean = Fraction(sum(n * net for _, n, net in rows), total)
+    square = Fraction(sum(n * net * net for _, n, net in rows), total)
+    raised = Fraction(sum(n for o, n, _ in rows if o.decision is Decision.RAISE), total)
+    fees = Fraction(sum(n * o.exchanges for o, n, _ in rows), total) * (
+        variant.exchanges.fee_antes if variant.exchanges else 0
+    )
+    won = Fraction(sum(n for _, n, net in rows if net > 0), total)
+    pushed = Fraction(sum(n for _, n, net in rows if net == 0), total)
+    events = tuple(
+        sorted(
+            (Event(_label(o), net, n, Fraction(n, total), Fraction(n, total) * net) for o, n, net in rows),
+            key=lambda e: (-e.net, e.label),
+        )
+    )
+    return MainGame(
+        mean,
+        1 + variant.raise_multiple * raised + fees,
+        raised,
+        square - mean * mean,
+        (won, pushed, 1 - won - pushed),
+        events,
+    )

@@ -1,0 +1,149 @@
+"""Par sheets for people and programs: a dict (JSON-ready), Markdown, and rich tables."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .parsheet import ParSheet
+
+
+def _pct(x: Fraction) -> str:
+    return f"{float(x) * 100:.4f}%"
+
+
+def warnings(p: ParSheet) -> list[str]:
+    """What a reader must not miss, such as a player's edge."""
+    out = []
+    if p.player_edge:
+        out.append(
+            f"WARNING: {p.variant.name} returns more than 100% under the {p.strategy} strategy: the player "
+            f"has the edge ({_pct(p.expected_return)} of the ante per round)."
+        )
+    return out + list(p.notes)
+
+
+def par_sheet_dict(p: ParSheet) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "variant": p.variant.name,
+        "strategy": p.strategy,
+        "total_deals": p.total_deals,
+        "expected_return": f"{p.expected_return.numerator}/{p.expected_return.denominator}",
+        "expected_return_decimal": float(p.expected_return),
+        "house_edge": float(p.house_edge),
+        "rtp": float(p.rtp),
+        "element_of_risk": float(p.element_of_risk),
+        "average_wager": float(p.average_wager),
+        "p_raise": float(p.p_raise),
+        "p_fold": float(1 - p.p_raise),
+        "variance": float(p.variance),
+        "std_dev": p.std_dev,
+        "hit_frequency": float(p.hit_frequency),
+        "push_frequency": float(p.push_frequency),
+        "loss_frequency": float(p.loss_frequency),
+        "player_edge": p.player_edge,
+        "warnings": warnings(p),
+        "strategy_summary": list(p.table.summary_lines),
+        "seconds": p.seconds,
+        "return_table": [
+            {
+                "event": e.label,
+                "net": str(e.net),
+                "combinations": e.combinations,
+                "probability": float(e.probability),
+                "contribution": float(e.contribution),
+            }
+            for e in p.events
+        ],
+        "side_bets": {
+            b.name: {way: {"expected_return": str(r), "rtp": float(1 + r)} for way, r in b.returns.items()}
+            for b in p.side_bets
+        },
+    }
+    if p.cost_against_best is not None:
+        out["cost_against_best"] = float(p.cost_against_best)
+    if p.progressive:
+        g = p.progressive
+        out["progressive"] = {
+            "expected_return_at_reset": float(g.expected(g.reset)),
+            "fixed": str(g.fixed),
+            "per_meter_minor_unit": str(g.per_meter),
+            "break_even_meter": g.break_even_meter,
+            "break_even_meter_text": p.variant.currency.format(g.break_even_meter)
+            if g.break_even_meter is not None
+            else None,
+        }
+    return out
+
+
+def _headline(p: ParSheet) -> list[tuple[str, str]]:
+    rows = [
+        ("expected return per ante", f"{_pct(p.expected_return)}  ({p.expected_return})"),
+        ("house edge (per ante)", _pct(p.house_edge)),
+        ("return to player (per unit wagered)", _pct(p.rtp)),
+        ("element of risk", _pct(p.element_of_risk)),
+        ("average total wager", f"{float(p.average_wager):.6f} antes"),
+        ("raise / call rate", _pct(p.p_raise)),
+        (
+            "hit / push / loss",
+            f"{_pct(p.hit_frequency)} / {_pct(p.push_frequency)} / {_pct(p.loss_frequency)}",
+        ),
+        ("standard deviation per round", f"{p.std_dev:.6f} antes"),
+        ("deals enumerated", f"{p.total_deals:,}"),
+    ]
+    if p.cost_against_best is not None:
+        rows.append(("cost against the best strategy", f"{_pct(p.cost_against_best)} of the ante"))
+    for b in p.side_bets:
+        for way, r in b.returns.items():
+            rows.append((f"{b.name} return, {way}", _pct(1 + r)))
+    if p.progressive:
+        g, money = p.progressive, p.variant.currency.format
+        rows.append(("progressive return at reset", _pct(1 + g.expected(g.reset))))
+        if g.break_even_meter is not None:
+            rows.append(("progressive breaks even at a meter of", money(g.break_even_meter)))
+    return rows
+
+
+def par_sheet_markdown(p: ParSheet) -> str:
+    lines = [f"# {p.variant.title}: par sheet, {p.strategy} strategy", ""]
+    lines += [f"> {w}" for w in warnings(p)] + ([""] if warnings(p) else [])
+    lines += ["| figure | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in _headline(p)]
+    lines += [
+        "",
+        "## Return table",
+        "",
+        "| event | net (antes) | combinations | probability | contribution |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    lines += [
+        f"| {e.label} | {e.net} | {e.combinations:,} | {float(e.probability):.8f} | {float(e.contribution):+.8f} |"
+        for e in p.events
+    ]
+    lines += ["", "## Strategy", ""] + [f"- {s}" for s in p.table.summary_lines]
+    return "\n".join(lines) + "\n"
+
+
+def render_par_sheet(p: ParSheet) -> RenderableType:
+    head = Table(title=f"{p.variant.title}: {p.strategy} strategy", show_header=False)
+    head.add_column("figure", style="bold")
+    head.add_column("value")
+    for k, v in _headline(p):
+        head.add_row(k, v)
+    events = Table(title="Return table")
+    for col in ("event", "net (antes)", "combinations", "probability", "contribution"):
+        events.add_column(col, justify="left" if col == "event" else "right")
+    for e in p.events:
+        events.add_row(
+            e.label,
+            str(e.net),
+            f"{e.combinations:,}",
+            f"{float(e.probability):.8f}",
+            f"{float(e.contribution):+.8f}",
+        )
+    parts: list[RenderableType] = [Text(w, style="bold red") for w in warnings(p)]
+    parts += [head, events, Text("Strategy:\n" + p.table.summary(), style="italic")]
+    return Group(*parts)

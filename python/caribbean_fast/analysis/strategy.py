@@ -1,0 +1,108 @@
+"""Strategy tables: a decision for every situation up to suit renaming, found from any deal.
+
+Stud situations are (five cards, up card), keyed with the up card renamed to a club and the hand
+at its least renaming of the other suits. Hold'em situations are (two cards, flop), keyed with
+the flop at its least renaming and the two cards at their least among the renamings that give it.
+The same keys are computed for the enumeration's rows, so a lookup is a binary search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import CardsLike, parse_cards
+from ..settlement import Decision
+from ..variants import Family
+
+PERMS = [list(p) for p in permutations(range(4))]
+
+
+def _rename(cards: Sequence[int], perm: Sequence[int]) -> list[int]:
+    return sorted(4 * (c >> 2) + perm[c & 3] for c in cards)
+
+
+def _pack(cards: Sequence[int]) -> int:
+    key = 0
+    for c in cards:
+        key = key << 6 | c
+    return key
+
+
+def stud_key(hand: Sequence[int], up: int) -> int:
+    """The key of a seat's five cards against an up card."""
+    to_club = [0, 1, 2, 3]
+    to_club[up & 3], to_club[0] = 0, up & 3
+    hand = _rename(hand, to_club)
+    least = min(_rename(hand, p) for p in PERMS if p[0] == 0)
+    return (up >> 2) << 30 | _pack(least)
+
+
+def stud_keys(up_rank: npt.NDArray[np.uint8], hand: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Keys of the enumeration's rows, which are already canonical."""
+    key = up_rank.astype(np.int64) << 30
+    for i in range(5):
+        key |= hand[:, i].astype(np.int64) << (6 * (4 - i))
+    return key
+
+
+def holdem_key(hole: Sequence[int], flop: Sequence[int]) -> int:
+    """The key of a seat's two cards and a flop."""
+    least = min((_rename(flop, p), _rename(hole, p)) for p in PERMS)
+    return _pack(least[0] + least[1])
+
+
+def holdem_keys(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Keys of the enumeration's rows (hole cards then flop, already canonical)."""
+    key = np.zeros(len(cards), dtype=np.int64)
+    for i in (2, 3, 4, 0, 1):
+        key = key << 6 | cards[:, i].astype(np.int64)
+    return key
+
+
+@dataclass(frozen=True)
+class StrategyTable:
+    """A raise (call) or fold decision for every situation of a family, with a summary a person
+    can follow, derived from the table."""
+
+    family: Family
+    keys: npt.NDArray[np.int64]
+    raises: npt.NDArray[np.bool_]
+    summary_lines: tuple[str, ...]
+
+    @classmethod
+    def from_rows(
+        cls,
+        family: Family,
+        keys: npt.NDArray[np.int64],
+        raises: npt.NDArray[np.bool_],
+        summary: Sequence[str],
+    ) -> StrategyTable:
+        order = np.argsort(keys, kind="stable")
+        return cls(family, keys[order], raises[order], tuple(summary))
+
+    def _lookup(self, key: int) -> Decision:
+        i = int(np.searchsorted(self.keys, key))
+        if i >= len(self.keys) or self.keys[i] != key:
+            raise KeyError(f"no situation with key {key}")
+        return Decision.RAISE if self.raises[i] else Decision.FOLD
+
+    def decide(self, cards: CardsLike, board: CardsLike) -> Decision:
+        """Stud: `decide(hand, up_card)`; hold'em: `decide(hole_cards, flop)`."""
+        if self.family is Family.STUD:
+            hand, up = parse_cards(cards, 5), parse_cards(board, 1)[0]
+            parse_cards([*hand, up])  # no card twice
+            return self._lookup(stud_key(hand, up))
+        hole, flop = parse_cards(cards, 2), parse_cards(board, 3)
+        parse_cards([*hole, *flop])
+        return self._lookup(holdem_key(hole, flop))
+
+    def summary(self) -> str:
+        return "\n".join(self.summary_lines)
+
+    def __len__(self) -> int:
+        return len(self.keys)

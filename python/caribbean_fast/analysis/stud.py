@@ -1,0 +1,149 @@
+"""Caribbean Stud par sheets from the exact enumeration (games 1 to 4; game 4 without exchanges).
+
+Each situation's counts are settled through `categories` into the exact value of raising; the
+best strategy raises wherever that is at least the value of folding. Named strategies are
+decision rules over the same rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from ..hands import HandClass, evaluate
+from ..settlement import Decision, Outcome, settle
+from ..variants import Family, Variant
+from .categories import classify_many, raise_outcome, representative, scaled_nets
+from .parsheet import ParSheet, ProgressiveReturn, settle_count_table
+from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
+from .strategy import StrategyTable, stud_keys
+
+Rule = Callable[["StudRows"], npt.NDArray[np.bool_]]
+
+
+@dataclass(frozen=True)
+class StudRows:
+    """The enumeration's rows read under one variant."""
+
+    variant: Variant
+    situations: StudSituations
+    classes: npt.NDArray[np.int64]
+    raise_value: npt.NDArray[np.int64]  # scaled net of raising, summed over the dealer's hands
+    fold_value: int
+
+    @property
+    def strength(self) -> npt.NDArray[np.uint16]:
+        return self.situations.strength
+
+
+def stud_rows(variant: Variant) -> StudRows:
+    s = stud_situations(variant.qualifier.strength)
+    classes = classify_many(variant, s.strength)
+    nets = scaled_nets(variant, variant.classes)
+    index = np.searchsorted(np.array([int(c) for c in variant.classes]), classes)
+    raise_value = (s.counts * nets.raise_[index]).sum(axis=1)
+    return StudRows(variant, s, classes, raise_value, nets.fold * STUD_DEALER_HANDS)
+
+
+def _at_least(cards: str) -> Rule:
+    return lambda rows: rows.strength >= evaluate(cards).strength
+
+
+STRATEGIES: dict[str, tuple[str, Rule]] = {
+    "best": (
+        "raise wherever raising is worth at least the lost ante",
+        lambda r: r.raise_value >= r.fold_value,
+    ),
+    "always-raise": ("raise every hand", lambda r: np.ones(len(r.classes), dtype=bool)),
+    "pair-or-better": ("raise a pair or better, fold the rest", _at_least("2c 2d 3h 4s 5c")),
+    "ace-king-or-better": ("raise Ace-King or better, fold the rest", _at_least("Ac Kd 4h 3s 2c")),
+    "simple": ("raise a pair or better, and A-K-J-8-3 or better; fold the rest", _at_least("Ac Kd Jh 8s 3c")),
+}
+
+
+def _count_table(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[tuple[Outcome, int]]:
+    s, table = rows.situations, []
+    folded = int((s.weight[~raises]).sum()) * STUD_DEALER_HANDS
+    table.append((Outcome(Decision.FOLD), folded))
+    weighted = s.counts * s.weight[:, None]
+    for c in rows.variant.classes:
+        mask = raises & (rows.classes == int(c))
+        sums = weighted[mask].sum(axis=0)
+        table.extend((raise_outcome(c, col), int(sums[col])) for col in range(4))
+    return table
+
+
+def _progressive(rows: StudRows, raises: npt.NDArray[np.bool_]) -> ProgressiveReturn | None:
+    v, s = rows.variant, rows.situations
+    p = v.progressive
+    if p is None:
+        return None
+    total, fixed, per_meter = int(s.weight.sum()), Fraction(0), Fraction(0)
+    for c in v.classes:
+        for decision, mask in ((Decision.RAISE, raises), (Decision.FOLD, ~raises)):
+            n = int(s.weight[mask & (rows.classes == int(c))].sum())
+            if n:
+                pay = settle(v, Outcome(decision, c, first_five=representative(c, v))).progressive
+                assert pay is not None
+                fixed += Fraction(n, total) * pay.stakes
+                per_meter += Fraction(n, total) * pay.meter_share / p.stake
+    return ProgressiveReturn(fixed, per_meter, p.reset, p.stake)
+
+
+def _summary(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[str]:
+    """Rules a person can follow, read off the table: by class, then Ace-King by up card."""
+    s, w = rows.situations, rows.situations.weight
+    lines = []
+    for c in rows.variant.classes:
+        mask = rows.classes == int(c)
+        if not mask.any():
+            continue
+        share = w[mask & raises].sum() / w[mask].sum()
+        verdict = "always raise" if share == 1 else "always fold" if share == 0 else f"raise {share:.1%} of them"
+        lines.append(f"{c.label}: {verdict}")
+    ak = (rows.strength >= evaluate("Ac Kd 4h 3s 2c").strength) & (rows.classes <= int(HandClass.ACE_KING))
+    for up in range(13):
+        at = ak & (s.up_rank == up)
+        raised = at & raises
+        if at.any() and raised.any() and not raised[at].all():
+            weakest = s.hand[raised][np.argmin(rows.strength[raised])]
+            lines.append(
+                f"  Ace-King against a {'23456789TJQKA'[up]} up card: raise from "
+                f"{evaluate(weakest.tolist()).text} up ({w[raised].sum() / w[at].sum():.0%} of them)"
+            )
+    return lines
+
+
+def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
+    assert variant.family is Family.STUD
+    rows = stud_rows(variant)
+    raises = STRATEGIES[strategy][1](rows)
+    main = settle_count_table(variant, _count_table(rows, raises))
+    cost = None
+    if strategy != "best":
+        best = settle_count_table(variant, _count_table(rows, STRATEGIES["best"][1](rows)))
+        cost = best.expected_return - main.expected_return
+    keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
+    return ParSheet(
+        variant=variant,
+        strategy=strategy,
+        total_deals=sum(e.combinations for e in main.events),
+        expected_return=main.expected_return,
+        average_wager=main.average_wager,
+        p_raise=main.p_raise,
+        variance=main.variance,
+        hit_frequency=main.frequencies[0],
+        push_frequency=main.frequencies[1],
+        loss_frequency=main.frequencies[2],
+        events=main.events,
+        table=StrategyTable.from_rows(Family.STUD, keys, raises, _summary(rows, raises)),
+        progressive=_progressive(rows, raises),
+        cost_against_best=cost,
+        seconds=rows.situations.seconds,
+        notes=("Game 4's exchanges are not part of the exact analysis: the seat never exchanges.",)
+        if variant.exchanges
+        else (),
+    )

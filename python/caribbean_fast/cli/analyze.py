@@ -1,0 +1,67 @@
+"""``caribbean-fast analyze NAME_OR_PATH`` and ``caribbean-fast report``: exact par sheets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis import analyze
+from ..analysis.report import render_par_sheet, warnings
+from ..variants import list_variants, load_variant
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    a = commands.add_parser("analyze", help="the exact par sheet of a variant, by enumerating every deal")
+    a.add_argument("variant", metavar="NAME_OR_PATH")
+    a.add_argument("--strategy", default="best", help="best (default) or a named strategy")
+    a.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    a.set_defaults(run=run_analyze)
+    r = commands.add_parser("report", help="every preset's house edge, return to player and volatility")
+    r.set_defaults(run=run_report)
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    sheet = analyze(load_variant(args.variant), args.strategy)
+    if args.format == "json":
+        print(json.dumps(sheet.to_dict(), indent=2))
+    elif args.format == "markdown":
+        print(sheet.to_markdown(), end="")
+    else:
+        Console(width=max(Console().width, 132)).print(render_par_sheet(sheet))
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    table = Table(title="Every preset under its best strategy (exact, every deal enumerated)")
+    for column in (
+        "variant",
+        "house edge",
+        "return to player",
+        "element of risk",
+        "std dev",
+        "raise rate",
+        "side bets (always settled)",
+    ):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    notes = []
+    for name in list_variants():
+        p = analyze(load_variant(name))
+        sides = ", ".join(f"{b.name} {float(b.rtp('always settled')):.2%}" for b in p.side_bets) or "-"
+        table.add_row(
+            name,
+            f"{float(p.house_edge):.4%}",
+            f"{float(p.rtp):.4%}",
+            f"{float(p.element_of_risk):.4%}",
+            f"{p.std_dev:.4f}",
+            f"{float(p.p_raise):.2%}",
+            sides,
+        )
+        notes += warnings(p)
+    console = Console(width=max(Console().width, 132))  # one line per preset, even in a pipe
+    console.print(table)
+    for note in notes:
+        console.print(note)
+    return 0
