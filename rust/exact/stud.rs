@@ -169,19 +169,19 @@ pub fn enumerate(qualifier: u16) -> Vec<StudSituation> {
 pub fn enumerate_with_progress(qualifier: u16, progress: &(dyn Fn(f64) + Sync)) -> Vec<StudSituation> {
     let t = tables();
     let hands = canonical_hands();
-    let mut out = Vec::new();
-    for up_rank in 0..13u8 {
-        let up = 4 * up_rank; // clubs, standing for all four suits
-        let up_tables = UpCardTables::build(t, up);
-        let rows: Vec<StudSituation> = hands
-            .par_iter()
-            .filter(|(h, _)| !h.contains(&up))
-            .map(|(h, w)| up_tables.situation(t, h, 4 * w, qualifier))
-            .collect();
-        out.extend(rows);
-        progress((up_rank + 1) as f64 / 13.0);
-    }
-    out
+    let done = std::sync::atomic::AtomicU32::new(0);
+    // One up card per task: each builds its own tables and walks every hand against them.
+    let by_up: Vec<Vec<StudSituation>> = (0..13u8)
+        .into_par_iter()
+        .map(|up_rank| {
+            let up = 4 * up_rank; // clubs, standing for all four suits
+            let up_tables = UpCardTables::build(t, up);
+            let rows = hands.iter().filter(|(h, _)| !h.contains(&up)).map(|(h, w)| up_tables.situation(t, h, 4 * w, qualifier)).collect();
+            progress((done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1) as f64 / 13.0);
+            rows
+        })
+        .collect();
+    by_up.concat()
 }
 
 /// The counts for one (hand, up card) by visiting every hidden dealer hand: the slow check.

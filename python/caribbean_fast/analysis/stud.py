@@ -31,6 +31,7 @@ class StudRows:
     variant: Variant
     situations: StudSituations
     classes: npt.NDArray[np.int64]
+    class_index: npt.NDArray[np.int64]  # position of each row's class in `variant.classes`
     raise_value: npt.NDArray[np.int64]  # scaled net of raising, summed over the dealer's hands
     fold_value: int
 
@@ -45,7 +46,7 @@ def stud_rows(variant: Variant) -> StudRows:
     nets = scaled_nets(variant, variant.classes)
     index = np.searchsorted(np.array([int(c) for c in variant.classes]), classes)
     raise_value = (s.counts * nets.raise_[index]).sum(axis=1)
-    return StudRows(variant, s, classes, raise_value, nets.fold * STUD_DEALER_HANDS)
+    return StudRows(variant, s, classes, index, raise_value, nets.fold * STUD_DEALER_HANDS)
 
 
 def _at_least(cards: str) -> Rule:
@@ -65,14 +66,14 @@ STRATEGIES: dict[str, tuple[str, Rule]] = {
 
 
 def _count_table(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[tuple[Outcome, int]]:
-    s, table = rows.situations, []
+    s, classes = rows.situations, rows.variant.classes
     folded = int((s.weight[~raises]).sum()) * STUD_DEALER_HANDS
-    table.append((Outcome(Decision.FOLD), folded))
-    weighted = s.counts * s.weight[:, None]
-    for c in rows.variant.classes:
-        mask = raises & (rows.classes == int(c))
-        sums = weighted[mask].sum(axis=0)
-        table.extend((raise_outcome(c, col), int(sums[col])) for col in range(4))
+    cells = (rows.class_index[raises, None] * 4 + np.arange(4)).ravel()
+    deals = (s.counts[raises] * s.weight[raises, None]).ravel()
+    # float64 sums of these integers stay exact: every total is below 2^53.
+    sums = np.rint(np.bincount(cells, weights=deals, minlength=4 * len(classes))).astype(np.int64)
+    table = [(Outcome(Decision.FOLD), folded)]
+    table += [(raise_outcome(c, col), int(sums[4 * i + col])) for i, c in enumerate(classes) for col in range(4)]
     return table
 
 
