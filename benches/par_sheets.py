@@ -18,7 +18,9 @@ JOBS = {
     "cyberstud": ("Caribbean Stud, every deal (19,933,230,517,200)", 10.0),
     "casino-holdem": ("Casino Hold'em, every deal (27,813,810,024,000)", 120.0),
 }
-SCRIPT = "import sys; from caribbean_fast import analyze, load_variant; print(float(analyze(load_variant(sys.argv[1])).rtp))"
+SCRIPT = (
+    "import sys; from caribbean_fast import analyze, load_variant; print(float(analyze(load_variant(sys.argv[1])).rtp))"
+)
 
 
 def main() -> None:
@@ -30,8 +32,14 @@ def main() -> None:
         out = subprocess.run([sys.executable, "-c", SCRIPT, name], capture_output=True, text=True, check=True)
         secs = time.perf_counter() - start
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        table.add_row(name, what, f"{secs:.1f}", f"<= {target:.0f} s", f"{peak_mib:.0f} MiB (target < 2048)",
-                      f"{float(out.stdout) * 100:.4f}%")
+        table.add_row(
+            name,
+            what,
+            f"{secs:.1f}",
+            f"<= {target:.0f} s",
+            f"{peak_mib:.0f} MiB (target < 2048)",
+            f"{float(out.stdout) * 100:.4f}%",
+        )
     Console(width=140).print(table)
 
 

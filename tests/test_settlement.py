@@ -4,6 +4,7 @@ The expected tables below are typed from RULES.md, independently of the preset f
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -20,6 +21,7 @@ from caribbean_fast import (
     settle,
     settle_money,
 )
+from caribbean_fast.variants import MeterSplit
 
 H = HandClass
 RAISE, FOLD = Decision.RAISE, Decision.FOLD
@@ -237,3 +239,65 @@ def test_bad_money_stakes_raise() -> None:
         settle_money(game, win, Stakes(100, progressive=True))
     with pytest.raises(IllegalActionError, match="has no progressive"):
         settle_money(load_variant("casino-holdem"), win, Stakes(100, progressive=True))
+
+
+PROGRESSIVE_ROWS: dict[str, dict[HandClass, int | str]] = {
+    # RULES.md: game 2's schedule (also game 1's) for a 1.00 USD stake; game 3's for 0.50 EUR.
+    "cyberstud": {
+        H.FLUSH: 5000,
+        H.FULL_HOUSE: 10000,
+        H.FOUR_OF_A_KIND: 50000,
+        H.STRAIGHT_FLUSH: "10%",
+        H.ROYAL_FLUSH: "100%",
+    },
+    "atlantic-city": {
+        H.FLUSH: 5000,
+        H.FULL_HOUSE: 10000,
+        H.FOUR_OF_A_KIND: 50000,
+        H.STRAIGHT_FLUSH: "10%",
+        H.ROYAL_FLUSH: "100%",
+    },
+    "network-24h": {
+        H.THREE_OF_A_KIND: 200,
+        H.STRAIGHT: 300,
+        H.FLUSH: 1500,
+        H.FULL_HOUSE: 2500,
+        H.FOUR_OF_A_KIND: 25000,
+        H.STRAIGHT_FLUSH: 125000,
+        H.ROYAL_FLUSH: "100%",
+    },
+}
+PROGRESSIVE_HANDS = {
+    H.HIGH_CARD: "Ks Qd 7c 5h 2d",
+    H.ONE_PAIR: "9s 9d 7c 4h 2d",
+    H.TWO_PAIR: "9s 9d 4c 4h 2d",
+    H.THREE_OF_A_KIND: "9s 9d 9c 4h 2d",
+    H.STRAIGHT: "9s 8d 7c 6h 5d",
+    H.FLUSH: "Ah 9h 7h 4h 2h",
+    H.FULL_HOUSE: "9s 9d 9c 4h 4d",
+    H.FOUR_OF_A_KIND: "9s 9d 9c 9h 4d",
+    H.STRAIGHT_FLUSH: "9h 8h 7h 6h 5h",
+    H.ROYAL_FLUSH: "Ah Kh Qh Jh Th",
+}
+
+
+@pytest.mark.parametrize("name", list(PROGRESSIVE_ROWS))
+def test_every_progressive_row(name: str) -> None:
+    game, meter = load_variant(name), 1_000_000
+    assert game.progressive is not None
+    stake = game.progressive.stake
+    for hand_class, cards in PROGRESSIVE_HANDS.items():
+        prize = PROGRESSIVE_ROWS[name].get(hand_class, 0)
+        won = meter * int(prize[:-1]) // 100 if isinstance(prize, str) else int(prize)
+        outcome = Outcome(FOLD, hand_class, first_five=strength(cards))
+        s = settle_money(game, outcome, Stakes(ante=game.limits[0].minimum, progressive=True), meter=meter)
+        assert s.progressive == (won - stake if won else -stake), hand_class
+
+
+def test_meter_split_each_pays_every_royal_in_full() -> None:
+    game = load_variant("cyberstud")
+    assert game.progressive is not None
+    each = game.replace(progressive=dataclasses.replace(game.progressive, split=MeterSplit.EACH))
+    royal = Outcome(FOLD, H.ROYAL_FLUSH, first_five=strength("Ah Kh Qh Jh Th"))
+    s = settle_money(each, royal, Stakes(100, progressive=True), meter=1_000_000, meter_sharers=2)
+    assert s.meter_paid == 1_000_000

@@ -16,6 +16,7 @@ from caribbean_fast.variants import (
     Exchanges,
     Family,
     HandThreshold,
+    MeterSplit,
     OutOfRange,
     Prize,
     Progressive,
@@ -202,6 +203,7 @@ def variants(draw: st.DrawFn) -> Variant:
                 reset=draw(st.integers(0, 10**9)),
                 paid_on_fold=draw(st.booleans()),
                 stays_ticked=draw(st.booleans()),
+                split=draw(st.sampled_from(MeterSplit)),
             )
         )
     )

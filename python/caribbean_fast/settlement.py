@@ -20,7 +20,7 @@ from math import floor
 
 from .errors import IllegalActionError
 from .hands import HandClass
-from .variants.model import Variant
+from .variants.model import MeterSplit, Variant
 
 __all__ = [
     "Decision",
@@ -170,8 +170,9 @@ def _whole(amount: Fraction) -> int:
 def settle_money(
     variant: Variant, outcome: Outcome, stakes: Stakes, meter: int = 0, meter_sharers: int = 1
 ) -> MoneySettlement:
-    """`settle` in minor units for these stakes; a meter prize pays its share of `meter` divided
-    equally among `meter_sharers` seats (two royals in one round share the meter)."""
+    """`settle` in minor units for these stakes. A meter prize pays its share of `meter`; under the
+    variant's equal split it is divided among the `meter_sharers` seats that win it in the same
+    round (two royals share the meter)."""
     _check(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
     _check(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
     raise_stake = stakes.ante * variant.raise_multiple
@@ -185,7 +186,8 @@ def settle_money(
     side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
     progressive = meter_paid = 0
     if stakes.progressive and variant.progressive and s.progressive:
-        meter_paid = _whole(meter * s.progressive.meter_share / meter_sharers)
+        sharers = meter_sharers if variant.progressive.split is MeterSplit.EQUAL else 1
+        meter_paid = _whole(meter * s.progressive.meter_share / sharers)
         progressive = _whole(variant.progressive.stake * s.progressive.stakes) + meter_paid
     return MoneySettlement(
         ante=_whole(stakes.ante * s.ante),

@@ -19,7 +19,7 @@ from ..hands import HandClass, evaluate_many
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, raise_outcome, scaled_nets
-from .parsheet import ParSheet, SideBetReturn, settle_count_table
+from .parsheet import ParSheet, SideBetReturn, assemble, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, HoldemSituations, holdem_situations
 from .strategy import StrategyTable, holdem_keys
 
@@ -187,24 +187,8 @@ def analyze_holdem(variant: Variant, strategy: str) -> ParSheet:
     rows = holdem_rows(variant)
     calls = STRATEGIES[strategy][1](rows)
     main = settle_count_table(variant, _count_table(rows, calls))
-    cost = None
-    if strategy != "best":
-        best = settle_count_table(variant, _count_table(rows, _best(rows)))
-        cost = best.expected_return - main.expected_return
-    return ParSheet(
-        variant=variant,
-        strategy=strategy,
-        total_deals=sum(e.combinations for e in main.events),
-        expected_return=main.expected_return,
-        average_wager=main.average_wager,
-        p_raise=main.p_raise,
-        variance=main.variance,
-        hit_frequency=main.frequencies[0],
-        push_frequency=main.frequencies[1],
-        loss_frequency=main.frequencies[2],
-        events=main.events,
-        table=StrategyTable.from_rows(Family.HOLDEM, holdem_keys(rows.situations.cards), calls, _summary(rows, calls)),
-        side_bets=_side_bets(rows, calls),
-        cost_against_best=cost,
-        seconds=rows.situations.seconds,
+    best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, _best(rows)))
+    table = StrategyTable.from_rows(Family.HOLDEM, holdem_keys(rows.situations.cards), calls, _summary(rows, calls))
+    return assemble(
+        variant, strategy, main, best, table, side_bets=_side_bets(rows, calls), seconds=rows.situations.seconds
     )

@@ -160,3 +160,37 @@ def settle_count_table(variant: Variant, table: Sequence[tuple[Outcome, int]]) -
         (won, pushed, 1 - won - pushed),
         events,
     )
+
+
+def assemble(
+    variant: Variant,
+    strategy: str,
+    main: MainGame,
+    best: MainGame,
+    table: StrategyTable,
+    *,
+    side_bets: tuple[SideBetReturn, ...] = (),
+    progressive: ProgressiveReturn | None = None,
+    seconds: float = 0.0,
+    notes: tuple[str, ...] = (),
+) -> ParSheet:
+    """The par sheet of a strategy's main game, with its cost against the best strategy's."""
+    return ParSheet(
+        variant=variant,
+        strategy=strategy,
+        total_deals=sum(e.combinations for e in main.events),
+        expected_return=main.expected_return,
+        average_wager=main.average_wager,
+        p_raise=main.p_raise,
+        variance=main.variance,
+        hit_frequency=main.frequencies[0],
+        push_frequency=main.frequencies[1],
+        loss_frequency=main.frequencies[2],
+        events=main.events,
+        table=table,
+        side_bets=side_bets,
+        progressive=progressive,
+        cost_against_best=None if strategy == "best" else best.expected_return - main.expected_return,
+        seconds=seconds,
+        notes=notes,
+    )

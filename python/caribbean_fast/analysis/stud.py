@@ -17,7 +17,7 @@ from ..hands import HandClass, evaluate
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import classify_many, raise_outcome, representative, scaled_nets
-from .parsheet import ParSheet, ProgressiveReturn, settle_count_table
+from .parsheet import ParSheet, ProgressiveReturn, assemble, settle_count_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
 from .strategy import StrategyTable, stud_keys
 
@@ -123,28 +123,18 @@ def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
     rows = stud_rows(variant)
     raises = STRATEGIES[strategy][1](rows)
     main = settle_count_table(variant, _count_table(rows, raises))
-    cost = None
-    if strategy != "best":
-        best = settle_count_table(variant, _count_table(rows, STRATEGIES["best"][1](rows)))
-        cost = best.expected_return - main.expected_return
+    best_raises = raises if strategy == "best" else STRATEGIES["best"][1](rows)
+    best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, best_raises))
     keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
-    return ParSheet(
-        variant=variant,
-        strategy=strategy,
-        total_deals=sum(e.combinations for e in main.events),
-        expected_return=main.expected_return,
-        average_wager=main.average_wager,
-        p_raise=main.p_raise,
-        variance=main.variance,
-        hit_frequency=main.frequencies[0],
-        push_frequency=main.frequencies[1],
-        loss_frequency=main.frequencies[2],
-        events=main.events,
-        table=StrategyTable.from_rows(Family.STUD, keys, raises, _summary(rows, raises)),
+    table = StrategyTable.from_rows(Family.STUD, keys, raises, _summary(rows, raises))
+    notes = ("Game 4's exchanges are not part of the exact analysis: the seat never exchanges.",)
+    return assemble(
+        variant,
+        strategy,
+        main,
+        best,
+        table,
         progressive=_progressive(rows, raises),
-        cost_against_best=cost,
         seconds=rows.situations.seconds,
-        notes=("Game 4's exchanges are not part of the exact analysis: the seat never exchanges.",)
-        if variant.exchanges
-        else (),
+        notes=notes if variant.exchanges else (),
     )

@@ -98,9 +98,11 @@ def _extras(v: Variant) -> list[RenderableType]:
     out: list[RenderableType] = []
     if v.progressive:
         p = v.progressive
+        split = "shared equally" if p.split == "equal" else "each paid in full"
+        fold = ", paid on a fold" if p.paid_on_fold else ""
         table = Table(
             title=f"Progressive: stake {money(p.stake)}, {money(p.contribution)} of each to the meter, "
-            f"reset {money(p.reset)}" + (", paid on a fold" if p.paid_on_fold else "")
+            f"reset {money(p.reset)}{fold}, meter prizes won together: {split}"
         )
         table.add_column("hand (first five cards)")
         table.add_column("prize")

@@ -26,6 +26,7 @@ __all__ = [
     "Currency",
     "Exchanges",
     "Family",
+    "MeterSplit",
     "Paytable",
     "Prize",
     "Progressive",
@@ -158,6 +159,13 @@ class Prize:
         )
 
 
+class MeterSplit(StrEnum):
+    """How seats that win meter prizes in the same round are paid."""
+
+    EQUAL = "equal"  # they share each prize's amount equally (two royals: half the meter each)
+    EACH = "each"  # each is paid its full share of the meter as it stood at the deal
+
+
 @dataclass(frozen=True)
 class Progressive:
     """The progressive (jackpot) side bet, settled on the seat's first five cards."""
@@ -168,6 +176,7 @@ class Progressive:
     reset: int
     paid_on_fold: bool = True
     stays_ticked: bool = False
+    split: MeterSplit = MeterSplit.EQUAL
 
     def __post_init__(self) -> None:
         _check(self.stake > 0, "progressive.stake", f"must be positive, not {self.stake}")

@@ -23,6 +23,7 @@ from .model import (
     Currency,
     Exchanges,
     Family,
+    MeterSplit,
     OutOfRange,
     Paytable,
     Prize,
@@ -161,7 +162,7 @@ def _progressive(value: Any, currency: Currency) -> Progressive:
     d = _table(
         value,
         w,
-        ("stake", "prizes", "contribution", "reset", "paid_on_fold", "stays_ticked"),
+        ("stake", "prizes", "contribution", "reset", "paid_on_fold", "stays_ticked", "split"),
         ("stake", "prizes", "contribution", "reset"),
     )
     prizes = _table(d["prizes"], f"{w}.prizes", tuple(c.name.lower() for c in HandClass))
@@ -172,6 +173,7 @@ def _progressive(value: Any, currency: Currency) -> Progressive:
         reset=_money(d["reset"], f"{w}.reset", currency),
         paid_on_fold=_bool(d.get("paid_on_fold", True), f"{w}.paid_on_fold"),
         stays_ticked=_bool(d.get("stays_ticked", False), f"{w}.stays_ticked"),
+        split=_choice(MeterSplit, d.get("split", "equal"), f"{w}.split"),
     )
 
 
@@ -330,6 +332,7 @@ def to_dict(v: Variant) -> dict[str, Any]:
             "reset": _money_out(p.reset, c),
             "paid_on_fold": p.paid_on_fold,
             "stays_ticked": p.stays_ticked,
+            "split": str(p.split),
             "prizes": {k.name.lower(): _prize_out(z, c) for k, z in p.prizes.items()},
         }
     if v.side_bets:
