@@ -5,6 +5,7 @@
 pub mod cards;
 pub mod eval;
 pub mod exact;
+pub mod sim;
 
 #[cfg(feature = "python")]
 mod py;

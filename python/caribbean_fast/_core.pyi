@@ -18,3 +18,35 @@ def stud_situations(
 def holdem_situations(
     qualifier: int, progress: Callable[[float], None] | None = None
 ) -> dict[str, npt.NDArray[np.generic]]: ...
+
+CHUNK_ROUNDS: int
+
+class StudSimulator:
+    def __init__(
+        self,
+        seats: int,
+        qualifier: int,
+        first_cuts: list[int],
+        class_cuts: list[int],
+        threshold: int | None = None,
+        up_rank: npt.NDArray[np.uint8] | None = None,
+        hands: npt.NDArray[np.uint8] | None = None,
+        raises: npt.NDArray[np.bool_] | None = None,
+    ) -> None: ...
+    @property
+    def cells(self) -> int: ...
+    def run(self, seed: int, start: int, end: int, total: int, threads: int | None = None) -> npt.NDArray[np.uint64]: ...
+
+class HoldemSimulator:
+    def __init__(
+        self,
+        qualifier: int,
+        first_cuts: list[int],
+        class_cuts: list[int],
+        cards: npt.NDArray[np.uint8] | None = None,
+        calls: npt.NDArray[np.bool_] | None = None,
+        call_all: bool | None = None,
+    ) -> None: ...
+    @property
+    def cells(self) -> int: ...
+    def run(self, seed: int, start: int, end: int, total: int, threads: int | None = None) -> npt.NDArray[np.uint64]: ...

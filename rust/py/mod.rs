@@ -4,11 +4,13 @@
 mod errors;
 mod eval;
 mod exact;
+mod sim;
 
 use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     eval::register(m)?;
-    exact::register(m)
+    exact::register(m)?;
+    sim::register(m)
 }

@@ -1,0 +1,223 @@
+"""Bulk simulation: rounds played in Rust from seeded streams, counted by outcome category, and
+settled here with `settle`, like the exact analysis.
+
+The rounds are cut into chunks of `CHUNK_ROUNDS`; chunk k of a run with seed s always draws the
+same cards, so the counts depend only on the seed and the number of rounds: not on threads,
+batches, or Dask workers. Runs go in batches of chunks, so a progress bar moves and Ctrl-C stops
+cleanly, returning the rounds finished so far marked as partial.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from rich.progress import Progress
+
+from . import _core
+from .analysis import analyze
+from .analysis.categories import representative
+from .analysis.strategy import StrategyTable
+from .errors import VariantError
+from .hands import HandClass
+from .settlement import Decision, Outcome, Showdown, settle
+from .variants import Family, Variant, from_dict, to_dict
+
+__all__ = ["CHUNK_ROUNDS", "SeatFigures", "SimulationResult", "simulate"]
+
+CHUNK_ROUNDS: int = _core.CHUNK_ROUNDS
+Z90, Z95 = 1.6448536269514722, 1.959963984540054
+BATCH_CHUNKS = 48
+# Count columns: fold, then raised with the dealer not qualifying, seat higher, equal, lower.
+COLUMNS = ((Decision.FOLD, True, Showdown.PUSH), (Decision.RAISE, False, Showdown.PUSH),
+           (Decision.RAISE, True, Showdown.WIN), (Decision.RAISE, True, Showdown.PUSH),
+           (Decision.RAISE, True, Showdown.LOSE))
+
+
+@dataclass(frozen=True)
+class SeatFigures:
+    """One seat's mean net per round in antes, with its standard error."""
+
+    rounds: int
+    mean: float
+    stderr: float
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """A simulation's counts, settled: figures per ante per seat-round."""
+
+    variant: Variant
+    strategy: str
+    seed: int
+    seats: int
+    rounds: int
+    partial: bool
+    seconds: float
+    mean: float
+    stderr: float
+    hit_frequency: float
+    push_frequency: float
+    loss_frequency: float
+    per_seat: tuple[SeatFigures, ...]
+    side_bets: dict[str, float] = field(default_factory=dict)
+    progressive_at_reset: float | None = None
+
+    @property
+    def ci90(self) -> tuple[float, float]:
+        return (self.mean - Z90 * self.stderr, self.mean + Z90 * self.stderr)
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.mean - Z95 * self.stderr, self.mean + Z95 * self.stderr)
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds * self.seats / self.seconds if self.seconds else float("nan")
+
+    def z_score(self, expected: float) -> float:
+        """How many standard errors the simulated mean lies from an expected value."""
+        return (self.mean - expected) / self.stderr
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.name, "strategy": self.strategy, "seed": self.seed, "seats": self.seats,
+            "rounds": self.rounds, "partial": self.partial, "mean": self.mean, "stderr": self.stderr,
+            "ci90": list(self.ci90), "ci95": list(self.ci95), "hit_frequency": self.hit_frequency,
+            "push_frequency": self.push_frequency, "loss_frequency": self.loss_frequency,
+            "rounds_per_second": self.rounds_per_second, "seconds": self.seconds,
+            "per_seat": [vars(s) for s in self.per_seat], "side_bets": self.side_bets,
+            "progressive_at_reset": self.progressive_at_reset,
+        }
+
+
+def _class_cuts(v: Variant) -> list[int]:
+    """The lowest strength of each HandClass under the variant (0 where it is no class of it)."""
+    return [representative(c, v) if c in v.classes else 0 for c in HandClass]
+
+
+def _first_cuts(v: Variant) -> list[int]:
+    """Strength cuts of the first five cards: every class floor and every side-bet tier."""
+    cuts = {c for c in _class_cuts(v) if c} | {t.strength for b in v.side_bets for t, _ in b.tiers} | {1}
+    return sorted(cuts)
+
+
+def _table_rows(table: StrategyTable) -> tuple[npt.NDArray[np.uint8], ...]:
+    """Decode a strategy table's keys (see `analysis.strategy`) into its canonical rows."""
+    keys = table.keys
+    cards = np.stack([(keys >> (6 * (4 - i))) & 63 for i in range(5)], axis=1).astype(np.uint8)
+    if table.family is Family.STUD:
+        return (keys >> 30).astype(np.uint8), np.ascontiguousarray(cards)
+    return (np.ascontiguousarray(cards[:, [3, 4, 0, 1, 2]]),)  # keys hold the flop first
+
+
+def _simulator(variant: Variant, table: StrategyTable, seats: int) -> Any:
+    first, classes = _first_cuts(variant), _class_cuts(variant)
+    q = variant.qualifier.strength
+    if variant.family is Family.STUD:
+        up_rank, hands = _table_rows(table)
+        return _core.StudSimulator(seats, q, first, classes, up_rank=up_rank, hands=hands, raises=table.raises)
+    (cards,) = _table_rows(table)
+    return _core.HoldemSimulator(q, first, classes, cards=cards, calls=table.raises)
+
+
+@cache
+def _cached_simulator(variant_toml: str, strategy: str, seats: int) -> Any:
+    import tomllib
+
+    variant = from_dict(tomllib.loads(variant_toml))
+    return _simulator(variant, analyze(variant, strategy).table, seats)
+
+
+def _remote_batch(variant_toml: str, strategy: str, seats: int, seed: int, start: int, end: int,
+                  rounds: int) -> npt.NDArray[np.uint64]:
+    """One batch on a Dask worker, which compiles (and keeps) its own simulator."""
+    return _cached_simulator(variant_toml, strategy, seats).run(seed, start, end, rounds)  # type: ignore[no-any-return]
+
+
+def _settle(v: Variant, counts: npt.NDArray[np.uint64], first: Sequence[int], seats: int, strategy: str, seed: int,
+            rounds: int, partial: bool, seconds: float) -> SimulationResult:
+    cells = counts.reshape(seats, len(first), len(HandClass), 4, len(COLUMNS))
+    totals = cells.sum(axis=0)
+    nets: dict[tuple[int, ...], Any] = {}
+    for index in zip(*np.nonzero(totals), strict=True):
+        f, c, e, col = (int(i) for i in index)
+        decision, qualifies, showdown = COLUMNS[col]
+        nets[(f, c, e, col)] = settle(v, Outcome(decision, HandClass(c), qualifies, showdown, e, first[f]))
+    seat_figures, n_all, s1, s2 = [], 0, 0.0, 0.0
+    won = pushed = 0
+    for seat in range(seats):
+        n = m1 = m2 = 0
+        for key, s in nets.items():
+            k = int(cells[(seat, *key)])
+            net = float(s.main)
+            n, m1, m2 = n + k, m1 + k * net, m2 + k * net * net
+            won += k if s.main > 0 else 0
+            pushed += k if s.main == 0 else 0
+        mean = m1 / n if n else float("nan")
+        var = m2 / n - mean * mean if n else float("nan")
+        seat_figures.append(SeatFigures(n, mean, math.sqrt(var / n) if n else float("nan")))
+        n_all, s1, s2 = n_all + n, s1 + m1, s2 + m2
+    mean = s1 / n_all if n_all else float("nan")
+    stderr = math.sqrt((s2 / n_all - mean * mean) / n_all) if n_all else float("nan")
+    side = {b.name: sum(int(totals[k]) * float(s.side_bets[b.name]) for k, s in nets.items()) / max(n_all, 1)
+            for b in v.side_bets}
+    progressive = None
+    if v.progressive:
+        p = v.progressive
+        progressive = sum(int(totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
+                          for k, s in nets.items()) / max(n_all, 1)
+    return SimulationResult(v, strategy, seed, seats, n_all // seats if seats else 0, partial, seconds, mean, stderr,
+                            won / max(n_all, 1), pushed / max(n_all, 1), (n_all - won - pushed) / max(n_all, 1),
+                            tuple(seat_figures), side, progressive)
+
+
+def simulate(variant: Variant, rounds: int, seed: int = 0, strategy: str | StrategyTable = "best", seats: int = 1,
+             threads: int | None = None, client: Any = None, progress: bool | None = None) -> SimulationResult:
+    """Simulates `rounds` rounds (each with `seats` seats sharing one deck) and settles them.
+
+    `strategy` is "best" or a named strategy (see `analysis.strategies`), whose table comes from
+    the exact analysis, or a `StrategyTable`. `client`: a `dask.distributed.Client` to run the
+    chunks on; the counts equal a local run's with the same seed."""
+    if rounds < 1:
+        raise VariantError(f"rounds must be at least 1, not {rounds}")
+    if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):
+        raise VariantError(f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}"
+                           f", not {seats}")
+    name = strategy if isinstance(strategy, str) else "table"
+    table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
+    chunks = math.ceil(rounds / CHUNK_ROUNDS)
+    batches = [(start, min(start + BATCH_CHUNKS, chunks)) for start in range(0, chunks, BATCH_CHUNKS)]
+    partial = False
+    if client is not None:
+        start_time = time.perf_counter()
+        import tomli_w
+
+        if not isinstance(strategy, str):
+            raise VariantError("strategy: a Dask run takes a named strategy")
+        text = tomli_w.dumps(to_dict(variant))
+        futures = client.map(_remote_batch, *zip(*[(text, strategy, seats, seed, a, b, rounds) for a, b in batches],
+                                                  strict=True), pure=False)
+        counts = np.sum(client.gather(futures), axis=0, dtype=np.uint64)
+    else:
+        sim = _simulator(variant, table, seats)
+        start_time = time.perf_counter()
+        counts = np.zeros(sim.cells, dtype=np.uint64)
+        show = sys.stderr.isatty() if progress is None else progress
+        try:
+            with Progress(transient=True, disable=not show) as bar:
+                task = bar.add_task(f"simulating {variant.name}", total=len(batches))
+                for a, b in batches:
+                    counts += sim.run(seed, a, b, rounds, threads)
+                    bar.advance(task)
+        except KeyboardInterrupt:
+            partial = True
+    return _settle(variant, counts, _first_cuts(variant), seats, name, seed, rounds, partial,
+                   time.perf_counter() - start_time)

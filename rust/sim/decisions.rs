@@ -1,0 +1,151 @@
+//! Decision tables for simulation, expanded from the canonical situations of the exact analysis
+//! to every concrete deal, so that a decision is one bit lookup, with no suit renaming per round.
+
+use crate::cards::Card;
+use crate::eval::tables;
+use crate::exact::symmetry::{image, rename, ALL_PERMS};
+
+/// binomial[n][k] for n < 53, k < 6.
+fn binomials() -> [[u32; 6]; 53] {
+    let mut b = [[0u32; 6]; 53];
+    for n in 0..53 {
+        b[n][0] = 1;
+        for k in 1..6 {
+            b[n][k] = if n == 0 { 0 } else { b[n - 1][k - 1] + b[n - 1][k] };
+        }
+    }
+    b
+}
+
+/// Combinatorial index of a sorted card set among all sets of its size.
+#[inline]
+fn comb_index(cards: &[Card], binomial: &[[u32; 6]; 53]) -> usize {
+    cards.iter().enumerate().map(|(k, &c)| binomial[c as usize][k + 1] as usize).sum()
+}
+
+struct BitSet(Vec<u64>);
+
+impl BitSet {
+    fn new(bits: usize) -> Self {
+        BitSet(vec![0; bits.div_ceil(64)])
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+}
+
+const FOLD_ALL: u8 = 0;
+const RAISE_ALL: u8 = 1;
+const LOOK_UP: u8 = 2;
+
+/// Raise or fold for every (five cards, up card) of Caribbean Stud.
+pub struct StudDecisions {
+    /// Per strength (padded to 8192 for a check-free masked index): every hand folds, every
+    /// hand raises, or it depends on the cards.
+    by_strength: Box<[u8; 8192]>,
+    /// Bit `comb_index(hand) * 52 + up` for strengths that depend on the cards.
+    bits: BitSet,
+    binomial: [[u32; 6]; 53],
+}
+
+impl StudDecisions {
+    /// Raise from `threshold` strength up, fold below.
+    pub fn threshold(threshold: u16) -> Self {
+        let mut by_strength = Box::new([FOLD_ALL; 8192]);
+        by_strength.iter_mut().enumerate().skip(threshold as usize).for_each(|(_, d)| *d = RAISE_ALL);
+        StudDecisions { by_strength, bits: BitSet::new(0), binomial: binomials() }
+    }
+
+    /// From canonical rows (up card a club of `up_rank`, sorted hand, decision).
+    pub fn from_canonical(up_rank: &[u8], hands: &[[Card; 5]], raises: &[bool]) -> Self {
+        let t = tables();
+        let mut seen = vec![[false; 2]; 7463];
+        let strengths: Vec<u16> = hands.iter().map(|h| t.strength(h)).collect();
+        for (&s, &r) in strengths.iter().zip(raises) {
+            seen[s as usize][r as usize] = true;
+        }
+        let mut by_strength = Box::new([FOLD_ALL; 8192]);
+        for (slot, [f, r]) in by_strength.iter_mut().zip(&seen) {
+            *slot = if *f && *r { LOOK_UP } else if *r { RAISE_ALL } else { FOLD_ALL };
+        }
+        let binomial = binomials();
+        let mut bits = BitSet::new(2_598_960 * 52);
+        for (i, h) in hands.iter().enumerate() {
+            if by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
+                for p in ALL_PERMS.iter() {
+                    let up = rename(4 * up_rank[i], p);
+                    bits.set(comb_index(&image(h, p), &binomial) * 52 + up as usize);
+                }
+            }
+        }
+        StudDecisions { by_strength, bits, binomial }
+    }
+
+    /// Whether to raise a hand of this strength against this up card.
+    #[inline]
+    pub fn raises(&self, strength: u16, hand: &[Card; 5], up: Card) -> bool {
+        match self.by_strength[strength as usize & 8191] {
+            RAISE_ALL => true,
+            FOLD_ALL => false,
+            _ => {
+                let mut sorted = *hand;
+                sorted.sort_unstable();
+                self.bits.get(comb_index(&sorted, &self.binomial) * 52 + up as usize)
+            }
+        }
+    }
+}
+
+/// Call or fold for every (two cards, flop) of Casino Hold'em.
+pub struct HoldemDecisions {
+    bits: BitSet,
+    binomial: [[u32; 6]; 53],
+}
+
+impl HoldemDecisions {
+    /// From canonical rows (hole cards then flop, as the exact analysis lists them).
+    pub fn from_canonical(cards: &[[Card; 5]], calls: &[bool]) -> Self {
+        let binomial = binomials();
+        let mut bits = BitSet::new(1326 * 22_100);
+        for (c, _) in cards.iter().zip(calls).filter(|(_, &call)| call) {
+            for p in ALL_PERMS.iter() {
+                let hole = image(&[c[0], c[1]], p);
+                let flop = image(&[c[2], c[3], c[4]], p);
+                bits.set(comb_index(&hole, &binomial) * 22_100 + comb_index(&flop, &binomial));
+            }
+        }
+        HoldemDecisions { bits, binomial }
+    }
+
+    /// Call everything (or nothing).
+    pub fn constant(call: bool) -> Self {
+        let mut d = HoldemDecisions { bits: BitSet::new(1326 * 22_100), binomial: binomials() };
+        if call {
+            d.bits.0.iter_mut().for_each(|w| *w = u64::MAX);
+        }
+        d
+    }
+
+    #[inline]
+    pub fn calls(&self, sorted_hole: &[Card; 2], sorted_flop: &[Card; 3]) -> bool {
+        self.bits.get(comb_index(sorted_hole, &self.binomial) * 22_100 + comb_index(sorted_flop, &self.binomial))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combination_indices_are_dense() {
+        let b = binomials();
+        assert_eq!(comb_index(&[0, 1, 2, 3, 4], &b), 0);
+        assert_eq!(comb_index(&[47, 48, 49, 50, 51], &b), 2_598_959);
+        assert_eq!(comb_index(&[50, 51], &b), 1325);
+        assert_eq!(comb_index(&[49, 50, 51], &b), 22_099);
+    }
+}
