@@ -29,6 +29,7 @@ from .settlement import (
     settle,
     settle_money,
 )
+from .simulation import SimulationResult, simulate
 from .variants import Variant, list_variants, load_variant
 
 try:
@@ -51,6 +52,7 @@ __all__ = [
     "ParSheet",
     "Settlement",
     "Showdown",
+    "SimulationResult",
     "Stakes",
     "Variant",
     "VariantError",
@@ -67,4 +69,5 @@ __all__ = [
     "parse_cards",
     "settle",
     "settle_money",
+    "simulate",
 ]

@@ -36,9 +36,13 @@ CHUNK_ROUNDS: int = _core.CHUNK_ROUNDS
 Z90, Z95 = 1.6448536269514722, 1.959963984540054
 BATCH_CHUNKS = 48
 # Count columns: fold, then raised with the dealer not qualifying, seat higher, equal, lower.
-COLUMNS = ((Decision.FOLD, True, Showdown.PUSH), (Decision.RAISE, False, Showdown.PUSH),
-           (Decision.RAISE, True, Showdown.WIN), (Decision.RAISE, True, Showdown.PUSH),
-           (Decision.RAISE, True, Showdown.LOSE))
+COLUMNS = (
+    (Decision.FOLD, True, Showdown.PUSH),
+    (Decision.RAISE, False, Showdown.PUSH),
+    (Decision.RAISE, True, Showdown.WIN),
+    (Decision.RAISE, True, Showdown.PUSH),
+    (Decision.RAISE, True, Showdown.LOSE),
+)
 
 
 @dataclass(frozen=True)
@@ -88,12 +92,23 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "variant": self.variant.name, "strategy": self.strategy, "seed": self.seed, "seats": self.seats,
-            "rounds": self.rounds, "partial": self.partial, "mean": self.mean, "stderr": self.stderr,
-            "ci90": list(self.ci90), "ci95": list(self.ci95), "hit_frequency": self.hit_frequency,
-            "push_frequency": self.push_frequency, "loss_frequency": self.loss_frequency,
-            "rounds_per_second": self.rounds_per_second, "seconds": self.seconds,
-            "per_seat": [vars(s) for s in self.per_seat], "side_bets": self.side_bets,
+            "variant": self.variant.name,
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "seats": self.seats,
+            "rounds": self.rounds,
+            "partial": self.partial,
+            "mean": self.mean,
+            "stderr": self.stderr,
+            "ci90": list(self.ci90),
+            "ci95": list(self.ci95),
+            "hit_frequency": self.hit_frequency,
+            "push_frequency": self.push_frequency,
+            "loss_frequency": self.loss_frequency,
+            "rounds_per_second": self.rounds_per_second,
+            "seconds": self.seconds,
+            "per_seat": [vars(s) for s in self.per_seat],
+            "side_bets": self.side_bets,
             "progressive_at_reset": self.progressive_at_reset,
         }
 
@@ -136,14 +151,24 @@ def _cached_simulator(variant_toml: str, strategy: str, seats: int) -> Any:
     return _simulator(variant, analyze(variant, strategy).table, seats)
 
 
-def _remote_batch(variant_toml: str, strategy: str, seats: int, seed: int, start: int, end: int,
-                  rounds: int) -> npt.NDArray[np.uint64]:
+def _remote_batch(
+    variant_toml: str, strategy: str, seats: int, seed: int, start: int, end: int, rounds: int
+) -> npt.NDArray[np.uint64]:
     """One batch on a Dask worker, which compiles (and keeps) its own simulator."""
     return _cached_simulator(variant_toml, strategy, seats).run(seed, start, end, rounds)  # type: ignore[no-any-return]
 
 
-def _settle(v: Variant, counts: npt.NDArray[np.uint64], first: Sequence[int], seats: int, strategy: str, seed: int,
-            rounds: int, partial: bool, seconds: float) -> SimulationResult:
+def _settle(
+    v: Variant,
+    counts: npt.NDArray[np.uint64],
+    first: Sequence[int],
+    seats: int,
+    strategy: str,
+    seed: int,
+    rounds: int,
+    partial: bool,
+    seconds: float,
+) -> SimulationResult:
     cells = counts.reshape(seats, len(first), len(HandClass), 4, len(COLUMNS))
     totals = cells.sum(axis=0)
     nets: dict[tuple[int, ...], Any] = {}
@@ -154,7 +179,7 @@ def _settle(v: Variant, counts: npt.NDArray[np.uint64], first: Sequence[int], se
     seat_figures, n_all, s1, s2 = [], 0, 0.0, 0.0
     won = pushed = 0
     for seat in range(seats):
-        n = m1 = m2 = 0
+        n, m1, m2 = 0, 0.0, 0.0
         for key, s in nets.items():
             k = int(cells[(seat, *key)])
             net = float(s.main)
@@ -167,20 +192,46 @@ def _settle(v: Variant, counts: npt.NDArray[np.uint64], first: Sequence[int], se
         n_all, s1, s2 = n_all + n, s1 + m1, s2 + m2
     mean = s1 / n_all if n_all else float("nan")
     stderr = math.sqrt((s2 / n_all - mean * mean) / n_all) if n_all else float("nan")
-    side = {b.name: sum(int(totals[k]) * float(s.side_bets[b.name]) for k, s in nets.items()) / max(n_all, 1)
-            for b in v.side_bets}
+    side = {
+        b.name: sum(int(totals[k]) * float(s.side_bets[b.name]) for k, s in nets.items()) / max(n_all, 1)
+        for b in v.side_bets
+    }
     progressive = None
     if v.progressive:
         p = v.progressive
-        progressive = sum(int(totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
-                          for k, s in nets.items()) / max(n_all, 1)
-    return SimulationResult(v, strategy, seed, seats, n_all // seats if seats else 0, partial, seconds, mean, stderr,
-                            won / max(n_all, 1), pushed / max(n_all, 1), (n_all - won - pushed) / max(n_all, 1),
-                            tuple(seat_figures), side, progressive)
+        progressive = sum(
+            int(totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
+            for k, s in nets.items()
+        ) / max(n_all, 1)
+    return SimulationResult(
+        v,
+        strategy,
+        seed,
+        seats,
+        n_all // seats if seats else 0,
+        partial,
+        seconds,
+        mean,
+        stderr,
+        won / max(n_all, 1),
+        pushed / max(n_all, 1),
+        (n_all - won - pushed) / max(n_all, 1),
+        tuple(seat_figures),
+        side,
+        progressive,
+    )
 
 
-def simulate(variant: Variant, rounds: int, seed: int = 0, strategy: str | StrategyTable = "best", seats: int = 1,
-             threads: int | None = None, client: Any = None, progress: bool | None = None) -> SimulationResult:
+def simulate(
+    variant: Variant,
+    rounds: int,
+    seed: int = 0,
+    strategy: str | StrategyTable = "best",
+    seats: int = 1,
+    threads: int | None = None,
+    client: Any = None,
+    progress: bool | None = None,
+) -> SimulationResult:
     """Simulates `rounds` rounds (each with `seats` seats sharing one deck) and settles them.
 
     `strategy` is "best" or a named strategy (see `analysis.strategies`), whose table comes from
@@ -189,8 +240,9 @@ def simulate(variant: Variant, rounds: int, seed: int = 0, strategy: str | Strat
     if rounds < 1:
         raise VariantError(f"rounds must be at least 1, not {rounds}")
     if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):
-        raise VariantError(f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}"
-                           f", not {seats}")
+        raise VariantError(
+            f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}, not {seats}"
+        )
     name = strategy if isinstance(strategy, str) else "table"
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
     chunks = math.ceil(rounds / CHUNK_ROUNDS)
@@ -203,9 +255,12 @@ def simulate(variant: Variant, rounds: int, seed: int = 0, strategy: str | Strat
         if not isinstance(strategy, str):
             raise VariantError("strategy: a Dask run takes a named strategy")
         text = tomli_w.dumps(to_dict(variant))
-        futures = client.map(_remote_batch, *zip(*[(text, strategy, seats, seed, a, b, rounds) for a, b in batches],
-                                                  strict=True), pure=False)
-        counts = np.sum(client.gather(futures), axis=0, dtype=np.uint64)
+        futures = client.map(
+            _remote_batch,
+            *zip(*[(text, strategy, seats, seed, a, b, rounds) for a, b in batches], strict=True),
+            pure=False,
+        )
+        counts = np.asarray(np.sum(client.gather(futures), axis=0, dtype=np.uint64), dtype=np.uint64)
     else:
         sim = _simulator(variant, table, seats)
         start_time = time.perf_counter()
@@ -219,5 +274,6 @@ def simulate(variant: Variant, rounds: int, seed: int = 0, strategy: str | Strat
                     bar.advance(task)
         except KeyboardInterrupt:
             partial = True
-    return _settle(variant, counts, _first_cuts(variant), seats, name, seed, rounds, partial,
-                   time.perf_counter() - start_time)
+    return _settle(
+        variant, counts, _first_cuts(variant), seats, name, seed, rounds, partial, time.perf_counter() - start_time
+    )

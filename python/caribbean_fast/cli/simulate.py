@@ -1,0 +1,70 @@
+"""``caribbean-fast simulate NAME_OR_PATH --rounds 1e9 --seed 7``: seeded bulk simulation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis import analyze
+from ..simulation import simulate
+from ..variants import load_variant
+
+
+def _count(text: str) -> int:
+    value = float(text)
+    if value < 1 or value != int(value):
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of rounds")
+    return int(value)
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("simulate", help="simulate rounds in Rust and settle them; compare with the exact figure")
+    p.add_argument("variant", metavar="NAME_OR_PATH")
+    p.add_argument("--rounds", type=_count, default=10_000_000, help="rounds, e.g. 1e9 (default 1e7)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--strategy", default="best")
+    p.add_argument("--seats", type=int, default=1)
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variant = load_variant(args.variant)
+    result = simulate(
+        variant, args.rounds, seed=args.seed, strategy=args.strategy, seats=args.seats, threads=args.threads
+    )
+    exact = float(analyze(variant, args.strategy).expected_return)
+    if args.format == "json":
+        print(json.dumps({**result.to_dict(), "exact_mean": exact, "z_score": result.z_score(exact)}, indent=2))
+        return 0
+    table = Table(
+        title=f"{variant.title}: {result.rounds:,} rounds x {result.seats} seat(s), seed {result.seed}"
+        + (" (PARTIAL: interrupted)" if result.partial else ""),
+        show_header=False,
+    )
+    table.add_column("figure", style="bold")
+    table.add_column("value")
+    rows = [
+        ("mean net per ante", f"{result.mean:+.6f}"),
+        ("standard error", f"{result.stderr:.6f}"),
+        ("90% interval", "{:+.6f} to {:+.6f}".format(*result.ci90)),
+        ("95% interval", "{:+.6f} to {:+.6f}".format(*result.ci95)),
+        ("exact expected return", f"{exact:+.6f}  (z = {result.z_score(exact):+.2f})"),
+        (
+            "hit / push / loss",
+            f"{result.hit_frequency:.4%} / {result.push_frequency:.4%} / {result.loss_frequency:.4%}",
+        ),
+        ("rounds per second", f"{result.rounds_per_second:,.0f} ({result.seconds:.2f} s)"),
+    ]
+    rows += [(f"seat {i + 1}", f"{s.mean:+.6f} ± {s.stderr:.6f}") for i, s in enumerate(result.per_seat)]
+    rows += [(f"{name} (per unit staked)", f"{value:+.6f}") for name, value in result.side_bets.items()]
+    if result.progressive_at_reset is not None:
+        rows.append(("progressive at the reset meter (per stake)", f"{result.progressive_at_reset:+.6f}"))
+    for k, v in rows:
+        table.add_row(k, v)
+    Console(width=max(Console().width, 100)).print(table)
+    return 0

@@ -1,0 +1,91 @@
+"""Bulk simulation: reproducible by seed, interruptible, scaled out on Dask, and in agreement with
+the exact figures."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+import caribbean_fast.simulation as simulation
+from caribbean_fast import VariantError, analyze, load_variant, simulate
+from caribbean_fast.cli import main
+
+STUD = ["atlantic-city", "cyberstud", "network-24h", "caribbean-poker"]
+
+
+def test_same_seed_same_counts_whatever_the_threads() -> None:
+    v = load_variant("cyberstud")
+    one = simulate(v, 300_000, seed=5, threads=1)
+    two = simulate(v, 300_000, seed=5, threads=2)
+    assert (one.mean, one.stderr, one.per_seat) == (two.mean, two.stderr, two.per_seat)
+    assert one.rounds == 300_000 and not one.partial
+    other = simulate(v, 300_000, seed=6)
+    assert other.mean != one.mean
+
+
+@pytest.mark.parametrize("name", [*STUD, "casino-holdem"])
+def test_simulated_mean_agrees_with_the_exact_return(name: str) -> None:
+    v = load_variant(name)
+    exact = float(analyze(v).expected_return)
+    result = simulate(v, 3_000_000, seed=2026)
+    assert abs(result.z_score(exact)) < 4, (result.mean, exact, result.stderr)
+    assert result.ci95[0] < result.mean < result.ci95[1]
+    assert abs(result.hit_frequency + result.push_frequency + result.loss_frequency - 1) < 1e-12
+
+
+def test_four_seats_share_one_deck() -> None:
+    v = load_variant("network-24h")
+    result = simulate(v, 200_000, seed=1, seats=4)
+    assert len(result.per_seat) == 4 and all(s.rounds == 200_000 for s in result.per_seat)
+    exact = float(analyze(v).expected_return)
+    assert all(abs(s.mean - exact) < 5 * s.stderr for s in result.per_seat)
+    with pytest.raises(VariantError, match="seats"):
+        simulate(v, 1000, seats=5)
+    with pytest.raises(VariantError, match="seats"):
+        simulate(load_variant("cyberstud"), 1000, seats=2)
+    with pytest.raises(VariantError, match="rounds"):
+        simulate(v, 0)
+
+
+def test_ctrl_c_returns_the_rounds_so_far_marked_partial(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = simulation._simulator
+
+    class Interrupted:
+        def __init__(self, inner: Any) -> None:
+            self.inner, self.calls, self.cells = inner, 0, inner.cells
+
+        def run(self, *args: Any) -> Any:
+            self.calls += 1
+            if self.calls == 3:
+                raise KeyboardInterrupt
+            return self.inner.run(*args)
+
+    monkeypatch.setattr(simulation, "_simulator", lambda *a: Interrupted(real(*a)))
+    result = simulate(load_variant("cyberstud"), 10 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS, seed=3)
+    assert result.partial
+    assert result.rounds == 2 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS
+
+
+def test_dask_gives_the_counts_of_a_local_run() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    v = load_variant("cyberstud")
+    rounds = 3 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS // 2
+    local = simulate(v, rounds, seed=9)
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote = simulate(v, rounds, seed=9, client=client)
+    assert (remote.mean, remote.stderr, remote.rounds) == (local.mean, local.stderr, local.rounds)
+
+
+def test_cli_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "casino-holdem", "--rounds", "2e5", "--seed", "7", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("rounds", "mean", "stderr", "ci95", "rounds_per_second"):
+        assert key in data
+    assert data["rounds"] == 200_000 and np.isfinite(data["z_score"])
+    assert main(["simulate", "cyberstud", "--rounds", "2e5", "--seats", "3"]) == 2
