@@ -7,7 +7,7 @@ use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions};
 use caribbean_fast::sim::holdem::HoldemGame;
 use caribbean_fast::sim::rng::CHUNK_ROUNDS;
 use caribbean_fast::sim::stud::StudGame;
-use caribbean_fast::sim::Buckets;
+use caribbean_fast::sim::{simulate, Buckets};
 use std::time::Instant;
 
 fn main() {
@@ -22,9 +22,10 @@ fn main() {
         decisions: StudDecisions::threshold(t.strength(&[0, 1, 6, 10, 14])),
         first: Buckets::new(&cuts),
         classes: Buckets::new(&cuts),
+        exchange: None,
     };
     let start = Instant::now();
-    let counts = stud.simulate(1, 0..chunks, rounds);
+    let counts = simulate(&stud, 1, 0..chunks, rounds);
     let secs = start.elapsed().as_secs_f64();
     println!("stud, pair-or-better threshold: {:.1} M rounds/s ({} rounds)", counts.iter().sum::<u64>() as f64 / secs / 1e6, rounds);
     let holdem = HoldemGame {
@@ -34,7 +35,7 @@ fn main() {
         classes: Buckets::new(&cuts),
     };
     let start = Instant::now();
-    let counts = holdem.simulate(1, 0..chunks, rounds);
+    let counts = simulate(&holdem, 1, 0..chunks, rounds);
     let secs = start.elapsed().as_secs_f64();
     println!("holdem, always call: {:.1} M rounds/s ({} rounds)", counts.iter().sum::<u64>() as f64 / secs / 1e6, rounds);
 }

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import caribbean_fast.simulation as simulation
-from caribbean_fast import VariantError, analyze, load_variant, simulate
+from caribbean_fast import VariantError, analyze, load_variant, simulate, simulate_sessions
 from caribbean_fast.cli import main
 
 STUD = ["atlantic-city", "cyberstud", "network-24h", "caribbean-poker"]
@@ -89,3 +89,36 @@ def test_cli_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
         assert key in data
     assert data["rounds"] == 200_000 and np.isfinite(data["z_score"])
     assert main(["simulate", "cyberstud", "--rounds", "2e5", "--seats", "3"]) == 2
+
+
+def test_game_4_exchange_strategies() -> None:
+    v = load_variant("caribbean-poker")
+    never = simulate(v, 1_000_000, seed=4)
+    exact = float(analyze(v).expected_return)
+    assert abs(never.z_score(exact)) < 4
+    for plan in ("all-five", "keep-ace-king"):
+        r = simulate(v, 1_000_000, seed=4, exchange=plan)
+        assert r.mean != never.mean and r.stderr > 0
+    with pytest.raises(VariantError, match="exchange"):
+        simulate(load_variant("cyberstud"), 1000, exchange="all-five")
+    with pytest.raises(VariantError, match="exchange"):
+        simulate(v, 1000, exchange="psychic")
+
+
+def test_sessions_and_risk_of_ruin() -> None:
+    v = load_variant("cyberstud")
+    small = simulate_sessions(v, 2000, 500, bankroll=10, seed=1)
+    large = simulate_sessions(v, 2000, 500, bankroll=200, seed=1)
+    assert 0 < small.risk_of_ruin <= 1 and large.risk_of_ruin < small.risk_of_ruin
+    assert len(small.final) == 2000 and small.ruined.dtype == bool
+    assert (small.final[small.ruined] < 3).all()  # ruined: could not cover ante and raise
+    # Without ruin, the mean result is near rounds * expected return.
+    exact = float(analyze(v).expected_return)
+    drift = large.final[~large.ruined].mean() - 200
+    assert abs(drift - 500 * exact) < 5 * large.final.std() / np.sqrt(2000) + 1
+    p = large.percentiles()
+    assert p[5] <= p[50] <= p[95]
+    again = simulate_sessions(v, 2000, 500, bankroll=10, seed=1)
+    assert (again.final == small.final).all()
+    with pytest.raises(VariantError, match="positive"):
+        simulate_sessions(v, 0, 10, 10)

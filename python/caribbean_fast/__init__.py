@@ -29,7 +29,7 @@ from .settlement import (
     settle,
     settle_money,
 )
-from .simulation import SimulationResult, simulate
+from .simulation import SessionResult, SimulationResult, simulate, simulate_sessions
 from .variants import Variant, list_variants, load_variant
 
 try:
@@ -50,6 +50,7 @@ __all__ = [
     "MoneySettlement",
     "Outcome",
     "ParSheet",
+    "SessionResult",
     "Settlement",
     "Showdown",
     "SimulationResult",
@@ -70,4 +71,5 @@ __all__ = [
     "settle",
     "settle_money",
     "simulate",
+    "simulate_sessions",
 ]

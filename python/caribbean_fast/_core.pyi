@@ -32,12 +32,24 @@ class StudSimulator:
         up_rank: npt.NDArray[np.uint8] | None = None,
         hands: npt.NDArray[np.uint8] | None = None,
         raises: npt.NDArray[np.bool_] | None = None,
+        exchange: tuple[str, int, int] | None = None,
     ) -> None: ...
     @property
     def cells(self) -> int: ...
     def run(
         self, seed: int, start: int, end: int, total: int, threads: int | None = None
     ) -> npt.NDArray[np.uint64]: ...
+    def sessions(
+        self,
+        seed: int,
+        start: int,
+        end: int,
+        rounds: int,
+        nets: list[float],
+        bankroll: float,
+        worst_loss: float,
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]: ...
 
 class HoldemSimulator:
     def __init__(
@@ -54,3 +66,14 @@ class HoldemSimulator:
     def run(
         self, seed: int, start: int, end: int, total: int, threads: int | None = None
     ) -> npt.NDArray[np.uint64]: ...
+    def sessions(
+        self,
+        seed: int,
+        start: int,
+        end: int,
+        rounds: int,
+        nets: list[float],
+        bankroll: float,
+        worst_loss: float,
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]: ...

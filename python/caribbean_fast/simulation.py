@@ -25,12 +25,20 @@ from . import _core
 from .analysis import analyze
 from .analysis.categories import representative
 from .analysis.strategy import StrategyTable
-from .errors import VariantError
+from .errors import IllegalActionError, VariantError
 from .hands import HandClass
 from .settlement import Decision, Outcome, Showdown, settle
-from .variants import Family, Variant, from_dict, to_dict
+from .variants import Family, HandThreshold, Variant, from_dict, to_dict
 
-__all__ = ["CHUNK_ROUNDS", "SeatFigures", "SimulationResult", "simulate"]
+__all__ = [
+    "CHUNK_ROUNDS",
+    "EXCHANGES",
+    "SeatFigures",
+    "SessionResult",
+    "SimulationResult",
+    "simulate",
+    "simulate_sessions",
+]
 
 CHUNK_ROUNDS: int = _core.CHUNK_ROUNDS
 Z90, Z95 = 1.6448536269514722, 1.959963984540054
@@ -133,29 +141,47 @@ def _table_rows(table: StrategyTable) -> tuple[npt.NDArray[np.uint8], ...]:
     return (np.ascontiguousarray(cards[:, [3, 4, 0, 1, 2]]),)  # keys hold the flop first
 
 
-def _simulator(variant: Variant, table: StrategyTable, seats: int) -> Any:
+EXCHANGES = {
+    "never": None,
+    "all-five": "nothing",  # below Ace-King, exchange all five cards
+    "keep-ace-king": "ace-king",  # below Ace-King, keep an ace and a king, exchange the rest
+}
+"""Exchange strategies for game 4: each exchanges while the hand is below Ace-King, up to the
+variant's most per round; the seat then raises or folds by the strategy table."""
+
+
+def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "never") -> Any:
     first, classes = _first_cuts(variant), _class_cuts(variant)
     q = variant.qualifier.strength
     if variant.family is Family.STUD:
         up_rank, hands = _table_rows(table)
-        return _core.StudSimulator(seats, q, first, classes, up_rank=up_rank, hands=hands, raises=table.raises)
+        keep = EXCHANGES[exchange]
+        plan = (
+            (keep, HandThreshold("ace-king").strength, variant.exchanges.most_per_round)
+            if keep and variant.exchanges
+            else None
+        )
+        return _core.StudSimulator(
+            seats, q, first, classes, up_rank=up_rank, hands=hands, raises=table.raises, exchange=plan
+        )
     (cards,) = _table_rows(table)
     return _core.HoldemSimulator(q, first, classes, cards=cards, calls=table.raises)
 
 
 @cache
-def _cached_simulator(variant_toml: str, strategy: str, seats: int) -> Any:
+def _cached_simulator(variant_toml: str, strategy: str, seats: int, exchange: str) -> Any:
     import tomllib
 
     variant = from_dict(tomllib.loads(variant_toml))
-    return _simulator(variant, analyze(variant, strategy).table, seats)
+    return _simulator(variant, analyze(variant, strategy).table, seats, exchange)
 
 
 def _remote_batch(
-    variant_toml: str, strategy: str, seats: int, seed: int, start: int, end: int, rounds: int
+    variant_toml: str, strategy: str, seats: int, exchange: str, seed: int, start: int, end: int, rounds: int
 ) -> npt.NDArray[np.uint64]:
     """One batch on a Dask worker, which compiles (and keeps) its own simulator."""
-    return _cached_simulator(variant_toml, strategy, seats).run(seed, start, end, rounds)  # type: ignore[no-any-return]
+    sim = _cached_simulator(variant_toml, strategy, seats, exchange)
+    return sim.run(seed, start, end, rounds)  # type: ignore[no-any-return]
 
 
 def _settle(
@@ -231,17 +257,24 @@ def simulate(
     threads: int | None = None,
     client: Any = None,
     progress: bool | None = None,
+    exchange: str = "never",
 ) -> SimulationResult:
     """Simulates `rounds` rounds (each with `seats` seats sharing one deck) and settles them.
 
     `strategy` is "best" or a named strategy (see `analysis.strategies`), whose table comes from
-    the exact analysis, or a `StrategyTable`. `client`: a `dask.distributed.Client` to run the
-    chunks on; the counts equal a local run's with the same seed."""
+    the exact analysis, or a `StrategyTable`. `exchange`: one of `EXCHANGES`, for a variant with
+    exchanges. `client`: a `dask.distributed.Client` to run the chunks on; the counts equal a
+    local run's with the same seed."""
     if rounds < 1:
         raise VariantError(f"rounds must be at least 1, not {rounds}")
     if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):
         raise VariantError(
             f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}, not {seats}"
+        )
+    if exchange not in EXCHANGES or (exchange != "never" and variant.exchanges is None):
+        raise VariantError(
+            f"exchange: {exchange!r} is not an exchange strategy of {variant.name} "
+            f"({', '.join(EXCHANGES) if variant.exchanges else 'never'})"
         )
     name = strategy if isinstance(strategy, str) else "table"
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
@@ -257,12 +290,12 @@ def simulate(
         text = tomli_w.dumps(to_dict(variant))
         futures = client.map(
             _remote_batch,
-            *zip(*[(text, strategy, seats, seed, a, b, rounds) for a, b in batches], strict=True),
+            *zip(*[(text, strategy, seats, exchange, seed, a, b, rounds) for a, b in batches], strict=True),
             pure=False,
         )
         counts = np.asarray(np.sum(client.gather(futures), axis=0, dtype=np.uint64), dtype=np.uint64)
     else:
-        sim = _simulator(variant, table, seats)
+        sim = _simulator(variant, table, seats, exchange)
         start_time = time.perf_counter()
         counts = np.zeros(sim.cells, dtype=np.uint64)
         show = sys.stderr.isatty() if progress is None else progress
@@ -277,3 +310,67 @@ def simulate(
     return _settle(
         variant, counts, _first_cuts(variant), seats, name, seed, rounds, partial, time.perf_counter() - start_time
     )
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """Sessions of `rounds` rounds from a bankroll of `bankroll` antes: where each one ended."""
+
+    variant: Variant
+    strategy: str
+    rounds: int
+    bankroll: float
+    final: npt.NDArray[np.float64]
+    ruined: npt.NDArray[np.bool_]
+
+    @property
+    def risk_of_ruin(self) -> float:
+        """The share of sessions that could no longer cover a round."""
+        return float(self.ruined.mean())
+
+    @property
+    def risk_of_ruin_stderr(self) -> float:
+        p = self.risk_of_ruin
+        return math.sqrt(p * (1 - p) / len(self.ruined))
+
+    def percentiles(self, qs: Sequence[float] = (5, 25, 50, 75, 95)) -> dict[float, float]:
+        """Percentiles of the final bankroll, in antes."""
+        return {q: float(np.percentile(self.final, q)) for q in qs}
+
+
+def _cell_nets(v: Variant, first: Sequence[int]) -> list[float]:
+    """The main game's net in antes of every count cell of one seat (0 where none can happen)."""
+    nets = []
+    for f in range(len(first)):
+        for c in HandClass:
+            for e in range(4):
+                for decision, qualifies, showdown in COLUMNS:
+                    try:
+                        nets.append(float(settle(v, Outcome(decision, c, qualifies, showdown, e, first[f])).main))
+                    except IllegalActionError:
+                        nets.append(0.0)
+    return nets
+
+
+def simulate_sessions(
+    variant: Variant,
+    sessions: int,
+    rounds: int,
+    bankroll: float,
+    seed: int = 0,
+    strategy: str = "best",
+    exchange: str = "never",
+    threads: int | None = None,
+) -> SessionResult:
+    """Plays `sessions` sessions of `rounds` rounds, one seat starting with `bankroll` antes; a
+    session ends early, ruined, when the bankroll can no longer cover a round's worst loss."""
+    if sessions < 1 or rounds < 1 or bankroll <= 0:
+        raise VariantError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
+    sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
+    most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0
+    fee = float(variant.exchanges.fee_antes) if variant.exchanges else 0.0
+    worst = 1 + float(variant.raise_multiple) + most * fee
+    final, ruined = sim.sessions(
+        seed, 0, sessions, rounds, _cell_nets(variant, _first_cuts(variant)), bankroll, worst, threads
+    )
+    return SessionResult(variant, strategy, rounds, bankroll, final, ruined)

@@ -2,11 +2,12 @@
 
 use crate::sim::decisions::{HoldemDecisions, StudDecisions};
 use crate::sim::holdem::HoldemGame;
-use crate::sim::stud::StudGame;
-use crate::sim::{rng::CHUNK_ROUNDS, Buckets};
+use crate::sim::stud::{Exchange, Keep, StudGame};
+use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::ops::Range;
 
 fn rows<const N: usize>(array: &PyReadonlyArray2<'_, u8>) -> PyResult<Vec<[u8; N]>> {
     let flat = array.as_slice().map_err(|_| PyValueError::new_err("card rows must be C-contiguous"))?;
@@ -34,6 +35,20 @@ fn run_in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
     }
 }
 
+/// Final bankrolls and ruin flags of a batch of sessions.
+type Sessions<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<bool>>);
+
+fn count_rounds<'py, G: Game>(py: Python<'py>, game: &G, seed: u64, chunks: Range<u64>, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let counts = py.detach(|| run_in_pool(threads, || simulate(game, seed, chunks, total)))?;
+    Ok(PyArray1::from_vec(py, counts))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play_sessions<'py, G: Game>(py: Python<'py>, game: &G, seed: u64, range: Range<u64>, rounds: u64, nets: &[f64], (bankroll, worst_loss): (f64, f64), threads: Option<usize>) -> PyResult<Sessions<'py>> {
+    let out = py.detach(|| run_in_pool(threads, || sessions(game, seed, range, rounds, nets, bankroll, worst_loss)))?;
+    Ok((PyArray1::from_iter(py, out.iter().map(|o| o.0)), PyArray1::from_iter(py, out.iter().map(|o| o.1))))
+}
+
 /// A Caribbean Stud table for simulation.
 #[pyclass(frozen)]
 struct StudSimulator {
@@ -44,7 +59,7 @@ struct StudSimulator {
 impl StudSimulator {
     /// `decide`: either a raise threshold strength, or canonical rows (up_rank, hands, raises).
     #[new]
-    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None))]
+    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -56,6 +71,7 @@ impl StudSimulator {
         up_rank: Option<PyReadonlyArray1<'_, u8>>,
         hands: Option<PyReadonlyArray2<'_, u8>>,
         raises: Option<PyReadonlyArray1<'_, bool>>,
+        exchange: Option<(String, u16, usize)>,
     ) -> PyResult<Self> {
         if !(1..=4).contains(&seats) {
             return Err(PyValueError::new_err(format!("seats must be 1 to 4, not {seats}")));
@@ -69,7 +85,18 @@ impl StudSimulator {
             }
             _ => return Err(PyValueError::new_err("give a threshold, or up_rank, hands and raises")),
         };
-        let game = StudGame { seats, qualifier, decisions, first: Buckets::new(&first_cuts), classes: Buckets::new(&class_cuts) };
+        let exchange = match exchange {
+            None => None,
+            Some((keep, below, most)) => {
+                let keep = match keep.as_str() {
+                    "nothing" => Keep::Nothing,
+                    "ace-king" => Keep::AceKing,
+                    other => return Err(PyValueError::new_err(format!("unknown exchange keep rule {other:?}"))),
+                };
+                Some(Exchange { keep, below, most: most.min(crate::sim::EXCHANGE_SLOTS - 1) })
+            }
+        };
+        let game = StudGame { seats, qualifier, decisions, first: Buckets::new(&first_cuts), classes: Buckets::new(&class_cuts), exchange };
         Ok(StudSimulator { game })
     }
 
@@ -78,11 +105,28 @@ impl StudSimulator {
         self.game.cells()
     }
 
+    /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (seed, start, end, rounds, nets, bankroll, worst_loss, threads=None))]
+    fn sessions<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u64,
+        start: u64,
+        end: u64,
+        rounds: u64,
+        nets: Vec<f64>,
+        bankroll: f64,
+        worst_loss: f64,
+        threads: Option<usize>,
+    ) -> PyResult<Sessions<'py>> {
+        play_sessions(py, &self.game, seed, start..end, rounds, &nets, (bankroll, worst_loss), threads)
+    }
+
     /// Counts of chunks [start, end) of a run of `total` rounds seeded `seed`.
     #[pyo3(signature = (seed, start, end, total, threads=None))]
     fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, end: u64, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        let counts = py.detach(|| run_in_pool(threads, || self.game.simulate(seed, start..end, total)))?;
-        Ok(PyArray1::from_vec(py, counts))
+        count_rounds(py, &self.game, seed, start..end, total, threads)
     }
 }
 
@@ -123,10 +167,27 @@ impl HoldemSimulator {
         self.game.cells()
     }
 
+    /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (seed, start, end, rounds, nets, bankroll, worst_loss, threads=None))]
+    fn sessions<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u64,
+        start: u64,
+        end: u64,
+        rounds: u64,
+        nets: Vec<f64>,
+        bankroll: f64,
+        worst_loss: f64,
+        threads: Option<usize>,
+    ) -> PyResult<Sessions<'py>> {
+        play_sessions(py, &self.game, seed, start..end, rounds, &nets, (bankroll, worst_loss), threads)
+    }
+
     #[pyo3(signature = (seed, start, end, total, threads=None))]
     fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, end: u64, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        let counts = py.detach(|| run_in_pool(threads, || self.game.simulate(seed, start..end, total)))?;
-        Ok(PyArray1::from_vec(py, counts))
+        count_rounds(py, &self.game, seed, start..end, total, threads)
     }
 }
 

@@ -1,6 +1,11 @@
 //! Bulk simulation: rounds dealt from seeded streams, played by a decision table, counted by
 //! outcome category (the Python side settles the counts).
 
+use crate::eval::{tables, Tables};
+use rayon::prelude::*;
+use rng::{chunk_rng, Stream, CHUNK_ROUNDS};
+use std::ops::Range;
+
 pub mod decisions;
 pub mod holdem;
 pub mod rng;
@@ -50,4 +55,67 @@ pub fn showdown(seat: u16, dealer: u16, qualifier: u16) -> usize {
     } else {
         4
     }
+}
+
+/// A game the simulator can play: each round records one count cell per seat.
+pub trait Game: Sync {
+    /// How many count cells the game's rounds fall into.
+    fn cells(&self) -> usize;
+    /// Deals and plays one round from `deck` (in any order) and `rng`, recording each seat's cell.
+    fn play_round(&self, t: &Tables, deck: &mut [u8; 52], rng: &mut Stream, record: &mut impl FnMut(usize));
+}
+
+pub(crate) fn add_counts(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+    a
+}
+
+/// Counts of the rounds of chunks `chunks` of a run of `total_rounds` rounds seeded `seed`.
+pub fn simulate<G: Game>(game: &G, seed: u64, chunks: Range<u64>, total_rounds: u64) -> Vec<u64> {
+    let t = tables();
+    chunks
+        .into_par_iter()
+        .map(|chunk| {
+            let mut counts = vec![0u64; game.cells()];
+            let mut rng = chunk_rng(seed, chunk);
+            let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+            for _ in 0..CHUNK_ROUNDS.min(total_rounds.saturating_sub(chunk * CHUNK_ROUNDS)) {
+                game.play_round(t, &mut deck, &mut rng, &mut |cell| counts[cell] += 1);
+            }
+            counts
+        })
+        .reduce(|| vec![0u64; game.cells()], add_counts)
+}
+
+/// Streams of sessions are apart from the streams of runs with the same seed.
+const SESSION_SALT: u64 = 0x5e55_1015_0000_0001;
+
+/// Plays sessions `sessions` of `rounds` rounds each, one seat starting with `bankroll` antes;
+/// each round's net is `nets[cell]` antes, and a seat that cannot cover `worst_loss` stops,
+/// ruined. Returns each session's final bankroll and whether it was ruined.
+pub fn sessions<G: Game>(
+    game: &G,
+    seed: u64,
+    sessions: Range<u64>,
+    rounds: u64,
+    nets: &[f64],
+    bankroll: f64,
+    worst_loss: f64,
+) -> Vec<(f64, bool)> {
+    let t = tables();
+    sessions
+        .into_par_iter()
+        .map(|session| {
+            let mut rng = chunk_rng(seed ^ SESSION_SALT, session);
+            let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+            let mut money = bankroll;
+            for _ in 0..rounds {
+                if money < worst_loss {
+                    return (money, true);
+                }
+                game.play_round(t, &mut deck, &mut rng, &mut |cell| money += nets.get(cell).copied().unwrap_or(0.0));
+            }
+            (money, false)
+        })
+        .collect()
 }

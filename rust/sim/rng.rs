@@ -8,8 +8,11 @@ use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 /// Rounds in one chunk.
 pub const CHUNK_ROUNDS: u64 = 1 << 16;
 
+/// The generator every round draws from.
+pub type Stream = Xoshiro256PlusPlus;
+
 /// The generator of chunk `chunk` of a run seeded with `seed`.
-pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
+pub fn chunk_rng(seed: u64, chunk: u64) -> Stream {
     let mut mix = SplitMix64::seed_from_u64(seed ^ chunk.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     Xoshiro256PlusPlus::from_rng(&mut mix)
 }
@@ -19,7 +22,13 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
 /// draw by multiplication: its bias, under 2^-58, is far below what any simulation can see.
 #[inline]
 pub fn draw(deck: &mut [u8; 52], count: usize, rng: &mut impl RngCore) {
-    for i in 0..count {
+    draw_after(deck, 0, count, rng);
+}
+
+/// Draws `count` more cards into `deck[start..start + count]` from the cards after `start`.
+#[inline]
+pub fn draw_after(deck: &mut [u8; 52], start: usize, count: usize, rng: &mut impl RngCore) {
+    for i in start..(start + count).min(52) {
         let j = i + ((rng.next_u64() as u128 * (52 - i) as u128) >> 64) as usize;
         deck.swap(i, j);
     }

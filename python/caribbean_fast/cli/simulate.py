@@ -28,6 +28,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--strategy", default="best")
     p.add_argument("--seats", type=int, default=1)
     p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--exchange", default="never", help="game 4: never, all-five or keep-ace-king")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run)
 
@@ -35,7 +36,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
     result = simulate(
-        variant, args.rounds, seed=args.seed, strategy=args.strategy, seats=args.seats, threads=args.threads
+        variant,
+        args.rounds,
+        seed=args.seed,
+        strategy=args.strategy,
+        seats=args.seats,
+        threads=args.threads,
+        exchange=args.exchange,
     )
     exact = float(analyze(variant, args.strategy).expected_return)
     if args.format == "json":
