@@ -21,9 +21,9 @@ def holdem_situations(
 
 CHUNK_ROUNDS: int
 
-class StudSimulator:
-    def __init__(
-        self,
+class Simulator:
+    @staticmethod
+    def stud(
         seats: int,
         qualifier: int,
         first_cuts: list[int],
@@ -33,34 +33,16 @@ class StudSimulator:
         hands: npt.NDArray[np.uint8] | None = None,
         raises: npt.NDArray[np.bool_] | None = None,
         exchange: tuple[str, int, int] | None = None,
-    ) -> None: ...
-    @property
-    def cells(self) -> int: ...
-    def run(
-        self, seed: int, start: int, end: int, total: int, threads: int | None = None
-    ) -> npt.NDArray[np.uint64]: ...
-    def sessions(
-        self,
-        seed: int,
-        start: int,
-        end: int,
-        rounds: int,
-        nets: list[float],
-        bankroll: float,
-        worst_loss: float,
-        threads: int | None = None,
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]: ...
-
-class HoldemSimulator:
-    def __init__(
-        self,
+    ) -> Simulator: ...
+    @staticmethod
+    def holdem(
         qualifier: int,
         first_cuts: list[int],
         class_cuts: list[int],
         cards: npt.NDArray[np.uint8] | None = None,
         calls: npt.NDArray[np.bool_] | None = None,
         call_all: bool | None = None,
-    ) -> None: ...
+    ) -> Simulator: ...
     @property
     def cells(self) -> int: ...
     def run(

@@ -150,7 +150,7 @@ EXCHANGES = {
 variant's most per round; the seat then raises or folds by the strategy table."""
 
 
-def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "never") -> Any:
+def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "never") -> _core.Simulator:
     first, classes = _first_cuts(variant), _class_cuts(variant)
     q = variant.qualifier.strength
     if variant.family is Family.STUD:
@@ -161,15 +161,15 @@ def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str
             if keep and variant.exchanges
             else None
         )
-        return _core.StudSimulator(
+        return _core.Simulator.stud(
             seats, q, first, classes, up_rank=up_rank, hands=hands, raises=table.raises, exchange=plan
         )
     (cards,) = _table_rows(table)
-    return _core.HoldemSimulator(q, first, classes, cards=cards, calls=table.raises)
+    return _core.Simulator.holdem(q, first, classes, cards=cards, calls=table.raises)
 
 
 @cache
-def _cached_simulator(variant_toml: str, strategy: str, seats: int, exchange: str) -> Any:
+def _cached_simulator(variant_toml: str, strategy: str, seats: int, exchange: str) -> _core.Simulator:
     import tomllib
 
     variant = from_dict(tomllib.loads(variant_toml))
@@ -181,7 +181,7 @@ def _remote_batch(
 ) -> npt.NDArray[np.uint64]:
     """One batch on a Dask worker, which compiles (and keeps) its own simulator."""
     sim = _cached_simulator(variant_toml, strategy, seats, exchange)
-    return sim.run(seed, start, end, rounds)  # type: ignore[no-any-return]
+    return sim.run(seed, start, end, rounds)
 
 
 def _settle(

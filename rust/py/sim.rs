@@ -49,19 +49,36 @@ fn play_sessions<'py, G: Game>(py: Python<'py>, game: &G, seed: u64, range: Rang
     Ok((PyArray1::from_iter(py, out.iter().map(|o| o.0)), PyArray1::from_iter(py, out.iter().map(|o| o.1))))
 }
 
-/// A Caribbean Stud table for simulation.
+/// The game a simulator plays.
+enum AnyGame {
+    Stud(StudGame),
+    Holdem(HoldemGame),
+}
+
+/// A table compiled for simulation: `Simulator.stud(...)` or `Simulator.holdem(...)`.
 #[pyclass(frozen)]
-struct StudSimulator {
-    game: StudGame,
+struct Simulator {
+    game: AnyGame,
+}
+
+fn exchange_plan(plan: Option<(String, u16, usize)>) -> PyResult<Option<Exchange>> {
+    let Some((keep, below, most)) = plan else { return Ok(None) };
+    let keep = match keep.as_str() {
+        "nothing" => Keep::Nothing,
+        "ace-king" => Keep::AceKing,
+        other => return Err(PyValueError::new_err(format!("unknown exchange keep rule {other:?}"))),
+    };
+    Ok(Some(Exchange { keep, below, most: most.min(crate::sim::EXCHANGE_SLOTS - 1) }))
 }
 
 #[pymethods]
-impl StudSimulator {
-    /// `decide`: either a raise threshold strength, or canonical rows (up_rank, hands, raises).
-    #[new]
+impl Simulator {
+    /// Caribbean Stud: decisions from a raise `threshold` strength, or from canonical rows
+    /// (`up_rank`, `hands`, `raises`); `exchange` = (keep rule, below strength, most).
+    #[staticmethod]
     #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None))]
     #[allow(clippy::too_many_arguments)]
-    fn new(
+    fn stud(
         py: Python<'_>,
         seats: usize,
         qualifier: u16,
@@ -80,68 +97,22 @@ impl StudSimulator {
             (Some(t), None, None, None) => StudDecisions::threshold(t),
             (None, Some(u), Some(h), Some(r)) => {
                 let hands = rows::<5>(&h)?;
-                let (up, raises) = (u.as_slice().map_err(|_| PyValueError::new_err("up_rank must be contiguous"))?.to_vec(), bools(&r, hands.len())?);
+                let up = u.as_slice().map_err(|_| PyValueError::new_err("up_rank must be contiguous"))?.to_vec();
+                let raises = bools(&r, hands.len())?;
                 py.detach(|| StudDecisions::from_canonical(&up, &hands, &raises))
             }
             _ => return Err(PyValueError::new_err("give a threshold, or up_rank, hands and raises")),
         };
-        let exchange = match exchange {
-            None => None,
-            Some((keep, below, most)) => {
-                let keep = match keep.as_str() {
-                    "nothing" => Keep::Nothing,
-                    "ace-king" => Keep::AceKing,
-                    other => return Err(PyValueError::new_err(format!("unknown exchange keep rule {other:?}"))),
-                };
-                Some(Exchange { keep, below, most: most.min(crate::sim::EXCHANGE_SLOTS - 1) })
-            }
-        };
-        let game = StudGame { seats, qualifier, decisions, first: Buckets::new(&first_cuts), classes: Buckets::new(&class_cuts), exchange };
-        Ok(StudSimulator { game })
+        let (first, classes) = (Buckets::new(&first_cuts), Buckets::new(&class_cuts));
+        let exchange = exchange_plan(exchange)?;
+        Ok(Simulator { game: AnyGame::Stud(StudGame { seats, qualifier, decisions, first, classes, exchange }) })
     }
 
-    #[getter]
-    fn cells(&self) -> usize {
-        self.game.cells()
-    }
-
-    /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (seed, start, end, rounds, nets, bankroll, worst_loss, threads=None))]
-    fn sessions<'py>(
-        &self,
-        py: Python<'py>,
-        seed: u64,
-        start: u64,
-        end: u64,
-        rounds: u64,
-        nets: Vec<f64>,
-        bankroll: f64,
-        worst_loss: f64,
-        threads: Option<usize>,
-    ) -> PyResult<Sessions<'py>> {
-        play_sessions(py, &self.game, seed, start..end, rounds, &nets, (bankroll, worst_loss), threads)
-    }
-
-    /// Counts of chunks [start, end) of a run of `total` rounds seeded `seed`.
-    #[pyo3(signature = (seed, start, end, total, threads=None))]
-    fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, end: u64, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        count_rounds(py, &self.game, seed, start..end, total, threads)
-    }
-}
-
-/// A Casino Hold'em table for simulation.
-#[pyclass(frozen)]
-struct HoldemSimulator {
-    game: HoldemGame,
-}
-
-#[pymethods]
-impl HoldemSimulator {
-    /// `cards` (n, 5) canonical rows (hole cards then flop) and `calls`; or `call_all`.
-    #[new]
+    /// Casino Hold'em: decisions from canonical rows (`cards`: hole cards then flop, `calls`),
+    /// or `call_all`.
+    #[staticmethod]
     #[pyo3(signature = (qualifier, first_cuts, class_cuts, cards=None, calls=None, call_all=None))]
-    fn new(
+    fn holdem(
         py: Python<'_>,
         qualifier: u16,
         first_cuts: Vec<u16>,
@@ -159,12 +130,26 @@ impl HoldemSimulator {
             (None, None, Some(all)) => HoldemDecisions::constant(all),
             _ => return Err(PyValueError::new_err("give cards and calls, or call_all")),
         };
-        Ok(HoldemSimulator { game: HoldemGame { qualifier, decisions, first: Buckets::new(&first_cuts), classes: Buckets::new(&class_cuts) } })
+        let (first, classes) = (Buckets::new(&first_cuts), Buckets::new(&class_cuts));
+        Ok(Simulator { game: AnyGame::Holdem(HoldemGame { qualifier, decisions, first, classes }) })
     }
 
+    /// How many count cells a run returns.
     #[getter]
     fn cells(&self) -> usize {
-        self.game.cells()
+        match &self.game {
+            AnyGame::Stud(g) => g.cells(),
+            AnyGame::Holdem(g) => g.cells(),
+        }
+    }
+
+    /// Counts of chunks [start, end) of a run of `total` rounds seeded `seed`.
+    #[pyo3(signature = (seed, start, end, total, threads=None))]
+    fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, end: u64, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        match &self.game {
+            AnyGame::Stud(g) => count_rounds(py, g, seed, start..end, total, threads),
+            AnyGame::Holdem(g) => count_rounds(py, g, seed, start..end, total, threads),
+        }
     }
 
     /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.
@@ -182,18 +167,16 @@ impl HoldemSimulator {
         worst_loss: f64,
         threads: Option<usize>,
     ) -> PyResult<Sessions<'py>> {
-        play_sessions(py, &self.game, seed, start..end, rounds, &nets, (bankroll, worst_loss), threads)
-    }
-
-    #[pyo3(signature = (seed, start, end, total, threads=None))]
-    fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, end: u64, total: u64, threads: Option<usize>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        count_rounds(py, &self.game, seed, start..end, total, threads)
+        let money = (bankroll, worst_loss);
+        match &self.game {
+            AnyGame::Stud(g) => play_sessions(py, g, seed, start..end, rounds, &nets, money, threads),
+            AnyGame::Holdem(g) => play_sessions(py, g, seed, start..end, rounds, &nets, money, threads),
+        }
     }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<StudSimulator>()?;
-    m.add_class::<HoldemSimulator>()?;
+    m.add_class::<Simulator>()?;
     m.add("CHUNK_ROUNDS", CHUNK_ROUNDS)?;
     Ok(())
 }
