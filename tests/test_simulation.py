@@ -122,3 +122,17 @@ def test_sessions_and_risk_of_ruin() -> None:
     assert (again.final == small.final).all()
     with pytest.raises(VariantError, match="positive"):
         simulate_sessions(v, 0, 10, 10)
+
+
+def test_simulated_side_bet_and_progressive_agree_with_exact() -> None:
+    holdem = load_variant("casino-holdem")
+    exact = float(analyze(holdem).side_bets[0].returns["with this strategy"])
+    r = simulate(holdem, 2_000_000, seed=8)
+    assert abs(r.side_bets["aa-bonus"] - exact) < 4 * np.sqrt(12 / 2_000_000)
+    stud = load_variant("network-24h")
+    g = analyze(stud).progressive
+    assert g is not None
+    at_reset = float(g.expected(g.reset))
+    s = simulate(stud, 2_000_000, seed=8)
+    assert s.progressive_at_reset is not None
+    assert abs(s.progressive_at_reset - at_reset) < 0.05 * abs(at_reset) + 0.01
