@@ -23,14 +23,17 @@ impl Game for HoldemGame {
     fn play_round(&self, t: &Tables, deck: &mut [u8; 52], rng: &mut Stream, record: &mut impl FnMut(usize)) {
         draw(deck, 9, rng);
         let (mut hole, mut flop) = ([deck[0], deck[1]], [deck[4], deck[5], deck[6]]);
+        hole.sort_unstable();
+        flop.sort_unstable();
+        // The decision first: its table lookup often misses the cache, and the evaluations below
+        // do not depend on it, so they run while it loads.
+        let calls = self.decisions.calls(&hole, &flop);
         let board = [deck[4], deck[5], deck[6], deck[7], deck[8]];
         let board_key = t.key_of(&board);
         let seven = |a: u8, b: u8| [a, b, board[0], board[1], board[2], board[3], board[4]];
         let seat = t.strength_from_key(board_key + t.key_of(&hole), &seven(hole[0], hole[1]));
-        hole.sort_unstable();
-        flop.sort_unstable();
         let first = t.strength(&[hole[0], hole[1], flop[0], flop[1], flop[2]]);
-        let outcome = if self.decisions.calls(&hole, &flop) {
+        let outcome = if calls {
             let dealer = t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
             showdown(seat, dealer, self.qualifier)
         } else {
