@@ -15,7 +15,6 @@ from math import lcm
 import numpy as np
 import numpy.typing as npt
 
-from .._core import class_of
 from ..errors import IllegalActionError
 from ..hands import HandClass
 from ..settlement import Decision, Outcome, Showdown, settle
@@ -77,7 +76,6 @@ def representative(hand_class: HandClass, variant: Variant) -> int:
 __all__ = [
     "HOLDEM_SLOTS",
     "ScaledNets",
-    "class_of",
     "classify_many",
     "raise_nets",
     "raise_outcome",

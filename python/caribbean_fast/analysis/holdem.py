@@ -15,7 +15,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from ..hands import HandClass, evaluate_many
+from ..hands import HandClass, class_floor, evaluate_many
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, raise_outcome, scaled_nets
@@ -78,18 +78,12 @@ def _basic(r: HoldemRows) -> npt.NDArray[np.bool_]:
     cards = r.situations.cards
     ranks = (cards >> 2).astype(np.int64)
     ten_or_better = ranks[:, :2].max(axis=1) >= 8
-    high_card = r.flop_strength < _floor(HandClass.ONE_PAIR)
-    one_pair = ~high_card & (r.flop_strength < _floor(HandClass.TWO_PAIR))
+    high_card = r.flop_strength < class_floor(HandClass.ONE_PAIR)
+    one_pair = ~high_card & (r.flop_strength < class_floor(HandClass.TWO_PAIR))
     flop_paired = (ranks[:, 2] == ranks[:, 3]) | (ranks[:, 3] == ranks[:, 4]) | (ranks[:, 2] == ranks[:, 4])
     draw = _suited(cards, 4) | _four_to_straight(cards)
     calls = ~(high_card & ~draw & ~ten_or_better) & ~(one_pair & flop_paired & ~ten_or_better)
     return np.asarray(calls, dtype=np.bool_)
-
-
-def _floor(c: HandClass) -> int:
-    from ..hands import class_floor
-
-    return class_floor(c)
 
 
 def _best(r: HoldemRows) -> npt.NDArray[np.bool_]:
@@ -108,7 +102,7 @@ STRATEGIES: dict[str, tuple[str, Rule]] = {
     "always-call": ("call every hand", lambda r: np.ones(len(r.call_value), dtype=bool)),
     "pair-or-better": (
         "call with a pair or better on the flop, fold the rest",
-        lambda r: r.flop_strength >= _floor(HandClass.ONE_PAIR),
+        lambda r: r.flop_strength >= class_floor(HandClass.ONE_PAIR),
     ),
     "basic": (
         "call with a ten or better in the hand, four to a flush, four to a straight (inside or open), or "
@@ -162,7 +156,7 @@ def _summary(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[str]:
     """Call rates read off the table: by the class of the two cards and the flop, and for high
     cards by draw."""
     w, lines = rows.situations.weight, []
-    floors = [(c, _floor(c)) for c in HOLDEM_SLOTS]
+    floors = [(c, class_floor(c)) for c in HOLDEM_SLOTS]
     for i, (c, low) in enumerate(floors):
         high = floors[i + 1][1] if i + 1 < len(floors) else 7463
         mask = (rows.flop_strength >= low) & (rows.flop_strength < high)
@@ -171,7 +165,7 @@ def _summary(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[str]:
             verdict = "always call" if share == 1 else "always fold" if share == 0 else f"call {share:.1%} of them"
             lines.append(f"{c.label} on the flop: {verdict}")
     cards = rows.situations.cards
-    high_card = rows.flop_strength < _floor(HandClass.ONE_PAIR)
+    high_card = rows.flop_strength < class_floor(HandClass.ONE_PAIR)
     for label, mask in (
         ("four to a flush", _suited(cards, 4)),
         ("open-ended straight draw", _open_ended(cards)),
