@@ -30,16 +30,17 @@ pub fn draw(deck: &mut [u8; 52], count: usize, rng: &mut impl RngCore) {
 #[inline]
 pub fn draw_after(deck: &mut [u8; 52], start: usize, count: usize, rng: &mut impl RngCore) {
     let end = (start + count).min(52);
+    let pick = |i: usize, bits: u64| i + ((bits * (52 - i) as u64) >> 32) as usize;
     let mut i = start;
-    while i < end {
+    while i + 1 < end {
         let bits = rng.next_u64();
-        for half in [bits & 0xffff_ffff, bits >> 32] {
-            if i < end {
-                let j = i + ((half * (52 - i) as u64) >> 32) as usize;
-                deck.swap(i, j);
-                i += 1;
-            }
-        }
+        deck.swap(i, pick(i, bits & 0xffff_ffff));
+        deck.swap(i + 1, pick(i + 1, bits >> 32));
+        i += 2;
+    }
+    if i < end {
+        let bits = rng.next_u64();
+        deck.swap(i, pick(i, bits & 0xffff_ffff));
     }
 }
 
