@@ -16,6 +16,7 @@ from caribbean_fast import (
     Outcome,
     Showdown,
     Stakes,
+    VariantError,
     evaluate,
     load_variant,
     settle,
@@ -301,3 +302,14 @@ def test_meter_split_each_pays_every_royal_in_full() -> None:
     royal = Outcome(FOLD, H.ROYAL_FLUSH, first_five=strength("Ah Kh Qh Jh Th"))
     s = settle_money(each, royal, Stakes(100, progressive=True), meter=1_000_000, meter_sharers=2)
     assert s.meter_paid == 1_000_000
+
+
+def test_an_ante_paytable_for_a_dealer_that_does_not_qualify() -> None:
+    game = load_variant("casino-holdem")
+    flat = game.replace(ante_paytable_no_qualify=dict.fromkeys(game.classes, Fraction(1)))
+    no_qualify = settle(flat, Outcome(RAISE, H.FLUSH, dealer_qualifies=False))
+    assert [no_qualify.ante, no_qualify.raise_] == [1, 0]
+    assert settle(flat, Outcome(RAISE, H.FLUSH, True, WIN)).ante == 2
+    assert settle(game, Outcome(RAISE, H.FLUSH, dealer_qualifies=False)).ante == 2
+    with pytest.raises(VariantError, match="ante_paytable_no_qualify: no payout for"):
+        game.replace(ante_paytable_no_qualify={H.FLUSH: Fraction(1)})

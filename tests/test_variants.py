@@ -230,6 +230,7 @@ def variants(draw: st.DrawFn) -> Variant:
         ante_paytable={c: draw(pays) for c in classes},
         raise_paytable={c: draw(pays) for c in classes},
         raise_paytable_no_qualify={c: draw(pays) for c in draw(st.lists(st.sampled_from(classes), unique=True))},
+        ante_paytable_no_qualify=draw(st.just({}) | st.just({c: draw(pays) for c in classes})),
         limits=limits,
         progressive=progressive,
         side_bets=side_bets,

@@ -95,13 +95,13 @@ def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
     if o.decision is Decision.FOLD:
         return Fraction(-1), Fraction(0)
     if not o.dealer_qualifies:
-        return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
+        return v.ante_pays(o.hand_class, False), v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
     if o.showdown is Showdown.PUSH:
         return Fraction(0), Fraction(0)
     if o.showdown is Showdown.LOSE:
         return Fraction(-1), -v.raise_multiple
     _check(o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
-    return v.ante_paytable[o.hand_class], v.raise_multiple * v.raise_paytable[o.hand_class]
+    return v.ante_pays(o.hand_class, True), v.raise_multiple * v.raise_paytable[o.hand_class]
 
 
 def _side_bets(v: Variant, o: Outcome, first_five: int) -> dict[str, Fraction]:

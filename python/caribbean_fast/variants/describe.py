@@ -55,7 +55,8 @@ def _paytable(v: Variant) -> Table:
             c.label,
             _pays(v.ante_paytable.get(c)),
             _pays(v.raise_paytable.get(c)) if c in v.raise_paytable else "cannot win",
-            _pays(v.raise_paytable_no_qualify.get(c)),
+            _pays(v.raise_paytable_no_qualify.get(c))
+            + (f" (ante {_pays(v.ante_pays(c, False))})" if v.ante_paytable_no_qualify else ""),
         )
     return table
 

@@ -51,6 +51,8 @@ def _check(condition: bool, where: str, reason: str) -> None:
 Paytable = Mapping[HandClass, Fraction]
 """What a bet pays "N to 1" for each hand class; a class absent from the table pushes."""
 
+PAYTABLES = ("ante_paytable", "raise_paytable", "raise_paytable_no_qualify", "ante_paytable_no_qualify")
+
 
 def _frozen_paytable(table: Mapping[HandClass, Fraction | int], where: str) -> Paytable:
     out: dict[HandClass, Fraction] = {}
@@ -265,6 +267,7 @@ class Variant:
     ante_paytable: Paytable
     raise_paytable: Paytable
     raise_paytable_no_qualify: Paytable = field(default_factory=dict)
+    ante_paytable_no_qualify: Paytable = field(default_factory=dict)  # empty: as `ante_paytable`
     ace_king: bool = False
     limits: tuple[BetLimits, ...] = ()
     progressive: Progressive | None = None
@@ -292,7 +295,7 @@ class Variant:
         )
         names = [b.name for b in self.side_bets]
         _check(len(names) == len(set(names)), "side_bets", f"names repeat: {names}")
-        for name in ("ante_paytable", "raise_paytable", "raise_paytable_no_qualify"):
+        for name in PAYTABLES:
             object.__setattr__(self, name, _frozen_paytable(getattr(self, name), name))
         self._check_paytables()
 
@@ -310,15 +313,17 @@ class Variant:
 
     def _check_paytables(self) -> None:
         in_use = set(self.classes)
-        for name in ("ante_paytable", "raise_paytable", "raise_paytable_no_qualify"):
+        for name in PAYTABLES:
             extra = sorted(set(getattr(self, name)) - in_use)
             _check(
                 not extra,
                 f"{name}.{extra[0].name.lower() if extra else ''}",
                 "Ace-King is not a class of this variant (set ace_king = true)",
             )
-        missing = [c for c in self.classes if c not in self.ante_paytable]
-        _check(not missing, "ante_paytable", f"no payout for {', '.join(c.name.lower() for c in missing)}")
+        for name in ("ante_paytable", "ante_paytable_no_qualify"):
+            table = getattr(self, name)
+            missing = [c for c in self.classes if c not in table] if table or name == "ante_paytable" else []
+            _check(not missing, name, f"no payout for {', '.join(c.name.lower() for c in missing)}")
         # A raise can win against a qualifying dealer only with the qualifier's class or better.
         lowest = self.classify(self.qualifier.strength)
         missing = [c for c in self.classes if c >= lowest and c not in self.raise_paytable]
@@ -330,6 +335,16 @@ class Variant:
                 "progressive.prizes",
                 f"{extra[0].name.lower() if extra else ''} is not a class here",
             )
+
+    def ante_pays(self, hand_class: HandClass, dealer_qualifies: bool) -> Fraction:
+        """What the ante pays "N to 1" when the seat is not beaten: by the no-qualify table where
+        the variant has one and the dealer did not qualify, else by the ante paytable."""
+        table = (
+            self.ante_paytable
+            if dealer_qualifies or not self.ante_paytable_no_qualify
+            else (self.ante_paytable_no_qualify)
+        )
+        return table[hand_class]
 
     def replace(self, **changes: Any) -> Variant:
         """A copy with some fields changed, validated like any other variant."""

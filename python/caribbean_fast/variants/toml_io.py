@@ -232,6 +232,7 @@ TOP_KEYS = (
     "ante_paytable",
     "raise_paytable",
     "raise_paytable_no_qualify",
+    "ante_paytable_no_qualify",
     "limits",
     "progressive",
     "side_bets",
@@ -276,6 +277,7 @@ def from_dict(data: Data) -> Variant:
         raise_paytable_no_qualify=_paytable(
             d.get("raise_paytable_no_qualify", {}), "raise_paytable_no_qualify", classes
         ),
+        ante_paytable_no_qualify=_paytable(d.get("ante_paytable_no_qualify", {}), "ante_paytable_no_qualify", classes),
         limits=tuple(_limits(t, f"limits[{i}]", currency) for i, t in enumerate(d["limits"])),
         progressive=_progressive(d["progressive"], currency) if "progressive" in d else None,
         side_bets=tuple(_side_bet(t, f"side_bets[{i}]", currency) for i, t in enumerate(side_bets)),
@@ -321,6 +323,7 @@ def to_dict(v: Variant) -> dict[str, Any]:
         "ante_paytable": _paytable_out(v.ante_paytable),
         "raise_paytable": _paytable_out(v.raise_paytable),
         "raise_paytable_no_qualify": _paytable_out(v.raise_paytable_no_qualify),
+        "ante_paytable_no_qualify": _paytable_out(v.ante_paytable_no_qualify),
         "limits": [_limits_out(lim, c) for lim in v.limits],
         "timing": _timing_out(v.timing),
     }
