@@ -106,6 +106,10 @@ def _summary(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[str]:
         verdict = "always raise" if share == 1 else "always fold" if share == 0 else f"raise {share:.1%} of them"
         lines.append(f"{c.label}: {verdict}")
     ak = (rows.strength >= evaluate("Ac Kd 4h 3s 2c").strength) & (rows.classes <= int(HandClass.ACE_KING))
+    paired_up = ((s.hand >> 2) == s.up_rank[:, None]).any(axis=1)  # the up card's rank is in the hand
+    for label, mask in (("pairs one of your cards", ak & paired_up), ("pairs none of your cards", ak & ~paired_up)):
+        if mask.any():
+            lines.append(f"  Ace-King when the up card {label}: raise {w[mask & raises].sum() / w[mask].sum():.1%}")
     for up in range(13):
         at = ak & (s.up_rank == up)
         raised = at & raises
