@@ -40,9 +40,10 @@ class HoldemRows:
 
 def holdem_rows(variant: Variant) -> HoldemRows:
     s = holdem_situations(variant.qualifier.strength)
-    nets = scaled_nets(variant, HOLDEM_SLOTS).raise_.reshape(-1)
+    scaled = scaled_nets(variant, HOLDEM_SLOTS)
+    nets = scaled.raise_.reshape(-1)
     call = np.concatenate([s.counts[i : i + CHUNK].astype(np.int64) @ nets for i in range(0, len(s.counts), CHUNK)])
-    fold = s.weight * HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).fold
+    fold = s.weight * HOLDEM_DEALS_PER_FLOP * scaled.fold
     return HoldemRows(variant, s, evaluate_many(s.cards), call, fold)
 
 
