@@ -19,6 +19,7 @@ from .model import (
     Progressive,
     SideBet,
     Timing,
+    Unfinished,
     Variant,
 )
 from .thresholds import ALIASES, HandThreshold
@@ -38,6 +39,7 @@ __all__ = [
     "Progressive",
     "SideBet",
     "Timing",
+    "Unfinished",
     "Variant",
     "example_path",
     "from_dict",

@@ -91,6 +91,7 @@ def _rules(v: Variant) -> Table:
             table.add_row(name.replace("_", " "), f"{getattr(t, name):g}")
     if t.auto_raise:
         table.add_row("on timeout", f"raise with {t.auto_raise.spec} or better, else fold")
+    table.add_row("round broken off", "void, bets refunded" if t.unfinished == "void" else "completed")
     return table
 
 

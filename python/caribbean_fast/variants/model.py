@@ -32,6 +32,7 @@ __all__ = [
     "Progressive",
     "SideBet",
     "Timing",
+    "Unfinished",
     "Variant",
 ]
 
@@ -239,15 +240,24 @@ class Exchanges:
         _check(1 <= self.most_cards <= 5, "exchanges.most_cards", f"must be 1 to 5, not {self.most_cards}")
 
 
+class Unfinished(StrEnum):
+    """What becomes of a dealt round that a fault, a crash or an idle session broke off."""
+
+    COMPLETE = "complete"  # undecided seats take the automatic decision, then the showdown
+    VOID = "void"  # the round is void and every bet of it refunded (game 5)
+
+
 @dataclass(frozen=True)
 class Timing:
-    """Time limits in seconds (None: no limit) and the automatic decision of a seat that times out
-    or disconnects after the deal: raise with `auto_raise` or better, else fold."""
+    """Time limits in seconds (None: no limit), the automatic decision of a seat that times out
+    or disconnects after the deal (raise with `auto_raise` or better, else fold), and what becomes
+    of a dealt round that is broken off."""
 
     bet_seconds: float | None = None
     decision_seconds: float | None = None
     idle_seconds: float | None = None
     auto_raise: HandThreshold | None = None
+    unfinished: Unfinished = Unfinished.COMPLETE
 
     def __post_init__(self) -> None:
         for name in ("bet_seconds", "decision_seconds", "idle_seconds"):

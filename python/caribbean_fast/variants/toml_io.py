@@ -30,6 +30,7 @@ from .model import (
     Progressive,
     SideBet,
     Timing,
+    Unfinished,
     Variant,
 )
 from .thresholds import HandThreshold
@@ -215,11 +216,12 @@ def _exchanges(value: Any) -> Exchanges:
 
 
 def _timing(value: Any) -> Timing:
-    keys = ("bet_seconds", "decision_seconds", "idle_seconds", "auto_raise")
+    keys = ("bet_seconds", "decision_seconds", "idle_seconds", "auto_raise", "unfinished")
     d = _table(value, "timing", keys)
     seconds = {k: _seconds(d[k], f"timing.{k}") for k in keys[:3] if k in d}
     auto = _threshold(d["auto_raise"], "timing.auto_raise") if "auto_raise" in d else None
-    return Timing(**seconds, auto_raise=auto)
+    unfinished = _choice(Unfinished, d.get("unfinished", "complete"), "timing.unfinished")
+    return Timing(**seconds, auto_raise=auto, unfinished=unfinished)
 
 
 TOP_KEYS = (
@@ -378,6 +380,8 @@ def _timing_out(t: Timing) -> dict[str, Any]:
     }
     if t.auto_raise is not None:
         d["auto_raise"] = t.auto_raise.spec
+    if t.unfinished is not Unfinished.COMPLETE:
+        d["unfinished"] = str(t.unfinished)
     return d
 
 

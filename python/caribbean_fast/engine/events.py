@@ -1,0 +1,111 @@
+"""Events: the immutable record of every step a table takes, and their JSON form for stores.
+
+An event carries what everyone may see (`public`), what only its seat may see (`private`: the
+seat's own cards), what nobody at the table may see until it is revealed (`secret`: the server
+seed, the dealer's hole cards), and the money it moves (`transfers`). The repr shows neither
+`private` nor `secret`, so logging an event never leaks a card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+__all__ = ["COMMANDS", "Event", "Transfer", "chain_hash", "event_from_json", "event_to_json"]
+
+COMMANDS = frozenset(
+    {
+        "deposit",
+        "withdraw",
+        "set_limit",
+        "ante",
+        "progressive",
+        "side_bet",
+        "clear",
+        "rebet",
+        "deal",
+        "fold",
+        "raise",
+        "exchange",
+        "disconnect",
+        "tick",
+        "fault",
+        "restore",
+        "reopen",
+    }
+)
+"""Event kinds that record an input to the table (its args are in `public["args"]`); every other
+kind is a consequence of the command before it, and a replay derives it again."""
+
+Transfer = tuple[str, str, int]
+"""(from account, to account, minor units); accounts: wallet:K, table:K, house, meter, outside."""
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    round: int
+    kind: str
+    time: datetime
+    seat: int | None = None
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    secret: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    transfers: tuple[Transfer, ...] = ()
+
+    @property
+    def is_command(self) -> bool:
+        return self.kind in COMMANDS
+
+    def seen_by(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` is shown of this event (None: an onlooker): never the secret part, and the
+        private part only when it is the seat's own."""
+        shown = {"seq": self.seq, "round": self.round, "kind": self.kind, "time": self.time.isoformat()}
+        shown |= {"seat": self.seat, **self.public}
+        if seat is not None and seat == self.seat:
+            shown |= dict(self.private)
+        return shown
+
+
+def event_to_json(event: Event) -> str:
+    """The event as one line of canonical JSON (sorted keys), as stores keep it."""
+    return json.dumps(
+        {
+            "seq": event.seq,
+            "round": event.round,
+            "kind": event.kind,
+            "time": event.time.isoformat(),
+            "seat": event.seat,
+            "public": event.public,
+            "private": event.private,
+            "secret": event.secret,
+            "transfers": [list(t) for t in event.transfers],
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+
+
+def event_from_json(text: str) -> Event:
+    d = json.loads(text)
+    return Event(
+        seq=d["seq"],
+        round=d["round"],
+        kind=d["kind"],
+        time=datetime.fromisoformat(d["time"]),
+        seat=d["seat"],
+        public=d["public"],
+        private=d["private"],
+        secret=d["secret"],
+        transfers=tuple((str(a), str(b), int(n)) for a, b, n in d["transfers"]),
+    )
+
+
+def chain_hash(previous: str, event_json: str) -> str:
+    """Each stored row carries the hash of its text and the row before, so that changing, removing
+    or reordering a row breaks every hash after it."""
+    return hashlib.sha256((previous + event_json).encode()).hexdigest()

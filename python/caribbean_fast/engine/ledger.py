@@ -1,0 +1,72 @@
+"""The ledger: every amount of money at a table, in minor units, moved only by transfers.
+
+Accounts: each seat's wallet (`wallet:K`), what it has on the table this round (`table:K`), the
+house, and the progressive meter; `outside` is where deposits come from and withdrawals go. The
+reconciliation `wallets + table + house + meter == deposits - withdrawals` is checked after every
+event; wallets, table spots and the meter never go below zero (the house may).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from ..errors import CaribbeanFastError, InsufficientFundsError
+from .events import Transfer
+
+__all__ = ["OUTSIDE", "Ledger", "ReconciliationError", "table_spot", "wallet"]
+
+OUTSIDE = "outside"
+
+
+def wallet(seat: int) -> str:
+    return f"wallet:{seat}"
+
+
+def table_spot(seat: int) -> str:
+    return f"table:{seat}"
+
+
+class ReconciliationError(CaribbeanFastError):
+    """The money at the table does not add up: a bug or a tampered record."""
+
+
+class Ledger:
+    def __init__(self) -> None:
+        self.balances: Counter[str] = Counter()
+        self.deposits = 0
+        self.withdrawals = 0
+
+    def balance(self, account: str) -> int:
+        return self.balances[account]
+
+    def check(self, transfers: Iterable[Transfer]) -> None:
+        """Raises InsufficientFundsError, changing nothing, when these transfers would take an
+        account that must stay whole below zero."""
+        after = Counter(self.balances)
+        for source, target, amount in transfers:
+            if amount < 0:
+                raise ReconciliationError(f"a transfer of {amount} from {source} to {target} is negative")
+            after[source] -= amount
+            after[target] += amount
+        for account, value in after.items():
+            if value < 0 and account not in ("house", OUTSIDE):
+                raise InsufficientFundsError(f"{account} would hold {value}: not enough money")
+
+    def apply(self, transfers: Iterable[Transfer]) -> None:
+        transfers = list(transfers)
+        self.check(transfers)
+        for source, target, amount in transfers:
+            self.deposits += amount if source == OUTSIDE else 0
+            self.withdrawals += amount if target == OUTSIDE else 0
+            if source != OUTSIDE:
+                self.balances[source] -= amount
+            if target != OUTSIDE:
+                self.balances[target] += amount
+        self.reconcile()
+
+    def reconcile(self) -> None:
+        """wallets + table spots + house + meter == deposits - withdrawals, to the minor unit."""
+        held, net = sum(self.balances.values()), self.deposits - self.withdrawals
+        if held != net:
+            raise ReconciliationError(f"the table holds {held} but deposits less withdrawals are {net}")

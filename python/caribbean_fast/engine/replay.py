@@ -1,0 +1,173 @@
+"""Restoring a table from its record, and auditing a record.
+
+Both run the recorded commands again on a fresh table, with the recorded times and server
+seeds, and hold every event the table emits to the recorded one: a record that a table did not
+write (a changed amount, a changed card, a seed that does not match its commitment) fails,
+naming the first round at fault. Events missing at the very end belong to a command that a crash
+cut off; the replay has derived them again and `restore` writes them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..errors import CaribbeanFastError
+from ..variants.toml_io import from_dict
+from .events import Event, chain_hash, event_to_json
+from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
+from .store import EventStore, Row
+from .table import Clock, Table, utc_now
+
+__all__ = ["AuditError", "AuditReport", "audit", "restore"]
+
+
+class AuditError(CaribbeanFastError):
+    """A record that its table did not write, or could not have written."""
+
+    def __init__(self, round: int | None, reason: str) -> None:
+        super().__init__(f"round {round}: {reason}" if round is not None else reason)
+        self.round = round
+
+
+class _RecordedSeeds:
+    """The server seeds the record holds, round by round; fresh ones after its end."""
+
+    def __init__(self, events: list[Event], fallback: SeedSource) -> None:
+        self.recorded = {e.round: bytes.fromhex(e.secret["seed"]) for e in events if e.kind == "round_opened"}
+        self.fallback = fallback
+
+    def __call__(self, round_number: int) -> bytes:
+        return self.recorded.get(round_number) or self.fallback(round_number)
+
+
+def _config(meta: dict[str, str]) -> dict[str, Any]:
+    if "variant" not in meta:
+        raise AuditError(None, "the store holds no table (no variant in its meta data)")
+    seed = meta.get("seed", "None")
+    return {
+        "variant": from_dict(tomllib.loads(meta["variant"])),
+        "seats": int(meta["seats"]),
+        "limits": int(meta["limits"]),
+        "seed": None if seed == "None" else int(seed),
+    }
+
+
+def _check_chain(rows: list[Row]) -> None:
+    previous = ""
+    for i, row in enumerate(rows):
+        if chain_hash(previous, row.text) != row.chain:
+            raise AuditError(_round_of(row), f"row {i} does not match its hash: changed, removed or reordered")
+        previous = row.chain
+
+
+def _round_of(row: Row) -> int | None:
+    try:
+        return row.event.round
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _check_seeds(events: list[Event]) -> None:
+    seeds: dict[int, str] = {}
+    for e in events:
+        if e.kind == "round_opened":
+            seeds[e.round] = e.secret["seed"]
+            if commitment(bytes.fromhex(e.secret["seed"])) != e.public["commitment"]:
+                raise AuditError(e.round, "the server seed does not match the commitment made before the deal")
+        if e.kind == "revealed" and e.public["seed"] != seeds.get(e.round):
+            raise AuditError(e.round, "the seed revealed is not the seed committed")
+
+
+def _same(produced: list[Event], recorded: list[Event], at: int) -> int:
+    for event in produced:
+        if at < len(recorded) and event_to_json(event) != event_to_json(recorded[at]):
+            raise AuditError(
+                recorded[at].round, f"event {at} ({recorded[at].kind}) is not what the table does on replay"
+            )
+        at += 1
+    return at
+
+
+def replay(meta: dict[str, str], events: list[Event], clock: Clock | None = None) -> tuple[Table, int]:
+    """The table the record describes, and how many of its events the record holds (the table
+    may hold more: the rest of a command cut off at the end)."""
+    config = _config(meta)
+    fallback = SeededSeeds(config["seed"]) if config["seed"] is not None else SecureSeeds()
+    first: datetime = events[0].time if events else (clock or utc_now)()
+    table = Table(
+        config["variant"],
+        seats=config["seats"],
+        limits=config["limits"],
+        seed=config["seed"],
+        seeds=_RecordedSeeds(events, fallback),
+        clock=lambda: first,
+    )
+    at = _same(table.events, events, 0)
+    while at < len(events):
+        command = events[at]
+        if not command.is_command:
+            raise AuditError(command.round, f"event {at} ({command.kind}) follows no command")
+        with table.clock_at(command.time):
+            try:
+                produced = table.execute(command.kind, dict(command.public["args"]))
+            except CaribbeanFastError as err:
+                raise AuditError(command.round, f"command {at} ({command.kind}) is refused on replay: {err}") from None
+        if not produced:
+            raise AuditError(command.round, f"command {at} ({command.kind}) does nothing on replay")
+        at = _same(produced, events, at)
+    table.clock = clock or utc_now
+    return table, len(events)
+
+
+def restore(store: EventStore, clock: Clock | None = None) -> Table:
+    """The table as its store left it; a command cut off by a crash is completed, then the open
+    round goes on or is void by the variant's rule (`Timing.unfinished`)."""
+    rows = store.rows()
+    _check_chain(rows)
+    events = [r.event for r in rows]
+    table, held = replay(store.read_meta(), events, clock)
+    for event in table.events[held:]:
+        store.append(event)
+    table.store = store
+    table.execute("restore", {})
+    return table
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    events: int
+    rounds: int
+    settled: int
+    void: int
+    cut_off: int  # events a crash kept from the record, derived again by the replay
+    failure: str | None = None
+    round: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def summary(self) -> str:
+        head = f"{self.events} events, {self.rounds} rounds ({self.settled} settled, {self.void} void)"
+        if self.cut_off:
+            head += f"; the last command was cut off ({self.cut_off} events to restore)"
+        return f"FAILED at round {self.round}: {self.failure}" if self.failure else f"OK: {head}"
+
+
+def audit(store: EventStore) -> AuditReport:
+    """Checks the row hashes, every seed against its commitment, and replays every round."""
+    try:
+        rows = store.rows()
+        _check_chain(rows)
+        events = [r.event for r in rows]
+        _check_seeds(events)
+        table, held = replay(store.read_meta(), events)
+    except AuditError as err:
+        return AuditReport(0, 0, 0, 0, 0, str(err), err.round)
+    closed = Counter(bool(e.public.get("void")) for e in events if e.kind == "round_closed")
+    rounds = sum(1 for e in events if e.kind == "round_opened")
+    return AuditReport(len(events), rounds, closed[False], closed[True], len(table.events) - held)

@@ -1,0 +1,139 @@
+"""The end of a round: each seat's outcome against the dealer, and the money that pays it.
+
+Nothing here decides what a bet pays: each seat's `Outcome` goes to `settle_money`, the package's
+one settlement function, and this module only turns its nets into transfers between accounts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import format_cards
+from ..hands import evaluate
+from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, settle_money
+from ..variants import Family, Variant
+from .events import Transfer
+from .ledger import table_spot, wallet
+from .state import SeatState, TableState
+
+__all__ = ["SeatSettlement", "outcome_of", "settle_seats"]
+
+
+def _strength(cards: list[int]) -> int:
+    return evaluate(cards).strength
+
+
+def _final_hand(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
+    return [*seat.cards, *state.round.board] if variant.family is Family.HOLDEM else seat.cards
+
+
+def _first_five(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
+    """Stud: the five cards dealt; hold'em: the two hole cards and the flop."""
+    return [*seat.first_five, *state.round.board[:3]] if variant.family is Family.HOLDEM else seat.first_five
+
+
+def dealer_hand(state: TableState, variant: Variant) -> list[int]:
+    return [*state.round.dealer, *state.round.board] if variant.family is Family.HOLDEM else state.round.dealer
+
+
+def outcome_of(state: TableState, variant: Variant, seat: SeatState) -> Outcome:
+    """The seat's finished round as a settlement category."""
+    first_five = _strength(_first_five(state, variant, seat))
+    mine = _strength(_final_hand(state, variant, seat))
+    if seat.decision is not Decision.RAISE:
+        return Outcome(Decision.FOLD, variant.classify(mine), exchanges=seat.exchanges, first_five=first_five)
+    dealer = _strength(dealer_hand(state, variant))
+    showdown = Showdown.WIN if mine > dealer else Showdown.PUSH if mine == dealer else Showdown.LOSE
+    return Outcome(
+        Decision.RAISE,
+        variant.classify(mine),
+        variant.qualifier.admits(dealer),
+        showdown,
+        seat.exchanges,
+        first_five,
+    )
+
+
+@dataclass(frozen=True)
+class SeatSettlement:
+    seat: int
+    outcome: Outcome
+    money: MoneySettlement
+    transfers: tuple[Transfer, ...]
+    hand: str
+
+    def public(self) -> dict[str, Any]:
+        o, m = self.outcome, self.money
+        return {
+            "outcome": {
+                "decision": str(o.decision),
+                "hand_class": o.hand_class.name.lower(),
+                "dealer_qualifies": o.dealer_qualifies,
+                "showdown": str(o.showdown),
+                "exchanges": o.exchanges,
+                "first_five": o.first_five,
+            },
+            "hand": self.hand,
+            "net": {
+                "ante": m.ante,
+                "raise": m.raise_,
+                "exchange_fees": m.exchange_fees,
+                "side_bets": dict(m.side_bets),
+                "progressive": m.progressive,
+                "meter_paid": m.meter_paid,
+                "total": m.total,
+            },
+        }
+
+
+def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outcome]) -> dict[int, int]:
+    """For each seat, how many seats win the same meter prize this round (two royals share)."""
+    prog = variant.progressive
+    classes: dict[int, Any] = {}
+    for k, o in outcomes.items():
+        prize = prog.prizes.get(variant.classify(o.first_five or 0)) if prog else None
+        if state.seats[k].bets.progressive and prize is not None and prize.meter_share > 0:
+            classes[k] = variant.classify(o.first_five or 0)
+    return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
+
+
+def settle_seats(state: TableState, variant: Variant, order: list[int]) -> list[SeatSettlement]:
+    """Every dealt seat's settlement in the order given, paid against the meter as it stood
+    before any of them (what the meter cannot cover, the house pays)."""
+    outcomes = {k: outcome_of(state, variant, state.seats[k]) for k in order}
+    sharers = _meter_sharers(state, variant, outcomes)
+    meter = meter_left = state.ledger.balance("meter")
+    out = []
+    for k in order:
+        bets = state.seats[k].bets
+        stakes = Stakes(bets.ante, dict(bets.side_bets), progressive=bets.progressive > 0)
+        money = settle_money(variant, outcomes[k], stakes, meter, sharers[k])
+        from_meter = min(money.meter_paid, meter_left)
+        meter_left -= from_meter
+        moves = _transfers(k, bets.total - bets.progressive, money, from_meter, bets.progressive)
+        hand = evaluate(_final_hand(state, variant, state.seats[k])).describe()
+        out.append(SeatSettlement(k, outcomes[k], money, moves, hand))
+    return out
+
+
+def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressive_stake: int) -> tuple[Transfer, ...]:
+    """The stakes come back from the table, then the house pays or collects the main game and side
+    bets; a progressive prize comes from the house (fixed) and the meter (its share)."""
+    net = m.ante + m.raise_ + sum(m.side_bets.values())
+    prize = m.progressive + progressive_stake  # the stake went to the meter and house at the deal
+    moves: list[Transfer] = [(table_spot(k), wallet(k), held)]
+    moves.append(("house", wallet(k), net) if net >= 0 else (wallet(k), "house", -net))
+    moves += [("meter", wallet(k), from_meter), ("house", wallet(k), prize - from_meter)]
+    return tuple(t for t in moves if t[2] > 0)
+
+
+def revealed(state: TableState, variant: Variant, order: list[int]) -> dict[str, Any]:
+    """Everything the showdown shows: the seed, the dealer's cards, every dealt seat's cards."""
+    return {
+        "seed": state.round.seed.hex(),
+        "dealer": format_cards(state.round.dealer),
+        "board": format_cards(state.round.board),
+        "dealer_hand": evaluate(dealer_hand(state, variant)).describe(),
+        "seats": {str(k): format_cards(state.seats[k].cards) for k in order},
+    }

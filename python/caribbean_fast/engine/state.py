@@ -1,0 +1,205 @@
+"""The table's mutable state, changed only by applying events (`apply`), so that a table restored
+from its record is the table that wrote it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from ..settlement import Decision
+from .events import Event
+from .ledger import Ledger
+from .shuffle import deck_from_seed
+
+__all__ = ["Bets", "Phase", "RoundState", "SeatState", "TableState"]
+
+
+class Phase(StrEnum):
+    WAITING = "waiting"  # no round open: the next bet opens one
+    BETTING = "betting"  # a round is open, its seed committed; bets may change until the deal
+    DECIDING = "deciding"  # dealt: seats fold, raise (call) or exchange
+    SETTLED = "settled"  # the last round was settled or void; the next bet opens a new one
+    CLOSED = "closed"  # the session ended (idle); `reopen` starts it again
+
+
+@dataclass(frozen=True)
+class Bets:
+    """What a seat has staked this round, in minor units."""
+
+    ante: int = 0
+    raise_: int = 0
+    side_bets: tuple[tuple[str, int], ...] = ()
+    progressive: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.ante + self.raise_ + sum(a for _, a in self.side_bets) + self.progressive
+
+    def side(self, name: str) -> int:
+        return dict(self.side_bets).get(name, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ante": self.ante,
+            "raise": self.raise_,
+            "side_bets": dict(self.side_bets),
+            "progressive": self.progressive,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Bets:
+        return cls(d["ante"], d["raise"], tuple(sorted(d["side_bets"].items())), d["progressive"])
+
+
+@dataclass
+class SeatState:
+    bets: Bets = Bets()
+    last_bets: Bets | None = None  # the bets of the last round dealt, for rebet
+    ticked: bool = False  # the progressive box, where it stays ticked
+    limit: int | None = None  # the personal bet limit (game 1)
+    limit_changed: datetime | None = None
+    cards: list[int] = field(default_factory=list)
+    first_five: list[int] = field(default_factory=list)
+    decision: Decision | None = None
+    auto: bool = False
+    exchanges: int = 0
+    dealt: bool = False
+    results: dict[str, Any] | None = None
+
+
+@dataclass
+class RoundState:
+    number: int = 0
+    seed: bytes = b""
+    commitment: str = ""
+    deck: list[int] = field(default_factory=list)
+    taken: int = 0  # cards dealt from the top of the deck so far
+    dealer: list[int] = field(default_factory=list)
+    board: list[int] = field(default_factory=list)
+    opened_at: datetime | None = None
+    dealt_at: datetime | None = None
+    void: bool = False
+    revealed: dict[str, Any] | None = None
+
+    def next_cards(self, n: int) -> list[int]:
+        return self.deck[self.taken : self.taken + n]
+
+
+@dataclass
+class TableState:
+    seats: list[SeatState]
+    ledger: Ledger = field(default_factory=Ledger)
+    phase: Phase = Phase.WAITING
+    round: RoundState = field(default_factory=RoundState)
+    round_transfers: list[tuple[str, str, int]] = field(default_factory=list)
+    last_activity: datetime | None = None
+
+    def apply(self, event: Event) -> None:
+        """Changes the state as the event says; the ledger refuses a transfer it cannot make."""
+        self.ledger.apply(event.transfers)
+        if self.phase in (Phase.BETTING, Phase.DECIDING):
+            self.round_transfers.extend(event.transfers)
+        if event.is_command:
+            if event.kind != "tick":
+                self.last_activity = event.time
+            return
+        _APPLY.get(event.kind, _nothing)(self, event)
+
+
+def _nothing(state: TableState, event: Event) -> None:
+    pass
+
+
+def _bets(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.bets = Bets.from_dict(e.public["bets"])
+    seat.ticked = e.public.get("ticked", seat.ticked)
+
+
+def _limit(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.limit, seat.limit_changed = e.public["limit"], e.time
+
+
+def _round_opened(state: TableState, e: Event) -> None:
+    seed = bytes.fromhex(e.secret["seed"])
+    state.round = RoundState(e.round, seed, e.public["commitment"], deck_from_seed(seed), opened_at=e.time)
+    state.round_transfers = []
+    state.phase = Phase.BETTING
+    for seat in state.seats:
+        seat.cards, seat.first_five, seat.decision, seat.auto = [], [], None, False
+        seat.exchanges, seat.dealt, seat.results = 0, False, None
+
+
+def _dealing(state: TableState, e: Event) -> None:
+    state.phase, state.round.dealt_at = Phase.DECIDING, e.time
+    for k in e.public["seats"]:
+        seat = state.seats[k]
+        seat.dealt, seat.last_bets = True, seat.bets
+    for k, bets in e.public.get("refunded", {}).items():
+        state.seats[int(k)].bets = Bets.from_dict(bets)
+
+
+def _dealt(state: TableState, e: Event) -> None:
+    if e.seat is None:
+        state.round.dealer = [*e.secret["hole"], *e.public.get("up", [])]
+        state.round.board = [*e.public.get("flop", []), *e.secret.get("turn_river", [])]
+        state.round.taken += len(state.round.dealer) + len(state.round.board)
+    else:
+        seat = state.seats[e.seat]
+        seat.cards = list(e.private["cards"])
+        seat.first_five = list(seat.cards)
+        state.round.taken += len(seat.cards)
+
+
+def _decided(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.decision, seat.auto = Decision(e.public["decision"]), e.public["auto"]
+    seat.bets = Bets.from_dict(e.public["bets"])
+
+
+def _exchanged(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.cards, seat.exchanges = list(e.private["cards"]), seat.exchanges + 1
+    state.round.taken += e.public["count"]
+
+
+def _revealed(state: TableState, e: Event) -> None:
+    state.round.revealed = dict(e.public)
+
+
+def _settled(state: TableState, e: Event) -> None:
+    state.seats[_seat(e)].results = dict(e.public)
+
+
+def _round_closed(state: TableState, e: Event) -> None:
+    state.phase, state.round.void = Phase.SETTLED, e.public.get("void", False)
+    for seat in state.seats:
+        seat.bets = Bets()
+
+
+def _session(state: TableState, e: Event) -> None:
+    state.phase = Phase.CLOSED if e.kind == "session_ended" else Phase.SETTLED
+
+
+def _seat(e: Event) -> int:
+    assert e.seat is not None, f"{e.kind} event without a seat"
+    return e.seat
+
+
+_APPLY = {
+    "bets": _bets,
+    "limit_set": _limit,
+    "round_opened": _round_opened,
+    "dealing": _dealing,
+    "dealt": _dealt,
+    "decided": _decided,
+    "exchanged": _exchanged,
+    "revealed": _revealed,
+    "settled": _settled,
+    "round_closed": _round_closed,
+    "session_ended": _session,
+    "session_opened": _session,
+}

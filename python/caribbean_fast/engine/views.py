@@ -1,0 +1,101 @@
+"""What one seat is shown: its own cards, the dealer's up card (hold'em: the flop), everyone's
+bets and decisions; the dealer's hidden cards and the other seats' cards only once revealed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ..cards import card_text
+from ..hands import evaluate
+from ..variants import Family
+from .state import Bets, Phase
+
+if TYPE_CHECKING:
+    from .table import Table
+
+__all__ = ["OtherSeat", "SeatView", "seat_view"]
+
+
+@dataclass(frozen=True)
+class OtherSeat:
+    seat: int
+    bets: Bets
+    dealt: bool
+    decided: bool
+    cards: tuple[str, ...]  # empty until the showdown reveals them
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    round: int
+    phase: Phase
+    balance: int
+    bets: Bets
+    cards: tuple[str, ...]
+    hand: str  # the seat's hand in words ("" before the deal)
+    dealer: tuple[str, ...]  # stud: the up card until the showdown; hold'em: the dealer's two, once shown
+    board: tuple[str, ...]  # hold'em: the flop until the showdown, then all five
+    others: tuple[OtherSeat, ...]
+    meter: int
+    commitment: str
+    seed: str  # the server seed, once revealed
+    result: dict[str, Any] | None
+    actions: tuple[str, ...]
+    deadline: datetime | None
+    exchanges: int
+    limit: int | None
+    currency: str
+
+
+def _texts(cards: list[int]) -> tuple[str, ...]:
+    return tuple(card_text(c) for c in cards)
+
+
+def _deadline(table: Table) -> datetime | None:
+    t, r = table.variant.timing, table.state.round
+    if table.phase is Phase.BETTING and t.bet_seconds and r.opened_at:
+        return r.opened_at + timedelta(seconds=t.bet_seconds)
+    if table.phase is Phase.DECIDING and t.decision_seconds and r.dealt_at:
+        return r.dealt_at + timedelta(seconds=t.decision_seconds)
+    return None
+
+
+def seat_view(table: Table, seat: int) -> SeatView:
+    state, holdem = table.state, table.variant.family is Family.HOLDEM
+    r, me = state.round, state.seats[seat]
+    shown = r.revealed is not None and state.phase is not Phase.BETTING
+    board = r.board if shown else r.board[:3] if state.phase is Phase.DECIDING else []
+    if holdem:
+        dealer = r.dealer if shown else []
+    else:
+        dealer = r.dealer if shown else r.dealer[-1:] if state.phase is Phase.DECIDING else []
+    others = tuple(
+        OtherSeat(k, s.bets, s.dealt, s.decision is not None, _texts(s.cards) if shown and s.dealt else ())
+        for k, s in enumerate(state.seats)
+        if k != seat
+    )
+    mine = [*me.cards, *board] if holdem else me.cards
+    return SeatView(
+        seat=seat,
+        round=r.number,
+        phase=state.phase,
+        balance=table.balance(seat),
+        bets=me.bets if state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
+        cards=_texts(me.cards),
+        hand=evaluate(mine).describe() if len(mine) >= 5 else "",
+        dealer=_texts(dealer),
+        board=_texts(board),
+        others=others,
+        meter=table.meter,
+        commitment=r.commitment,
+        seed=r.seed.hex() if shown else "",
+        result=me.results,
+        actions=tuple(table.actions(seat)),
+        deadline=_deadline(table),
+        exchanges=me.exchanges,
+        limit=me.limit,
+        currency=table.variant.currency.code,
+    )
