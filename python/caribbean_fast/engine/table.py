@@ -24,6 +24,7 @@ from ..settlement import Decision
 from ..variants import Family, Unfinished, Variant
 from ..variants.toml_io import to_toml
 from .events import COMMANDS, Event, Transfer
+from .history import seat_history
 from .ledger import OUTSIDE, table_spot, wallet
 from .limits import may_change_limit, next_week_start
 from .showdown import revealed, settle_seats
@@ -115,9 +116,8 @@ class Table:
         return seat_view(self, self._seat(seat))
 
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
-        """The last `last` rounds `seat` was dealt into, every step as the seat saw it."""
-        rounds = sorted({e.round for e in self.events if e.kind == "dealt" and e.seat == seat})[-last:]
-        return [[e.seen_by(seat) for e in self.events if e.round == r and e.round > 0] for r in rounds]
+        """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it."""
+        return seat_history(self.events, self._seat(seat), last)
 
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now (with their usual arguments)."""
@@ -551,11 +551,12 @@ class Table:
 
     # ---- the end of a round ----------------------------------------------------------------------
 
-    def _undecided(self) -> list[int]:
+    def undecided(self) -> list[int]:
+        """The dealt seats still to decide this round."""
         return [k for k, s in enumerate(self.state.seats) if s.dealt and s.decision is None]
 
     def _showdown_when_decided(self) -> None:
-        if self._undecided():
+        if self.undecided():
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
         self._emit("revealed", None, revealed(self.state, self.variant, order))
@@ -580,7 +581,7 @@ class Table:
             self._decide_for_the_rest()
 
     def _decide_for_the_rest(self) -> None:
-        for k in self._undecided():
+        for k in self.undecided():
             self._auto_decide(k)
         self._showdown_when_decided()
 

@@ -1,0 +1,97 @@
+"""Seats played by a stated strategy, for soak runs and demonstrations (`caribbean-fast table run`)
+and for the other seats of a multi-seat table.
+
+A strategy sees only the seat's view, as a player would, and returns "raise", "fold", or the
+cards to exchange. `best` asks the exact analysis's strategy table (it pays the enumeration the
+first time); the others are rules a person can follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from ..analysis import analyze
+from ..analysis.strategy import StrategyTable
+from ..hands import HandClass, evaluate
+from ..variants import Family, HandThreshold, Variant
+from .state import Phase
+from .table import Table
+from .views import SeatView
+
+__all__ = ["STRATEGIES", "Choice", "Strategy", "choose", "play_round"]
+
+Choice = str | list[str]
+""""raise", "fold", or the cards to exchange."""
+
+Strategy = Callable[[Variant, SeatView], Choice]
+
+
+def _simple(variant: Variant, view: SeatView) -> Choice:
+    """Stud: raise A-K-J-8-3 or better. Game 4 first exchanges every card but its aces and kings
+    once when the hand is below a pair. Hold'em: call with a pair or better, or an ace in the hand."""
+    if variant.family is Family.HOLDEM:
+        strength = evaluate([*view.cards, *view.board]).strength
+        has_ace = any(card[0] == "A" for card in view.cards)
+        return "raise" if has_ace or strength >= HandThreshold("pair").strength else "fold"
+    hand = evaluate(view.cards)
+    if variant.exchanges and view.exchanges == 0 and hand.hand_class < HandClass.ONE_PAIR:
+        discard = [c for c in view.cards if c[0] not in "AK"]
+        if discard and "exchange" in view.actions:
+            return discard
+    return "raise" if hand.strength >= HandThreshold("A K J 8 3").strength else "fold"
+
+
+def _always(variant: Variant, view: SeatView) -> Choice:
+    return "raise"
+
+
+@cache
+def _best_table(variant: Variant) -> StrategyTable:
+    return analyze(variant).table
+
+
+def _best(variant: Variant, view: SeatView) -> Choice:
+    board = view.dealer if variant.family is Family.STUD else view.board
+    return str(_best_table(variant).decide(view.cards, board))
+
+
+STRATEGIES: dict[str, Strategy] = {"simple": _simple, "always": _always, "best": _best}
+
+
+def choose(name: str, variant: Variant, view: SeatView) -> Choice:
+    return STRATEGIES[name](variant, view)
+
+
+def _bet(table: Table, seat: int, ante: int, progressive: bool) -> None:
+    if table.state.seats[seat].bets.ante:
+        return  # a round restored in its betting phase keeps its bets
+    if table.can_ante(seat, ante):
+        table.ante(seat, ante)
+        if progressive and table.can_progressive(seat):
+            table.progressive(seat)
+
+
+def _decide(table: Table, seat: int, strategy: str) -> None:
+    while seat in table.undecided():
+        choice = choose(strategy, table.variant, table.view(seat))
+        if isinstance(choice, list):
+            table.exchange(seat, choice)
+        elif choice == "raise" and table.can_raise(seat):
+            table.raise_(seat)
+        else:
+            table.fold(seat)
+
+
+def play_round(table: Table, strategy: str, ante: int, progressive: bool = False) -> bool:
+    """One round (or the rest of an open one) with every seat played by `strategy`; False when no
+    seat can afford the ante."""
+    if table.phase is not Phase.DECIDING:
+        for seat in range(table.seats):
+            _bet(table, seat, ante, progressive)
+        if not table.can_deal():
+            return False
+        table.deal()
+    for seat in table.undecided():
+        _decide(table, seat, strategy)
+    return True

@@ -1,0 +1,76 @@
+"""Game recall: the last rounds of a seat, every step as that seat saw it, and in words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import format_cards
+from ..variants import Currency
+from .events import Event
+
+__all__ = ["describe_step", "seat_history"]
+
+Step = dict[str, Any]
+
+
+def seat_history(events: Sequence[Event], seat: int, last: int = 10) -> list[list[Step]]:
+    """The last `last` rounds `seat` was dealt into, from the round's opening to its close."""
+    rounds: list[list[Step]] = []
+    current: list[Event] | None = None
+    for e in events:
+        if e.kind == "round_opened":
+            current = []
+        if current is not None:
+            current.append(e)
+        if e.kind == "round_closed" and current is not None:
+            if any(x.kind == "dealt" and x.seat == seat for x in current):
+                rounds.append([x.seen_by(seat) for x in current])
+            current = None
+    return rounds[-last:] if last > 0 else []
+
+
+def _bets(s: Step, c: Currency) -> str:
+    b = s["bets"]
+    parts = [f"ante {c.format(b['ante'])}"] if b["ante"] else []
+    parts += [f"raise {c.format(b['raise'])}"] if b["raise"] else []
+    parts += [f"{name} {c.format(v)}" for name, v in b["side_bets"].items()]
+    parts += [f"progressive {c.format(b['progressive'])}"] if b["progressive"] else []
+    return "bets: " + (", ".join(parts) or "none")
+
+
+def _dealt(s: Step, c: Currency) -> str:
+    if s["seat"] is None:
+        return f"dealer shows {format_cards(s['up'])}" if "up" in s else f"flop {format_cards(s['flop'])}"
+    return f"seat {s['seat']} dealt" + (f": {format_cards(s['cards'])}" if "cards" in s else "")
+
+
+def _settled(s: Step, c: Currency) -> str:
+    o, net = s["outcome"], s["net"]
+    how = "folded" if o["decision"] == "fold" else o["showdown"] + ("" if o["dealer_qualifies"] else ", dealer does not qualify")
+    return f"seat {s['seat']}: {s['hand']}, {how}; net {c.format(net['total'])}"
+
+
+def _closed(s: Step, c: Currency) -> str:
+    return f"round void ({s.get('reason', '')}): every bet refunded" if s["void"] else "round closed"
+
+
+_WORDS: dict[str, Callable[[Step, Currency], str]] = {
+    "round_opened": lambda s, c: f"round {s['round']} opened; seed commitment {s['commitment'][:16]}...",
+    "bets": lambda s, c: f"seat {s['seat']} {_bets(s, c)}",
+    "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
+    "dealt": _dealt,
+    "decided": lambda s, c: f"seat {s['seat']} {s['decision']}s" + (" (automatic)" if s["auto"] else ""),
+    "exchanged": lambda s, c: f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
+    + (f": now {format_cards(s['cards'])}" if "cards" in s else ""),
+    "revealed": lambda s, c: f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: "
+    f"{s['dealer_hand']}; seed {s['seed'][:16]}...",
+    "settled": _settled,
+    "round_closed": _closed,
+}
+
+
+def describe_step(step: Step, currency: Currency) -> str | None:
+    """One step in words, or None for a step that only records a command."""
+    words = _WORDS.get(step["kind"])
+    return words(step, currency) if words else None
