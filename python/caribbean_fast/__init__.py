@@ -2,7 +2,8 @@
 
 Hand evaluation (``evaluate``, ``evaluate_many``) runs in the Rust core; cards are ids 0..51
 (see ``cards``). Games are variants loaded from TOML (``load_variant``), and every payout comes
-from one function (``settle``).
+from one function (``settle``). ``Table`` runs real tables, recorded in a store (``SqliteStore``),
+``restore``-d after a crash and ``audit``-ed round by round.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .analysis import ParSheet, analyze
 from .cards import Deck, card_text, format_cards, parse_card, parse_cards
+from .engine import SqliteStore, Table, audit, restore
 from .errors import (
     CaribbeanFastError,
     IllegalActionError,
@@ -54,11 +56,14 @@ __all__ = [
     "Settlement",
     "Showdown",
     "SimulationResult",
+    "SqliteStore",
     "Stakes",
+    "Table",
     "Variant",
     "VariantError",
     "__version__",
     "analyze",
+    "audit",
     "card_text",
     "class_floor",
     "evaluate",
@@ -68,6 +73,7 @@ __all__ = [
     "load_variant",
     "parse_card",
     "parse_cards",
+    "restore",
     "settle",
     "settle_money",
     "simulate",

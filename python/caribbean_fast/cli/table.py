@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         out.add_row(f"seat {seat}", fmt(table.balance(seat)))
     out.add_row("house", fmt(table.house))
     out.add_row("meter", fmt(table.meter))
-    out.add_row("this run", f"{settled - before} rounds in {seconds:.2f} s ({(settled - before) / max(seconds, 1e-9):,.0f}/s)")
+    out.add_row(
+        "this run", f"{settled - before} rounds in {seconds:.2f} s ({(settled - before) / max(seconds, 1e-9):,.0f}/s)"
+    )
     Console().print(out)
     return 0 if settled >= args.rounds else 1
 

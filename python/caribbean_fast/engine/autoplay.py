@@ -64,12 +64,12 @@ def choose(name: str, variant: Variant, view: SeatView) -> Choice:
 
 
 def _bet(table: Table, seat: int, ante: int, progressive: bool) -> None:
-    if table.state.seats[seat].bets.ante:
-        return  # a round restored in its betting phase keeps its bets
-    if table.can_ante(seat, ante):
+    """The ante, then the progressive; a round restored in its betting phase keeps what it has."""
+    bets = table.state.seats[seat].bets
+    if not bets.ante and table.can_ante(seat, ante):
         table.ante(seat, ante)
-        if progressive and table.can_progressive(seat):
-            table.progressive(seat)
+    if progressive and table.state.seats[seat].bets.ante and table.can_progressive(seat):
+        table.progressive(seat)
 
 
 def _decide(table: Table, seat: int, strategy: str) -> None:

@@ -47,7 +47,11 @@ def _dealt(s: Step, c: Currency) -> str:
 
 def _settled(s: Step, c: Currency) -> str:
     o, net = s["outcome"], s["net"]
-    how = "folded" if o["decision"] == "fold" else o["showdown"] + ("" if o["dealer_qualifies"] else ", dealer does not qualify")
+    how = (
+        "folded"
+        if o["decision"] == "fold"
+        else o["showdown"] + ("" if o["dealer_qualifies"] else ", dealer does not qualify")
+    )
     return f"seat {s['seat']}: {s['hand']}, {how}; net {c.format(net['total'])}"
 
 
@@ -61,10 +65,14 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
     "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
     "dealt": _dealt,
     "decided": lambda s, c: f"seat {s['seat']} {s['decision']}s" + (" (automatic)" if s["auto"] else ""),
-    "exchanged": lambda s, c: f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
-    + (f": now {format_cards(s['cards'])}" if "cards" in s else ""),
-    "revealed": lambda s, c: f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: "
-    f"{s['dealer_hand']}; seed {s['seed'][:16]}...",
+    "exchanged": lambda s, c: (
+        f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
+        + (f": now {format_cards(s['cards'])}" if "cards" in s else "")
+    ),
+    "revealed": lambda s, c: (
+        f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: "
+        f"{s['dealer_hand']}; seed {s['seed'][:16]}..."
+    ),
     "settled": _settled,
     "round_closed": _closed,
 }

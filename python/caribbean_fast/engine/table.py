@@ -366,26 +366,25 @@ class Table:
         self._emit("round_opened", None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number)
 
     def _adjusted_ante(self, seat: int, s: SeatState, amount: int) -> int:
-        balance = self.balance(seat) + s.bets.total
-        ante = self.limits.adjust(amount, balance)
+        lim, balance = self.limits, self.balance(seat) + s.bets.total
+        _illegal(
+            lim.adjust(amount) is None,
+            f"an ante of {self._fmt(amount)} is outside the limits "
+            f"{self._fmt(lim.minimum)} to {self._fmt(lim.maximum)}",
+        )
+        ante = lim.adjust(amount, balance)
         if ante is None:
+            cap = f" ({lim.balance_fraction} of the balance)" if lim.balance_fraction else ""
             raise InsufficientFundsError(
-                f"an ante of {self._fmt(amount)} is outside the limits {self._fmt(self.limits.minimum)} to "
-                f"{self._fmt(self.limits.maximum)}"
-                + (
-                    f" and {self.limits.balance_fraction} of the balance {self._fmt(balance)}"
-                    if self.limits.balance_fraction
-                    else ""
-                )
+                f"seat {seat} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
             )
         _illegal(
             s.limit is not None and ante > s.limit,
             f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(s.limit or 0)}",
         )
         for what, multiple in self._multiples():
-            _illegal(
-                (ante * multiple).denominator != 1, f"an ante of {ante} minor units makes a {what} of {ante * multiple}"
-            )
+            whole = (ante * multiple).denominator == 1
+            _illegal(not whole, f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
         return ante
 
     def _multiples(self) -> list[tuple[str, Fraction]]:

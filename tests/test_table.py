@@ -1,0 +1,260 @@
+"""The table engine on named deals: each game's flow, limits, the meter, time, faults and views."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+from tables import Clock, rig, stacked_deck
+
+from caribbean_fast import IllegalActionError, InsufficientFundsError, load_variant
+from caribbean_fast.engine import MemoryStore, Phase, Table, audit, next_week_start, restore
+from caribbean_fast.engine.limits import EASTERN
+
+CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+
+
+def table(name: str, balance: int = 100_000, **kw: object) -> Table:
+    t = Table(load_variant(name), seed=1, clock=kw.pop("clock", Clock()), **kw)  # type: ignore[arg-type]
+    for seat in range(t.seats):
+        t.deposit(seat, balance)
+    return t
+
+
+def net(t: Table, seat: int) -> int:
+    result = t.state.seats[seat].results
+    assert result is not None
+    return int(result["net"]["total"])
+
+
+def test_game4_worked_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 003: ante 10, call 20, a full house against a qualifying dealer wins 150; a royal 2010
+    (dollars: amounts are in cents)."""
+    rig(
+        monkeypatch,
+        stacked_deck(["Kh Kd Ks 4c 4d"], "Ac Kc 9d 5h 2s"),
+        stacked_deck(["Ah Kh Qh Jh Th"], "Ac Kc 9d 5h 2s"),
+    )
+    t = table("caribbean-poker", balance=100_000)
+    for expected in (15_000, 201_000):
+        t.ante(0, 1000)
+        t.deal()
+        t.call(0)
+        assert net(t, 0) == expected
+    assert t.balance(0) == 100_000 + 15_000 + 201_000
+
+
+def test_game4_exchange_draws_the_undealt_cards_for_a_fee(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+    t = table("caribbean-poker", balance=10_000)
+    t.ante(0, 1000)
+    t.deal()
+    t.exchange(0, "2c 7d")
+    assert t.view(0).cards == ("Ad", "Ah", "9h", "Jc", "As")
+    assert t.balance(0) == 10_000 - 1000 - 1000  # the ante and one fee
+    t.call(0)  # three aces beat the dealer's Ace-King: ante +10, call +60, the fee lost
+    assert net(t, 0) == 1000 + 6000 - 1000
+    assert t.balance(0) == 10_000 + 6000
+
+
+def test_game4_exchange_limits() -> None:
+    t = table("caribbean-poker", balance=5000)
+    t.ante(0, 1000)
+    t.deal()
+    cards = list(t.view(0).cards)
+    with pytest.raises(IllegalActionError, match="not all in the seat's hand"):
+        t.exchange(0, "2c 3c" if "2c" not in cards and "3c" not in cards else "4d 5d 6d 7d 8d 9d")
+    for _ in range(2):  # 40 left: each exchange needs its fee 10 and the call 20 still covered
+        t.exchange(0, t.view(0).cards[0])
+    before = len(t.events)
+    with pytest.raises(InsufficientFundsError, match="the fee and the call"):
+        t.exchange(0, t.view(0).cards[0])
+    assert len(t.events) == before and t.balance(0) == 2000
+
+
+def test_game1_third_of_the_balance_and_minimum() -> None:
+    t = table("atlantic-city", balance=6000)
+    t.ante(0, 300)  # below the 5.00 minimum: raised to it
+    assert t.state.seats[0].bets.ante == 500
+    with pytest.raises(InsufficientFundsError, match="1/3 of the balance"):
+        t.ante(0, 30000)  # over a third of 60.00: refused, the 5.00 stands
+    assert t.state.seats[0].bets.ante == 500
+    t.ante(0, 2000)
+    assert t.state.seats[0].bets.ante == 2000 and t.balance(0) == 4000
+
+
+def test_game1_personal_limit_changes_once_a_week() -> None:
+    friday_night = datetime(2026, 12, 4, 23, 59, tzinfo=EASTERN)
+    clock = Clock(friday_night.astimezone(UTC))
+    t = table("atlantic-city", clock=clock)
+    t.set_limit(0, 1000)
+    with pytest.raises(IllegalActionError, match="over the personal limit"):
+        t.ante(0, 1500)
+    clock.advance(90)  # Saturday 00:00:30 in New York: a new week
+    t.set_limit(0, 2000)
+    clock.advance(6 * 86400)
+    with pytest.raises(IllegalActionError, match="once a week: next from Sat 2026-12-12 00:00 EST"):
+        t.set_limit(0, 500)
+    t.ante(0, 1500)
+
+
+def test_the_week_turns_at_saturday_midnight_new_york_across_dst() -> None:
+    # 2027-03-14 the US moves to EDT: the week start stays midnight local time
+    turn = next_week_start(datetime(2027, 3, 10, 12, tzinfo=UTC))
+    assert turn == datetime(2027, 3, 13, 5, tzinfo=UTC)  # EST: UTC-5
+    assert next_week_start(turn) == datetime(2027, 3, 20, 4, tzinfo=UTC)  # EDT: UTC-4
+
+
+def test_two_royals_share_the_meter(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["Ah Kh Qh Jh Th", "As Ks Qs Js Ts", "2c 3d 5h 7s 9c"], "Ac Kc 9d 5d 2s"))
+    t = table("network-24h", seats=3)
+    meter = t.meter
+    for seat in range(3):
+        t.ante(seat, 100)
+        t.progressive(seat)
+    t.deal()
+    grown = meter + 3 * 10  # each 0.50 stake puts 0.10 into the meter
+    assert t.meter == grown
+    for seat in range(3):
+        t.raise_(seat)
+    paid = [t.state.seats[k].results["net"]["meter_paid"] for k in range(3)]  # type: ignore[index]
+    assert paid == [grown // 2, grown // 2, 0]
+    assert t.meter == load_variant("network-24h").progressive.reset  # type: ignore[union-attr]
+    assert audit_ok(t)
+
+
+def audit_ok(t: Table) -> bool:
+    return t.store is None or audit(t.store).ok
+
+
+def test_game3_progressive_box_stays_ticked() -> None:
+    t = table("network-24h", seats=1)
+    t.ante(0, 100)
+    t.progressive(0)
+    t.deal()
+    t.fold(0)
+    t.ante(0, 100)
+    assert t.state.seats[0].bets.progressive == 50
+
+
+def test_game3_timeout_raises_a_pair_and_folds_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc", "2c 7d 9h Jc As", "3c 4d 8h Qd Ks"], "Ac Kh 9s 5h 2s"))
+    clock = Clock()
+    t = table("network-24h", seats=3, clock=clock)
+    for seat in range(3):
+        t.ante(seat, 100)
+    t.deal()
+    t.fold(2)
+    t.disconnect(1)  # high card: folds at once
+    assert t.state.seats[1].decision == "fold" and t.state.seats[1].auto
+    clock.advance(19)
+    assert t.tick() == []
+    clock.advance(1)
+    t.tick()  # seat 0's 20 seconds are up: a pair raises
+    assert t.state.seats[0].decision == "raise" and t.state.seats[0].auto
+    assert t.phase is Phase.SETTLED
+
+
+def test_bet_time_runs_out_deals_the_antes() -> None:
+    clock = Clock()
+    t = table("network-24h", seats=2, clock=clock)
+    t.ante(0, 100)
+    clock.advance(20)
+    t.tick()
+    assert t.phase is Phase.DECIDING and t.state.seats[0].dealt and not t.state.seats[1].dealt
+
+
+def test_game5_fault_voids_and_refunds() -> None:
+    t = table("casino-holdem", balance=10_000)
+    t.ante(0, 500)
+    t.side_bet(0, "aa-bonus", 100)
+    t.deal()
+    assert t.balance(0) == 9_400
+    t.fault("dealing shoe error")
+    assert t.balance(0) == 10_000 and t.phase is Phase.SETTLED and t.state.round.void
+
+
+def test_game5_limits_adjust_down_and_rebet() -> None:
+    t = table("casino-holdem", balance=100_000)
+    t.ante(0, 20_000)
+    t.side_bet(0, "aa-bonus", 9_000)
+    assert t.state.seats[0].bets.ante == 10_000 and t.state.seats[0].bets.side("aa-bonus") == 5_000
+    t.deal()
+    t.fold(0)
+    t.rebet(0)
+    assert t.state.seats[0].bets.ante == 10_000 and t.state.seats[0].bets.side("aa-bonus") == 5_000
+
+
+def test_idle_session_ends_and_voids_a_holdem_round() -> None:
+    clock = Clock()
+    t = table("casino-holdem", balance=10_000, clock=clock)
+    t.ante(0, 500)
+    t.deal()
+    clock.advance(900)
+    t.tick()
+    assert t.phase is Phase.CLOSED and t.balance(0) == 10_000
+    with pytest.raises(IllegalActionError, match="session has ended"):
+        t.ante(0, 500)
+    t.reopen()
+    t.ante(0, 500)
+
+
+def test_restore_completes_a_stud_round_and_voids_a_holdem_round() -> None:
+    for name, voided in (("cyberstud", False), ("casino-holdem", True)):
+        store = MemoryStore()
+        t = table(name, balance=10_000, store=store)
+        t.ante(0, 500)
+        t.deal()
+        again = restore(store)
+        assert again.phase is (Phase.SETTLED if voided else Phase.DECIDING)
+        assert again.balance(0) == (10_000 if voided else 9_500)
+        assert audit(store).ok
+
+
+def test_views_and_reprs_hide_cards_until_the_showdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc", "2c 7d 9h Jc As"], "Ac Kh 8s 5h Qs"))
+    t = table("network-24h", seats=2)
+    t.ante(0, 100)
+    t.ante(1, 100)
+    events = t.deal()
+    hidden = {"Ac", "Kh", "8s", "5h", "2c", "7d", "9h", "Jc", "As"}
+    shown = set(CARD.findall(repr(t.view(0)))) | set(CARD.findall(repr(events)))
+    assert shown & hidden == set() and {"9c", "Qs"} <= shown
+    t.fold(0)
+    t.fold(1)
+    assert hidden <= set(CARD.findall(repr(t.view(0))))
+
+
+def test_illegal_actions_change_nothing() -> None:
+    t = table("cyberstud", balance=1000)
+    cases: list[Callable[[], object]] = [
+        lambda: t.raise_(0),
+        lambda: t.deal(),
+        lambda: t.ante(0, 2000),  # cannot cover it
+        lambda: t.ante(0, -5),
+        lambda: t.ante(3, 100),
+        lambda: t.withdraw(0, 5000),
+        lambda: t.side_bet(0, "aa-bonus", 100),
+        lambda: t.exchange(0, "As"),
+        lambda: t.rebet(0),
+    ]
+    for case in cases:
+        before = (len(t.events), t.balance(0), t.phase)
+        with pytest.raises(Exception) as err:
+            case()
+        assert isinstance(err.value, IllegalActionError | ValueError), err.value
+        assert (len(t.events), t.balance(0), t.phase) == before
+
+
+def test_history_recalls_a_seats_rounds() -> None:
+    t = table("cyberstud")
+    for _ in range(3):
+        t.ante(0, 100)
+        t.deal()
+        t.fold(0)
+    rounds = t.history(0, last=2)
+    assert [r[0]["round"] for r in rounds] == [2, 3]
+    assert [s["kind"] for s in rounds[-1]][-3:] == ["revealed", "settled", "round_closed"]
+    assert "cards" in next(s for s in rounds[-1] if s["kind"] == "dealt" and s["seat"] == 0)
