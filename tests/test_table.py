@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -10,7 +11,19 @@ import pytest
 from tables import Clock, rig, stacked_deck
 
 from caribbean_fast import IllegalActionError, InsufficientFundsError, load_variant
-from caribbean_fast.engine import MemoryStore, Phase, Table, audit, next_week_start, restore
+from caribbean_fast.cards import card_text
+from caribbean_fast.engine import (
+    MemoryStore,
+    Phase,
+    SecureSeeds,
+    SeededSeeds,
+    Table,
+    audit,
+    commitment,
+    deck_from_seed,
+    next_week_start,
+    restore,
+)
 from caribbean_fast.engine.limits import EASTERN
 
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
@@ -258,3 +271,40 @@ def test_history_recalls_a_seats_rounds() -> None:
     assert [r[0]["round"] for r in rounds] == [2, 3]
     assert [s["kind"] for s in rounds[-1]][-3:] == ["revealed", "settled", "round_closed"]
     assert "cards" in next(s for s in rounds[-1] if s["kind"] == "dealt" and s["seat"] == 0)
+
+
+def test_anyone_can_rederive_the_deck_from_the_revealed_seed() -> None:
+    t = table("network-24h", seats=2)
+    t.ante(0, 100)
+    t.ante(1, 100)
+    opened = t.events[-4]
+    assert opened.kind == "round_opened"
+    t.deal()
+    t.raise_(0)
+    t.fold(1)
+    shown = next(e for e in reversed(t.events) if e.kind == "revealed").public
+    seed = bytes.fromhex(shown["seed"])
+    assert commitment(seed) == opened.public["commitment"]
+    deck = [card_text(c) for c in deck_from_seed(seed)]
+    assert shown["seats"]["0"].split() == deck[0:15:3] and shown["dealer"].split() == deck[2:15:3]
+
+
+def test_decks_are_permutations_and_unbiased() -> None:
+    decks = [deck_from_seed(SeededSeeds(7)(n)) for n in range(13_000)]
+    assert all(sorted(d) == list(range(52)) for d in decks[:100])
+    first = Counter(d[0] for d in decks)
+    chi2 = sum((first[c] - 250) ** 2 / 250 for c in range(52))
+    assert chi2 < 90  # 51 degrees of freedom: p < 0.001 above 90
+    assert len({SecureSeeds()(1) for _ in range(10)}) == 10
+
+
+def test_progressive_flush_pays_its_fixed_prize(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2h 7h 9h Jh Ah"], "Ac Kc 9d 5d 2s"))
+    t = table("cyberstud", balance=10_000)
+    meter, house = t.meter, t.house
+    t.ante(0, 100)
+    t.progressive(0)
+    t.deal()
+    t.fold(0)  # paid on a fold too
+    assert net(t, 0) == -100 + 5000 - 100
+    assert t.meter == meter + 25 and t.house == house + 100 + 75 - 5000

@@ -17,10 +17,11 @@ from typing import Any
 
 from ..errors import CaribbeanFastError
 from ..variants.toml_io import from_dict
+from .core import Clock, utc_now
 from .events import Event, chain_hash, event_to_json
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .store import EventStore, Row
-from .table import Clock, Table, utc_now
+from .table import Table
 
 __all__ = ["AuditError", "AuditReport", "audit", "restore"]
 

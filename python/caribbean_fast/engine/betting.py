@@ -1,0 +1,116 @@
+"""Money in and out, and the bets before the deal: ante (with the game's limits, game 1's third of
+the balance and personal limit), progressive, side bets, clear and rebet."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from ..errors import IllegalActionError, InsufficientFundsError
+from .core import TableCore, illegal
+from .ledger import OUTSIDE, wallet
+from .limits import may_change_limit, next_week_start
+from .state import Bets, Phase, SeatState
+
+__all__ = ["Betting"]
+
+
+class Betting(TableCore):
+    def _deposit(self, seat: int, amount: int) -> None:
+        self._open()
+        seat, amount = self._seat(seat), self._amount(amount, "a deposit")
+        self._emit("funds", seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
+
+    def _withdraw(self, seat: int, amount: int) -> None:
+        seat, amount = self._seat(seat), self._amount(amount, "a withdrawal")
+        if amount > self.balance(seat):
+            raise InsufficientFundsError(
+                f"seat {seat} holds {self._fmt(self.balance(seat))}, cannot withdraw {self._fmt(amount)}"
+            )
+        self._emit("funds", seat, {"withdrawal": amount}, transfers=[(wallet(seat), OUTSIDE, amount)])
+
+    def _set_limit(self, seat: int, amount: int | None) -> None:
+        s = self.state.seats[self._seat(seat)]
+        if amount is not None:
+            self._amount(amount, "a personal limit")
+        if not may_change_limit(s.limit_changed, self._now):
+            assert s.limit_changed is not None
+            again = next_week_start(s.limit_changed)
+            raise IllegalActionError(
+                f"the personal limit changes at most once a week: next from {again:%a %Y-%m-%d %H:%M %Z}"
+            )
+        self._emit("limit_set", seat, {"limit": amount})
+
+    def _betting(self, seat: int) -> SeatState:
+        self._open()
+        illegal(self.phase is Phase.DECIDING, "bets are closed: the cards are dealt")
+        return self.state.seats[self._seat(seat)]
+
+    def _adjusted_ante(self, seat: int, s: SeatState, amount: int) -> int:
+        lim, balance = self.limits, self.balance(seat) + s.bets.total
+        illegal(
+            lim.adjust(amount) is None,
+            f"an ante of {self._fmt(amount)} is outside the limits "
+            f"{self._fmt(lim.minimum)} to {self._fmt(lim.maximum)}",
+        )
+        ante = lim.adjust(amount, balance)
+        if ante is None:
+            cap = f" ({lim.balance_fraction} of the balance)" if lim.balance_fraction else ""
+            raise InsufficientFundsError(
+                f"seat {seat} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
+            )
+        illegal(
+            s.limit is not None and ante > s.limit,
+            f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(s.limit or 0)}",
+        )
+        for what, multiple in self._multiples():
+            whole = (ante * multiple).denominator == 1
+            illegal(not whole, f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
+        return ante
+
+    def _multiples(self) -> list[tuple[str, Fraction]]:
+        fee = self.variant.exchanges.fee_antes if self.variant.exchanges else Fraction(0)
+        return [("raise", self.variant.raise_multiple), ("exchange fee", fee)]
+
+    def _ante(self, seat: int, amount: int) -> None:
+        s = self._betting(seat)
+        ante = self._adjusted_ante(seat, s, self._amount(amount, "an ante"))
+        bets = replace(s.bets, ante=ante)
+        p = self.variant.progressive
+        if p and p.stays_ticked and s.ticked and not bets.progressive:
+            bets = replace(bets, progressive=p.stake)
+        self._place(seat, bets)
+
+    def _progressive(self, seat: int, on: bool) -> None:
+        s, p = self._betting(seat), self.variant.progressive
+        illegal(p is None, f"{self.variant.name} has no progressive bet")
+        assert p is not None
+        placed = bool(s.bets.progressive) and (s.ticked or not p.stays_ticked)
+        illegal(on and placed, f"seat {seat} has the progressive bet already")
+        illegal(not on and not s.bets.progressive and not s.ticked, f"seat {seat} has no progressive bet")
+        self._place(seat, replace(s.bets, progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
+
+    def _side_bet(self, seat: int, name: str, amount: int) -> None:
+        s = self._betting(seat)
+        bet = self.variant.side_bet(name)
+        if amount != 0:
+            amount = self._amount(amount, f"the {name} bet")
+            illegal(amount < bet.minimum, f"the {name} bet is {self._fmt(bet.minimum)} to {self._fmt(bet.maximum)}")
+            if amount > bet.maximum:
+                illegal(self.limits.above_maximum != "adjust", f"the {name} bet is at most {self._fmt(bet.maximum)}")
+                amount = bet.maximum
+        sides = dict(s.bets.side_bets) | {name: amount}
+        self._place(seat, replace(s.bets, side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
+
+    def _clear(self, seat: int) -> None:
+        s = self._betting(seat)
+        illegal(self.phase is not Phase.BETTING or s.bets.total == 0, f"seat {seat} has no bet to clear")
+        self._place(seat, Bets(), ticked=False)
+
+    def _rebet(self, seat: int) -> None:
+        s = self._betting(seat)
+        illegal(s.last_bets is None, f"seat {seat} has no last round to repeat")
+        illegal(s.bets.total > 0, f"seat {seat} has bets already; clear them to rebet")
+        assert s.last_bets is not None
+        ante = self._adjusted_ante(seat, s, s.last_bets.ante)
+        self._place(seat, replace(s.last_bets, ante=ante, raise_=0))

@@ -1,0 +1,216 @@
+"""The machinery every table shares: state, clock, seeds, store, and how a command runs.
+
+A command's handler (`_ante`, `_raise`, ... in `betting` and `rounds`) checks everything first and
+raises IllegalActionError or InsufficientFundsError without changing anything; only then does it
+emit events, and only applying an event changes the state (`state.TableState.apply`). The first
+event a command emits is the command itself, so a record can be replayed: `replay` runs the
+recorded commands again and must get the recorded events back. `_can` runs a handler's checks
+alone: a dry run stops at the first emit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError
+from ..variants import Variant
+from ..variants.toml_io import to_toml
+from .events import Event, Transfer
+from .ledger import table_spot, wallet
+from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
+from .state import Bets, Phase, SeatState, TableState
+from .store import EventStore
+
+__all__ = ["Clock", "TableCore", "illegal", "utc_now"]
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Legal(Exception):
+    """Raised at a handler's first emit in a dry run: every check has passed."""
+
+
+def illegal(condition: bool, reason: str) -> None:
+    if condition:
+        raise IllegalActionError(reason)
+
+
+class TableCore:
+    """A table's state and machinery; the rules are in `betting.Betting` and `rounds.Rounds`."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        *,
+        seats: int | None = None,
+        limits: int = 0,
+        seed: int | None = None,
+        seeds: SeedSource | None = None,
+        clock: Clock | None = None,
+        store: EventStore | None = None,
+    ) -> None:
+        seats = variant.seats if seats is None else seats
+        if not 1 <= seats <= variant.seats:
+            raise IllegalActionError(f"{variant.name} seats 1 to {variant.seats}, not {seats}")
+        if not 0 <= limits < len(variant.limits):
+            raise IllegalActionError(f"{variant.name} has limit tables 0 to {len(variant.limits) - 1}, not {limits}")
+        self.variant, self.limits, self.seed = variant, variant.limits[limits], seed
+        self.config = {"seats": seats, "limits": limits, "seed": seed}
+        self.clock: Clock = clock or utc_now
+        self._seeds: SeedSource = seeds or (SecureSeeds() if seed is None else SeededSeeds(seed))
+        self.state = TableState([SeatState() for _ in range(seats)])
+        self.events: list[Event] = []
+        self.store = store
+        self._pending: tuple[str, dict[str, Any]] | None = None
+        self._dry = False
+        self._now = self.clock()
+        if store is not None:
+            store.write_meta({"variant": to_toml(variant), **{k: str(v) for k, v in self.config.items()}})
+        p = variant.progressive
+        self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def round(self) -> int:
+        return self.state.round.number
+
+    @property
+    def seats(self) -> int:
+        return len(self.state.seats)
+
+    def balance(self, seat: int) -> int:
+        return self.state.ledger.balance(wallet(self._seat(seat)))
+
+    @property
+    def meter(self) -> int:
+        return self.state.ledger.balance("meter")
+
+    @property
+    def house(self) -> int:
+        return self.state.ledger.balance("house")
+
+    def undecided(self) -> list[int]:
+        """The dealt seats still to decide this round."""
+        return [k for k, s in enumerate(self.state.seats) if s.dealt and s.decision is None]
+
+    def _run(self, kind: str, **args: Any) -> list[Event]:
+        """Runs one command at the clock's time; returns the events it emitted (none: it did
+        nothing and is not recorded)."""
+        self._now = self.clock()
+        start = len(self.events)
+        self._pending = (kind, args)
+        try:
+            getattr(self, f"_{kind}")(**args)
+        finally:
+            self._pending = None
+        return self.events[start:]
+
+    def _can(self, kind: str, **args: Any) -> bool:
+        self._now, self._dry = self.clock(), True
+        try:
+            getattr(self, f"_{kind}")(**args)
+            return False  # a handler that emits nothing has nothing to do
+        except _Legal:
+            return True
+        except CaribbeanFastError:
+            return False
+        finally:
+            self._dry = False
+
+    def _emit(
+        self,
+        kind: str,
+        seat: int | None = None,
+        public: dict[str, Any] | None = None,
+        private: dict[str, Any] | None = None,
+        secret: dict[str, Any] | None = None,
+        transfers: tuple[Transfer, ...] | list[Transfer] = (),
+        round: int | None = None,
+    ) -> None:
+        if self._dry:
+            raise _Legal
+        if self._pending is not None:
+            command, args = self._pending
+            self._pending = None
+            self._emit(command, args.get("seat"), {"args": args})
+        event = Event(
+            seq=len(self.events),
+            round=self.state.round.number if round is None else round,
+            kind=kind,
+            time=self._now,
+            seat=seat,
+            public=public or {},
+            private=private or {},
+            secret=secret or {},
+            transfers=tuple(transfers),
+        )
+        self.state.apply(event)
+        self.events.append(event)
+        if self.store is not None:
+            self.store.append(event)
+
+    def _seat(self, seat: int) -> int:
+        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalActionError(f"no seat {seat!r}: this table has seats 0 to {self.seats - 1}")
+        return seat
+
+    def _open(self) -> None:
+        illegal(self.phase is Phase.CLOSED, "the session has ended; reopen it first")
+
+    def _amount(self, amount: int, what: str) -> int:
+        illegal(
+            isinstance(amount, bool) or not isinstance(amount, int), f"{what} must be whole minor units, not {amount!r}"
+        )
+        illegal(amount <= 0, f"{what} must be positive, not {amount}")
+        return amount
+
+    def _funds(self, transfers: list[Transfer]) -> None:
+        self.state.ledger.check(transfers)
+
+    def _place(self, seat: int, bets: Bets, **extra: Any) -> None:
+        """Opens a round if none is open, then moves the difference between the old and new bets."""
+        old = self.state.seats[seat].bets
+        delta = bets.total - old.total
+        moves = [(wallet(seat), table_spot(seat), delta)] if delta > 0 else [(table_spot(seat), wallet(seat), -delta)]
+        moves = [m for m in moves if m[2]]
+        try:
+            self._funds(moves)
+        except InsufficientFundsError:
+            raise InsufficientFundsError(
+                f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
+            ) from None
+        if self.phase is not Phase.BETTING:
+            self._open_round()
+        self._emit("bets", seat, {"bets": bets.to_dict(), **extra}, transfers=moves)
+
+    def _open_round(self) -> None:
+        number = self.state.round.number + 1
+        seed = self._seeds(number)
+        self._emit("round_opened", None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number)
+
+    def _fmt(self, minor: int) -> str:
+        return self.variant.currency.format(minor)
+
+    @contextmanager
+    def clock_at(self, moment: datetime) -> Iterator[None]:
+        """Runs the block with the clock stopped at `moment` (replays)."""
+        saved, self.clock = self.clock, lambda: moment
+        try:
+            yield
+        finally:
+            self.clock = saved
+
+
+def _meter_seed(p: Any) -> list[Transfer]:
+    """The house seeds the progressive meter with its reset value when the table opens."""
+    return [("house", "meter", p.reset)] if p is not None and p.reset else []

@@ -1,0 +1,193 @@
+"""A round after the bets: the deal from the committed deck, decisions and exchanges, time limits
+and automatic decisions, the showdown and settlement, void rounds and broken-off sessions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from ..cards import parse_cards
+from ..errors import InsufficientFundsError
+from ..hands import evaluate
+from ..settlement import Decision
+from ..variants import Family, Unfinished
+from .core import TableCore, illegal
+from .events import Transfer
+from .ledger import OUTSIDE, table_spot, wallet
+from .showdown import revealed, settle_seats
+from .state import Bets, Phase, SeatState
+
+__all__ = ["Rounds"]
+
+
+class Rounds(TableCore):
+    def _deal(self) -> None:
+        self._open()
+        illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
+        dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
+        illegal(not dealt, "no seat has an ante")
+        self._deal_seats(dealt)
+
+    def _deal_seats(self, dealt: list[int]) -> None:
+        moves: list[Transfer] = []
+        refunded = {}
+        for k, s in enumerate(self.state.seats):
+            if k not in dealt and s.bets.total:  # a side bet or progressive without an ante
+                moves.append((table_spot(k), wallet(k), s.bets.total))
+                refunded[str(k)] = Bets().to_dict()
+            elif k in dealt and s.bets.progressive and self.variant.progressive:
+                contribution = self.variant.progressive.contribution
+                moves += [
+                    (table_spot(k), "meter", contribution),
+                    (table_spot(k), "house", s.bets.progressive - contribution),
+                ]
+        self._emit("dealing", None, {"seats": dealt, "refunded": refunded}, transfers=[m for m in moves if m[2]])
+        hands, dealer, board = self._cards_for(dealt)
+        for k in dealt:
+            self._emit("dealt", k, private={"cards": hands[k]})
+        public = {"up": dealer[-1:]} if self.variant.family is Family.STUD else {"flop": board[:3]}
+        hole = dealer[:-1] if self.variant.family is Family.STUD else dealer
+        self._emit("dealt", None, public, secret={"hole": hole, "turn_river": board[3:]})
+
+    def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
+        """Cards from the top of the seeded deck, one at a time clockwise from seat 0 to the dealer."""
+        per_hand = 5 if self.variant.family is Family.STUD else 2
+        deck = iter(self.state.round.deck)
+        hands: dict[int, list[int]] = {k: [] for k in dealt}
+        dealer: list[int] = []
+        for _ in range(per_hand):
+            for k in dealt:
+                hands[k].append(next(deck))
+            dealer.append(next(deck))
+        board = [next(deck) for _ in range(5)] if self.variant.family is Family.HOLDEM else []
+        return hands, dealer, board
+
+    def _deciding(self, seat: int) -> SeatState:
+        self._open()
+        s = self.state.seats[self._seat(seat)]
+        illegal(self.phase is not Phase.DECIDING, "there is no dealt round to decide")
+        illegal(not s.dealt, f"seat {seat} was not dealt into this round")
+        illegal(s.decision is not None, f"seat {seat} has decided already")
+        return s
+
+    def _fold(self, seat: int) -> None:
+        self._deciding(seat)
+        self._decide(seat, Decision.FOLD, auto=False)
+        self._showdown_when_decided()
+
+    def _raise(self, seat: int) -> None:
+        self._deciding(seat)
+        self._decide(seat, Decision.RAISE, auto=False)
+        self._showdown_when_decided()
+
+    def _raise_stake(self, s: SeatState) -> int:
+        return int(s.bets.ante * self.variant.raise_multiple)
+
+    def _decide(self, seat: int, decision: Decision, auto: bool) -> None:
+        s = self.state.seats[seat]
+        stake = self._raise_stake(s) if decision is Decision.RAISE else 0
+        if stake > self.balance(seat):
+            illegal(not auto, f"seat {seat} holds {self._fmt(self.balance(seat))}: the raise needs {self._fmt(stake)}")
+            decision, stake = Decision.FOLD, 0
+        bets = replace(s.bets, raise_=stake)
+        moves = [(wallet(seat), table_spot(seat), stake)] if stake else []
+        self._emit("decided", seat, {"decision": str(decision), "auto": auto, "bets": bets.to_dict()}, transfers=moves)
+
+    def _exchange(self, seat: int, cards: str) -> None:
+        s = self._deciding(seat)
+        x = self.variant.exchanges
+        illegal(x is None, f"{self.variant.name} has no exchanges")
+        assert x is not None
+        out = parse_cards(cards)
+        illegal(not set(out) <= set(s.cards), f"{cards} are not all in the seat's hand")
+        illegal(not 1 <= len(out) <= x.most_cards, f"exchange 1 to {x.most_cards} cards, not {len(out)}")
+        illegal(s.exchanges >= x.most_per_round, f"at most {x.most_per_round} exchanges a round")
+        fee = int(s.bets.ante * x.fee_antes)
+        need = fee + (self._raise_stake(s) if x.must_cover_call else 0)
+        if need > self.balance(seat):
+            raise InsufficientFundsError(
+                f"an exchange needs {self._fmt(need)} (the fee and the call); "
+                f"the seat holds {self._fmt(self.balance(seat))}"
+            )
+        drawn = self.state.round.next_cards(len(out))
+        hand = [drawn[out.index(c)] if c in out else c for c in s.cards]
+        moves = [(wallet(seat), "house", fee)] if fee else []
+        private = {"cards": hand, "discarded": out, "drawn": drawn}
+        self._emit("exchanged", seat, {"count": len(out), "fee": fee}, private, transfers=moves)
+
+    def _auto_decide(self, seat: int) -> None:
+        """A seat that timed out or disconnected: raise at the automatic threshold or better, else fold."""
+        s, threshold = self.state.seats[seat], self.variant.timing.auto_raise
+        first = [*s.cards, *self.state.round.board[:3]] if self.variant.family is Family.HOLDEM else s.cards
+        raises = threshold is not None and threshold.admits(evaluate(first).strength)
+        self._decide(seat, Decision.RAISE if raises else Decision.FOLD, auto=True)
+
+    def _disconnect(self, seat: int) -> None:
+        self._open()
+        s = self.state.seats[self._seat(seat)]
+        if self.phase is Phase.DECIDING and s.dealt and s.decision is None:
+            self._auto_decide(seat)
+            self._showdown_when_decided()
+        elif self.phase is Phase.BETTING and s.bets.total:
+            self._place(seat, Bets(), ticked=False)
+
+    def _showdown_when_decided(self) -> None:
+        if self.undecided():
+            return
+        order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
+        self._emit("revealed", None, revealed(self.state, self.variant, order))
+        for paid in settle_seats(self.state, self.variant, order):
+            self._emit("settled", paid.seat, paid.public(), transfers=paid.transfers)
+        p, meter = self.variant.progressive, self.meter
+        top_up = [("house", "meter", p.reset - meter)] if p and meter < p.reset else []
+        self._emit("round_closed", None, {"void": False}, transfers=top_up)
+
+    def _void(self, reason: str) -> None:
+        """Every transfer of the round undone, last first: all bets and fees refunded."""
+        undo = [(b, a, n) for a, b, n in reversed(self.state.round_transfers) if OUTSIDE not in (a, b)]
+        self._emit("round_closed", None, {"void": True, "reason": reason}, transfers=undo)
+
+    def _break_off(self, reason: str) -> None:
+        """A dealt round broken off is completed or void by the variant's rule; bets not yet
+        dealt are refunded."""
+        void_dealt = self.variant.timing.unfinished is Unfinished.VOID
+        if self.phase is Phase.BETTING or (self.phase is Phase.DECIDING and void_dealt):
+            self._void(reason)
+        elif self.phase is Phase.DECIDING:
+            self._decide_for_the_rest()
+
+    def _decide_for_the_rest(self) -> None:
+        for k in self.undecided():
+            self._auto_decide(k)
+        self._showdown_when_decided()
+
+    def _expired(self, since: datetime | None, seconds: float | None) -> bool:
+        return since is not None and seconds is not None and self._now >= since + timedelta(seconds=seconds)
+
+    def _tick(self) -> None:
+        t, state = self.variant.timing, self.state
+        if self.phase is Phase.CLOSED:
+            return
+        if self._expired(state.last_activity, t.idle_seconds):
+            self._break_off("idle session")
+            self._emit("session_ended", None, {"reason": "idle"})
+        elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
+            dealt = [k for k, s in enumerate(state.seats) if s.bets.ante]
+            self._deal_seats(dealt) if dealt else self._void("no ante before the bet time ran out")
+        elif self.phase is Phase.DECIDING and self._expired(state.round.dealt_at, t.decision_seconds):
+            self._decide_for_the_rest()
+
+    def _fault(self, reason: str) -> None:
+        illegal(self.phase not in (Phase.BETTING, Phase.DECIDING), "no round is open")
+        self._void(reason)
+
+    def _restore(self) -> None:
+        """Emitted once a table is restored from its record: the open round goes on or is void by
+        the variant's rule."""
+        self._emit("restored", None, {"phase": str(self.phase)})
+        if self.phase is Phase.DECIDING and self.variant.timing.unfinished is Unfinished.VOID:
+            self._void("restored after a fault")
+
+    def _reopen(self) -> None:
+        illegal(self.phase is not Phase.CLOSED, "the session is open")
+        self._emit("session_opened")
