@@ -1,0 +1,64 @@
+"""Table engine throughput: rounds a second played by the `simple` strategy, in memory and into a
+SQLite record (one synchronous transaction per event), and how fast a record restores and audits.
+
+Run: ``python benches/tables.py [--rounds 1000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from caribbean_fast import load_variant
+from caribbean_fast.engine import EventStore, MemoryStore, SqliteStore, Table, audit, restore
+from caribbean_fast.engine.autoplay import play_round
+
+GAMES = ("cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
+
+
+def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
+    """(rounds a second, events written)."""
+    variant = load_variant(name)
+    table = Table(variant, seed=1, store=store)
+    for seat in range(table.seats):
+        table.deposit(seat, 10**9)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        play_round(table, "simple", table.limits.minimum, variant.progressive is not None)
+    return rounds / (time.perf_counter() - start), len(table.events)
+
+
+def _per_second(job: object, events: int) -> float:
+    start = time.perf_counter()
+    job()  # type: ignore[operator]
+    return events / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=1000)
+    args = parser.parse_args()
+    out = RichTable(title=f"Table engine, {args.rounds} rounds per game, seats as the preset (2 cores)")
+    for column in ("game", "seats", "events/round", "memory rounds/s", "SQLite rounds/s", "restore ev/s", "audit ev/s"):
+        out.add_column(column, justify="right")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in GAMES:
+            memory = MemoryStore()
+            in_memory, events = _play(name, memory, args.rounds)
+            sqlite = SqliteStore(Path(folder) / f"{name}.db")
+            on_disk, _ = _play(name, sqlite, max(args.rounds // 5, 1))
+            restoring = _per_second(lambda: restore(memory), events)
+            auditing = _per_second(lambda: audit(memory), events)
+            seats = load_variant(name).seats
+            row = (name, str(seats), f"{events / args.rounds:.0f}", f"{in_memory:,.0f}", f"{on_disk:,.0f}")
+            out.add_row(*row, f"{restoring:,.0f}", f"{auditing:,.0f}")
+    Console(width=120).print(out)
+
+
+if __name__ == "__main__":
+    main()
