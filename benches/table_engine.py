@@ -1,7 +1,7 @@
 """Table engine throughput: rounds a second played by the `simple` strategy, in memory and into a
 SQLite record (one synchronous transaction per event), and how fast a record restores and audits.
 
-Run: ``python benches/tables.py [--rounds 1000]``
+Run: ``python benches/table_engine.py [--rounds 1000]``
 """
 
 from __future__ import annotations

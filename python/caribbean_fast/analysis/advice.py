@@ -1,0 +1,89 @@
+"""The trainer's advice: what each choice is worth, in antes, for a dealt hand, from the exact
+enumeration, and which is best (the par sheet's best strategy, to the same integers).
+
+Stud: the value of raising a hand against the up card, averaged over every hidden dealer hand;
+hold'em: the value of calling on the flop, averaged over every turn, river and dealer pair. A fold
+is worth the ante lost. Only the main game is valued (game 4's exchanges are not)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import CardsLike, parse_cards
+from ..errors import InvalidCardsError
+from ..settlement import Decision
+from ..variants import Family, Variant
+from .categories import HOLDEM_SLOTS, scaled_nets
+from .holdem import HoldemRows, holdem_rows
+from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS
+from .strategy import holdem_key, holdem_keys, stud_key, stud_keys
+from .stud import stud_rows
+
+__all__ = ["Advice", "Advisor"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The expected net, in antes, of folding and of raising (calling), and the best of them."""
+
+    fold: Fraction
+    raise_: Fraction
+
+    @property
+    def best(self) -> Decision:
+        return Decision.RAISE if self.raise_ >= self.fold else Decision.FOLD
+
+    def value(self, decision: Decision) -> Fraction:
+        return self.raise_ if decision is Decision.RAISE else self.fold
+
+    def cost(self, decision: Decision) -> Fraction:
+        """What choosing `decision` gives up against the best choice, in antes."""
+        return self.value(self.best) - self.value(decision)
+
+
+class Advisor:
+    """Advice for any dealt hand of one variant (the first use pays the exact enumeration)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        if variant.family is Family.STUD:
+            rows = stud_rows(variant)
+            keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
+            self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
+            self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
+        else:
+            h: HoldemRows = holdem_rows(variant)
+            keys = holdem_keys(h.situations.cards)
+            self._per_row = HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).scale
+            self._set(keys, h.call_value, h.fold_value, h.situations.weight)
+
+    def _set(
+        self,
+        keys: npt.NDArray[np.int64],
+        raise_value: npt.NDArray[np.int64],
+        fold_value: npt.NDArray[np.int64],
+        weight: npt.NDArray[np.int64] | None,
+    ) -> None:
+        order = np.argsort(keys, kind="stable")
+        self._keys, self._raise, self._fold = keys[order], raise_value[order], fold_value[order]
+        self._weight = weight[order] if weight is not None else None
+
+    def advise(self, cards: CardsLike, board: CardsLike) -> Advice:
+        """Stud: `advise(hand, up_card)`; hold'em: `advise(hole_cards, flop)`."""
+        if self.variant.family is Family.STUD:
+            hand, up = parse_cards(cards, 5), parse_cards(board, 1)
+            parse_cards([*hand, *up])
+            key = stud_key(hand, up[0])
+        else:
+            hole, flop = parse_cards(cards, 2), parse_cards(board, 3)
+            parse_cards([*hole, *flop])
+            key = holdem_key(hole, flop)
+        i = int(np.searchsorted(self._keys, key))
+        if i >= len(self._keys) or self._keys[i] != key:
+            raise InvalidCardsError(f"no situation for {cards} against {board}")
+        per = self._per_row * (int(self._weight[i]) if self._weight is not None else 1)
+        return Advice(Fraction(int(self._fold[i]), per), Fraction(int(self._raise[i]), per))

@@ -1,0 +1,58 @@
+"""``caribbean-fast plot strategy|session|meter NAME -o FILE.png``: the pictures of `plots`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..variants import load_variant
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def _count(text: str) -> int:
+    value = _number(text)
+    if value != int(value):
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number")
+    return int(value)
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("plot", help="draw the best strategy, simulated sessions or the progressive's meter")
+    kinds = p.add_subparsers(dest="kind", required=True)
+    for kind, what in (
+        ("strategy", "stud: Ace-King hands raised by up card; hold'em: call rate by starting hand"),
+        ("session", "simulated bankroll paths and where sessions end, with the risk of ruin"),
+        ("meter", "the progressive's return against its meter, and its break-even point"),
+    ):
+        k = kinds.add_parser(kind, help=what)
+        k.add_argument("variant", metavar="NAME_OR_PATH")
+        k.add_argument("-o", "--output", type=Path, required=True, help="FILE.png, .svg or .pdf")
+        if kind == "session":
+            k.add_argument("--rounds", type=_count, default=1000)
+            k.add_argument("--bankroll", type=_number, default=100.0, help="in antes")
+            k.add_argument("--sessions", type=_count, default=10_000)
+            k.add_argument("--seed", type=int, default=0)
+        k.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import plots  # matplotlib is an optional extra: imported only here
+
+    variant = load_variant(args.variant)
+    if args.kind == "strategy":
+        path = plots.plot_strategy(variant, args.output)
+    elif args.kind == "session":
+        path = plots.plot_session(variant, args.rounds, args.bankroll, args.output, args.sessions, args.seed)
+    else:
+        path = plots.plot_meter(variant, args.output)
+    print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+    return 0
