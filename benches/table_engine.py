@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -33,9 +34,9 @@ def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
     return rounds / (time.perf_counter() - start), len(table.events)
 
 
-def _per_second(job: object, events: int) -> float:
+def _per_second(job: Callable[[EventStore], object], store: EventStore, events: int) -> float:
     start = time.perf_counter()
-    job()  # type: ignore[operator]
+    job(store)
     return events / (time.perf_counter() - start)
 
 
@@ -52,8 +53,8 @@ def main() -> None:
             in_memory, events = _play(name, memory, args.rounds)
             sqlite = SqliteStore(Path(folder) / f"{name}.db")
             on_disk, _ = _play(name, sqlite, max(args.rounds // 5, 1))
-            restoring = _per_second(lambda: restore(memory), events)
-            auditing = _per_second(lambda: audit(memory), events)
+            restoring = _per_second(restore, memory, events)
+            auditing = _per_second(audit, memory, events)
             seats = load_variant(name).seats
             row = (name, str(seats), f"{events / args.rounds:.0f}", f"{in_memory:,.0f}", f"{on_disk:,.0f}")
             out.add_row(*row, f"{restoring:,.0f}", f"{auditing:,.0f}")
