@@ -19,7 +19,7 @@ from .state import Phase
 from .table import Table
 from .views import SeatView
 
-__all__ = ["STRATEGIES", "Choice", "Strategy", "choose", "play_round"]
+__all__ = ["STRATEGIES", "Choice", "Strategy", "choose", "play_others_bets", "play_others_decisions", "play_round"]
 
 Choice = str | list[str]
 """"raise", "fold", or the cards to exchange."""
@@ -95,3 +95,17 @@ def play_round(table: Table, strategy: str, ante: int, progressive: bool = False
     for seat in table.undecided():
         _decide(table, seat, strategy)
     return True
+
+
+def play_others_bets(table: Table, strategy: str, skip: int) -> None:
+    """Every seat but `skip` antes the table minimum (multi-seat tables)."""
+    for seat in range(table.seats):
+        if seat != skip:
+            _bet(table, seat, table.limits.minimum, False)
+
+
+def play_others_decisions(table: Table, strategy: str, skip: int) -> None:
+    """Every dealt seat but `skip` decides by `strategy`."""
+    for seat in table.undecided():
+        if seat != skip:
+            _decide(table, seat, strategy)

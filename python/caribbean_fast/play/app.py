@@ -1,0 +1,168 @@
+"""The terminal table (Textual): the seed's keys drive a `PlaySession`; the screen redraws from the
+seat's view after every key and every second (the decision timer). A key that does nothing, or an
+action the rules refuse, only puts the reason on the message line."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.console import Console, RenderableType
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+
+from ..errors import CaribbeanFastError
+from ..settlement import Decision
+from .render import help_text, history_text, paytable, status, table_area
+from .session import PlaySession
+
+__all__ = ["PlayApp"]
+
+_PICKS = [Binding(str(i + 1), f"pick({i})", f"pick {i + 1}", show=False) for i in range(5)]
+
+
+class PlayApp(App[str]):
+    """Returns the trainer's session report (empty without a trainer) when it quits."""
+
+    CSS = """
+    #status { height: 1; background: $boost; padding: 0 1; }
+    #table { border: round green; padding: 0 1; height: auto; min-height: 10; }
+    #message { height: 2; padding: 0 1; color: $warning; }
+    #panel { border: round $accent; padding: 0 1; height: auto; display: none; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("enter", "enter", "deal / raise"),
+        Binding("minus", "fold", "fold"),
+        Binding("0", "repeat", "repeat bet"),
+        Binding("insert", "repeat", "repeat bet", show=False),
+        Binding("delete", "clear", "clear"),
+        Binding("full_stop", "clear", "clear", show=False),
+        Binding("up", "stake(1)", "+1"),
+        Binding("down", "stake(-1)", "-1"),
+        Binding("shift+up", "stake(10)", "+10", show=False),
+        Binding("shift+down", "stake(-10)", "-10", show=False),
+        Binding("p", "progressive", "progressive"),
+        Binding("b", "side_bet", "AA bonus"),
+        Binding("c", "call", "call"),
+        Binding("r", "repeat", "rebet"),
+        *_PICKS,
+        Binding("x", "exchange", "exchange"),
+        Binding("t", "panel('paytable')", "paytable"),
+        Binding("h", "panel('history')", "history"),
+        Binding("question_mark", "panel('help')", "help"),
+        Binding("q", "quit_table", "quit"),
+    ]
+
+    def __init__(self, session: PlaySession, tick_seconds: float | None = 1.0) -> None:
+        super().__init__()
+        self.session, self.tick_seconds = session, tick_seconds
+        self.message = "Up/Down set the stake, Enter deals. Press ? for every key."
+        self.shown_panel: str | None = None
+        self._bound = {key for b in self.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="table")
+        yield Static(id="message")
+        yield Static(id="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = self.session.table.variant.title
+        if self.tick_seconds:
+            self.set_interval(self.tick_seconds, self.tick)
+        self.redraw()
+
+    # ---- drawing ---------------------------------------------------------------------------------
+
+    def renderables(self) -> dict[str, RenderableType]:
+        now = self.session.table.clock()
+        parts: dict[str, RenderableType] = {
+            "status": status(self.session, now),
+            "table": table_area(self.session),
+            "message": self.message,
+        }
+        if self.shown_panel == "paytable":
+            parts["panel"] = paytable(self.session.table.variant)
+        elif self.shown_panel == "history":
+            parts["panel"] = history_text(self.session)
+        elif self.shown_panel == "help":
+            parts["panel"] = help_text()
+        return parts
+
+    def redraw(self) -> None:
+        parts = self.renderables()
+        for name, renderable in parts.items():
+            self.query_one(f"#{name}", Static).update(renderable)
+        self.query_one("#panel", Static).display = "panel" in parts
+
+    def screen_text(self) -> str:
+        """Everything drawn, as plain text (for tests and logs)."""
+        console = Console(record=True, width=200, file=io.StringIO())
+        for renderable in self.renderables().values():
+            console.print(renderable)
+        return console.export_text()
+
+    def _do(self, action: Callable[[], str]) -> None:
+        try:
+            self.message = action()
+        except CaribbeanFastError as err:
+            self.message = f"Not allowed: {err}"
+        self.redraw()
+
+    # ---- keys --------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key not in self._bound and event.key not in ("ctrl+q", "ctrl+c", "tab", "shift+tab"):
+            self.message = f"The key {event.key!r} does nothing here: press ? for the keys."
+            self.redraw()
+
+    def action_enter(self) -> None:
+        self._do(self.session.enter)
+
+    def action_fold(self) -> None:
+        self._do(lambda: self.session.decide(Decision.FOLD))
+
+    def action_call(self) -> None:
+        self._do(lambda: self.session.decide(Decision.RAISE))
+
+    def action_repeat(self) -> None:
+        self._do(self.session.repeat_last_bet)
+
+    def action_clear(self) -> None:
+        self._do(self.session.clear)
+
+    def action_stake(self, majors: int) -> None:
+        self._do(lambda: self.session.change_stake(majors))
+
+    def action_progressive(self) -> None:
+        self._do(self.session.toggle_progressive)
+
+    def action_side_bet(self) -> None:
+        self._do(self.session.toggle_side_bet)
+
+    def action_pick(self, index: int) -> None:
+        self._do(lambda: self.session.select(index))
+
+    def action_exchange(self) -> None:
+        self._do(self.session.exchange)
+
+    def action_panel(self, name: str) -> None:
+        self.shown_panel = None if self.shown_panel == name else name
+        self.redraw()
+
+    def action_quit_table(self) -> None:
+        self.exit(self.session.report())
+
+    def tick(self) -> None:
+        """Every second: the timer on screen, and the automatic decision when time runs out."""
+        try:
+            said = self.session.tick()
+        except CaribbeanFastError as err:
+            said = f"Not allowed: {err}"
+        if said:
+            self.message = said
+        self.redraw()

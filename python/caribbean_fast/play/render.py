@@ -1,0 +1,133 @@
+"""What the client draws, as rich renderables built from the seat's view: the table (dealer, the
+seat's cards, the bets, the other seats), the status line, the paytable, the history, the help."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from ..engine import SeatView, Table
+from ..engine.history import describe_step
+from ..variants import Family, Variant
+from ..variants.describe import render_variant
+from .session import PlaySession
+
+__all__ = ["KEYS", "help_text", "history_text", "paytable", "status", "table_area"]
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("Enter", "deal; raise (call) once dealt"),
+    ("-", "fold"),
+    ("0 / Ins", "repeat the last bet"),
+    ("Del / .", "clear the bet"),
+    ("Up / Down", "stake +1 / -1 (Shift: 10)"),
+    ("p", "progressive bet on / off"),
+    ("b", "side bet (AA Bonus) on / off"),
+    ("c", "call (as Enter once dealt)"),
+    ("r", "rebet"),
+    ("1-5", "pick cards to exchange (game 4)"),
+    ("x", "exchange the picked cards"),
+    ("t / h / ?", "paytable / history / help"),
+    ("q", "quit"),
+)
+
+_RED = {"d", "h"}
+
+
+def _card(text: str, picked: bool = False) -> Text:
+    style = "bold red" if text[-1] in _RED else "bold"
+    return Text(f"[{text}]", style=style + (" reverse" if picked else ""))
+
+
+def _cards(cards: tuple[str, ...], hidden: int = 0, picked: frozenset[int] = frozenset()) -> Text:
+    out = Text()
+    for _ in range(hidden):
+        out.append("[##] ", style="dim")
+    for i, c in enumerate(cards):
+        out.append_text(_card(c, i in picked))
+        out.append(" ")
+    return out
+
+
+def status(session: PlaySession, now: datetime) -> Text:
+    t, view = session.table, session.table.view(session.seat)
+    fmt = t.variant.currency.format
+    line = Text(f"{t.variant.title}   ", style="bold")
+    line.append(f"balance {fmt(view.balance)}   stake {fmt(session.stake)}   round {view.round} ({view.phase})")
+    if t.variant.progressive:
+        line.append(f"   meter {fmt(view.meter)}", style="bold yellow")
+    if view.deadline is not None:
+        left = max(0.0, (view.deadline - now).total_seconds())
+        line.append(f"   time left {left:.0f} s", style="bold magenta" if left > 5 else "bold red")
+    return line
+
+
+def _dealer(v: Variant, view: SeatView) -> Text:
+    out = Text("Dealer  ", style="bold")
+    if v.family is Family.STUD:
+        out.append_text(_cards(view.dealer, hidden=4 if len(view.dealer) == 1 else 0))
+    else:
+        out.append_text(_cards(view.dealer, hidden=2 if view.phase == "deciding" else 0))
+        out.append("   Board  ", style="bold")
+        out.append_text(_cards(view.board))
+    return out
+
+
+def _bets(table: Table, view: SeatView) -> str:
+    fmt, b = table.variant.currency.format, view.bets
+    parts = [f"ante {fmt(b.ante)}"] if b.ante else []
+    parts += [f"raise {fmt(b.raise_)}"] if b.raise_ else []
+    parts += [f"{name} {fmt(amount)}" for name, amount in b.side_bets]
+    parts += [f"progressive {fmt(b.progressive)}"] if b.progressive else []
+    return ", ".join(parts) or "no bets"
+
+
+def table_area(session: PlaySession) -> RenderableType:
+    table, view = session.table, session.table.view(session.seat)
+    mine = Text(f"Seat {session.seat}  ", style="bold")
+    mine.append_text(_cards(view.cards, picked=frozenset(session.selected)))
+    if view.hand:
+        mine.append(f"  {view.hand}", style="green")
+    parts: list[RenderableType] = [_dealer(table.variant, view), Text(""), mine, Text("Bets    " + _bets(table, view))]
+    if view.result is not None and view.phase != "deciding":
+        net = view.result["net"]["total"]
+        parts.append(Text(f"Last    {view.result['hand']}: net {table.variant.currency.format(net)}", style="cyan"))
+    for other in view.others:
+        line = Text(f"Seat {other.seat}  ")
+        line.append_text(_cards(other.cards, hidden=5 if other.dealt and not other.cards else 0))
+        line.append("  decided" if other.decided else "")
+        parts.append(line)
+    advice = session.advice()
+    if advice is not None:
+        parts.append(
+            Text(
+                f"Trainer: best is {advice.best}: raise {float(advice.raise_):+.4f} antes, "
+                f"fold {float(advice.fold):+.4f} antes",
+                style="bold blue",
+            )
+        )
+    return Group(*parts)
+
+
+def paytable(variant: Variant) -> RenderableType:
+    return render_variant(variant)
+
+
+def history_text(session: PlaySession, rounds: int = 5) -> RenderableType:
+    currency = session.table.variant.currency
+    out = RichTable(title=f"Last {rounds} rounds", show_header=False, box=None)
+    for steps in session.table.history(session.seat, rounds):
+        out.add_row(Text(f"round {steps[0]['round']}", style="bold"))
+        for step in steps:
+            if (text := describe_step(step, currency)) is not None:
+                out.add_row("  " + text)
+    return out
+
+
+def help_text() -> RenderableType:
+    out = RichTable(title="Keys", show_header=False, box=None)
+    for key, what in KEYS:
+        out.add_row(Text(key, style="bold"), what)
+    return out

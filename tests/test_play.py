@@ -1,0 +1,165 @@
+"""The terminal client driven headless by key presses through a round of every game; the trainer
+against the par sheet; a recorded session restored; bad keys and refused actions on screen."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from argparse import Namespace
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from tables import Clock, rig, stacked_deck
+
+from caribbean_fast import analyze, load_variant
+from caribbean_fast.analysis.advice import Advisor
+from caribbean_fast.cli.play import open_table
+from caribbean_fast.engine import Phase, SqliteStore, Table
+from caribbean_fast.play import PlaySession
+from caribbean_fast.play.app import PlayApp
+from caribbean_fast.settlement import Decision
+
+Script = Callable[[PlayApp, object], Awaitable[None]]
+
+
+def play(table: Table, script: Script, advisor: Advisor | None = None) -> PlayApp:
+    app = PlayApp(PlaySession(table, advisor=advisor), tick_seconds=None)
+
+    async def drive() -> None:
+        async with app.run_test(size=(130, 45)) as pilot:
+            await script(app, pilot)
+
+    asyncio.run(drive())
+    return app
+
+
+def new_table(name: str, seats: int = 1, clock: Clock | None = None) -> Table:
+    table = Table(load_variant(name), seats=seats, seed=5, clock=clock or Clock())
+    for seat in range(seats):
+        table.deposit(seat, 100_000)
+    return table
+
+
+def test_game1_keys_stake_progressive_deal_raise(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc"], "Ac Kh 8s 5h Qs"))
+    table = new_table("atlantic-city")
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("shift+up", "down", "p")  # type: ignore[attr-defined]
+        assert "stake 14.00 USD" in app.screen_text() and "progressive 1.00 USD" in app.screen_text()
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert "[9c] [9d] [2h] [5s] [Kc]" in app.screen_text() and "[##] [##] [##] [##] [Qs]" in app.screen_text()
+        assert "[Ac]" not in app.screen_text()
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        text = app.screen_text()
+        assert "[Ac] [Kh] [8s] [5h] [Qs]" in text and "Pair of Nines: won 41.00 USD" in text
+
+    play(table, script)
+    assert table.phase is Phase.SETTLED
+    assert table.balance(0) == 100_000 + 1400 + 2 * 1400 - 100  # ante and raise win, progressive lost
+
+
+def test_game2_repeat_and_clear_keys() -> None:
+    table = new_table("cyberstud")
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("0")  # type: ignore[attr-defined]
+        assert "Not allowed: seat 0 has no last round to repeat" in app.message
+        await pilot.press("up", "enter", "minus")  # type: ignore[attr-defined]
+        await pilot.press("insert")  # type: ignore[attr-defined]
+        assert table.state.seats[0].bets.ante == 200
+        await pilot.press("full_stop")  # type: ignore[attr-defined]
+        assert table.state.seats[0].bets.ante == 0 and app.message == "bets cleared"
+        await pilot.press("z")  # type: ignore[attr-defined]
+        assert "The key 'z' does nothing here" in app.screen_text()
+
+    play(table, script)
+
+
+def test_game3_other_seats_and_the_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc", "2c 7d 9h Jc As", "3c 4d 8h Qd Ks"], "Ac Kh 8s 5h Qs"))
+    clock = Clock()
+    table = new_table("network-24h", seats=3, clock=clock)
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert "time left 20 s" in app.screen_text()
+        assert app.screen_text().count("[##] [##] [##] [##] [##]   decided") == 2  # their cards stay hidden
+        clock.advance(20)
+        app.tick()
+        assert "time ran out: Pair of Nines" in app.message
+
+    play(table, script)
+    assert table.state.seats[0].auto and table.state.seats[0].decision is Decision.RAISE
+
+
+def test_game4_exchange_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+    table = new_table("caribbean-poker")
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("shift+up", "down", "enter", "x")  # type: ignore[attr-defined]
+        assert "Not allowed: pick the cards to exchange with 1-5 first" in app.message
+        await pilot.press("1", "2", "x")  # type: ignore[attr-defined]
+        assert "[Ad] [Ah] [9h] [Jc] [As]" in app.screen_text()
+        await pilot.press("c")  # type: ignore[attr-defined]
+        assert app.message == "Three of a kind, Aces: won 60.00 USD"
+
+    play(table, script)
+    assert table.balance(0) == 100_000 + 1000 + 6000 - 1000
+
+
+def test_game5_bonus_call_rebet() -> None:
+    table = new_table("casino-holdem")
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("b", "enter")  # type: ignore[attr-defined]
+        assert "Board  [" in app.screen_text() and "[##] [##]" in app.screen_text()
+        await pilot.press("c", "r")  # type: ignore[attr-defined]
+        assert table.state.seats[0].bets.side("aa-bonus") == 100 and table.state.seats[0].bets.ante == 100
+        await pilot.press("t")  # type: ignore[attr-defined]
+        assert "royal flush" in app.screen_text().lower()
+
+    play(table, script)
+
+
+@pytest.mark.parametrize("name", ["cyberstud", "casino-holdem"])
+def test_trainer_advice_is_the_par_sheet_best(name: str) -> None:
+    variant = load_variant(name)
+    advisor, best = Advisor(variant), analyze(variant).table
+    deals = random.Random(3)
+    for _ in range(300):
+        cards = deals.sample(range(52), 6 if variant.family == "stud" else 5)
+        hand, board = (cards[:5], cards[5:]) if variant.family == "stud" else (cards[:2], cards[2:])
+        assert advisor.advise(hand, board).best is best.decide(hand, board)
+
+
+def test_trainer_reports_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc"], "Ac Kh 8s 5h Qs"))
+    table = new_table("cyberstud")
+    advisor = Advisor(table.variant)
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert "Trainer: best is raise" in app.screen_text()
+        await pilot.press("minus", "q")  # type: ignore[attr-defined]
+
+    app = play(table, script, advisor)
+    assert app.return_value is not None and "1 mistakes in 1 decisions" in app.return_value
+    assert "9c 9d 2h 5s Kc against Qs: fold where raise is best" in app.return_value
+
+
+def test_a_recorded_session_restores(tmp_path: Path) -> None:
+    args = Namespace(variant="cyberstud", store=tmp_path / "me.db", seats=1, seed=3, balance=50.0)
+    table = open_table(args)
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("up", "enter", "q")  # type: ignore[attr-defined]
+
+    play(table, script)
+    table.store.close()  # type: ignore[union-attr]
+    again = open_table(args)
+    assert again.phase is Phase.DECIDING and again.balance(0) == 5000 - 200
+    assert again.view(0).cards == table.view(0).cards
+    assert isinstance(again.store, SqliteStore)
