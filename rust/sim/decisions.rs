@@ -47,21 +47,32 @@ pub struct StudDecisions {
     /// Per strength (padded to 8192 for a check-free masked index): every hand folds, every
     /// hand raises, or it depends on the cards.
     by_strength: Box<[u8; 8192]>,
-    /// Bit `comb_index(hand) * 52 + up` for strengths that depend on the cards.
+    /// A bit per (hand, up card) for the strengths that depend on the cards.
     bits: BitSet,
+    /// Whether `bits` covers only Ace-King hands without a pair (the usual case): then it is
+    /// indexed by the ace's and king's suits and the other three cards, 1.4 MB that stays in
+    /// cache, instead of by all 2,598,960 hands (17 MB).
+    ace_king_only: bool,
     binomial: [[u32; 6]; 53],
 }
+
+/// C(44, 3): the other three cards of an Ace-King hand without a pair are all below a king.
+const ACE_KING_OTHERS: usize = 13_244;
 
 impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
     pub fn threshold(threshold: u16) -> Self {
         let mut by_strength = Box::new([FOLD_ALL; 8192]);
         by_strength.iter_mut().enumerate().skip(threshold as usize).for_each(|(_, d)| *d = RAISE_ALL);
-        StudDecisions { by_strength, bits: BitSet::new(0), binomial: binomials() }
+        StudDecisions { by_strength, bits: BitSet::new(0), ace_king_only: false, binomial: binomials() }
     }
 
     /// From canonical rows (up card a club of `up_rank`, sorted hand, decision).
     pub fn from_canonical(up_rank: &[u8], hands: &[[Card; 5]], raises: &[bool]) -> Self {
+        Self::build(up_rank, hands, raises, true)
+    }
+
+    fn build(up_rank: &[u8], hands: &[[Card; 5]], raises: &[bool], compact: bool) -> Self {
         let t = tables();
         let mut seen = vec![[false; 2]; 7463];
         let strengths: Vec<u16> = hands.iter().map(|h| t.strength(h)).collect();
@@ -72,31 +83,45 @@ impl StudDecisions {
         for (slot, [f, r]) in by_strength.iter_mut().zip(&seen) {
             *slot = if *f && *r { LOOK_UP } else if *r { RAISE_ALL } else { FOLD_ALL };
         }
-        let binomial = binomials();
-        let mut bits = BitSet::new(2_598_960 * 52);
+        let (ace_king, pair) = (t.strength(&[48, 44, 8, 4, 1]), t.class_floor(crate::eval::HandClass::OnePair));
+        let ace_king_only =
+            compact && (0..7463).all(|s| by_strength[s] != LOOK_UP || (ace_king as usize..pair as usize).contains(&s));
+        let size = if ace_king_only { 16 * ACE_KING_OTHERS * 52 } else { 2_598_960 * 52 };
+        let mut d = StudDecisions { by_strength, bits: BitSet::new(size), ace_king_only, binomial: binomials() };
         for (i, h) in hands.iter().enumerate() {
-            if by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
+            if d.by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
                 for p in ALL_PERMS.iter() {
-                    let up = rename(4 * up_rank[i], p);
-                    bits.set(comb_index(&image(h, p), &binomial) * 52 + up as usize);
+                    let bit = d.bit(&image(h, p), rename(4 * up_rank[i], p));
+                    d.bits.set(bit);
                 }
             }
         }
-        StudDecisions { by_strength, bits, binomial }
+        d
+    }
+
+    /// The bit of a sorted hand against an up card.
+    #[inline]
+    fn bit(&self, sorted: &[Card; 5], up: Card) -> usize {
+        let hand = if self.ace_king_only {
+            // Sorted, an Ace-King hand without a pair ends with its king and its ace.
+            let suits = (sorted[4] & 3) as usize * 4 + (sorted[3] & 3) as usize;
+            suits * ACE_KING_OTHERS + comb_index(&sorted[..3], &self.binomial)
+        } else {
+            comb_index(sorted, &self.binomial)
+        };
+        hand * 52 + up as usize
     }
 
     /// Whether to raise a hand of this strength against this up card.
     #[inline]
     pub fn raises(&self, strength: u16, hand: &[Card; 5], up: Card) -> bool {
-        match self.by_strength[strength as usize & 8191] {
-            RAISE_ALL => true,
-            FOLD_ALL => false,
-            _ => {
-                let mut sorted = *hand;
-                sorted.sort_unstable();
-                self.bits.get(comb_index(&sorted, &self.binomial) * 52 + up as usize)
-            }
+        let by_strength = self.by_strength[strength as usize & 8191];
+        if by_strength != LOOK_UP {
+            return by_strength == RAISE_ALL; // a value, not a branch: raise or fold is a coin flip
         }
+        let mut sorted = *hand;
+        sorted.sort_unstable();
+        self.bits.get(self.bit(&sorted, up))
     }
 }
 
@@ -139,6 +164,49 @@ impl HoldemDecisions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::symmetry::{canonical, combinations, CLUB_FIXING_PERMS};
+
+    /// Every Ace-King high-card hand (no pair, straight or flush), sorted.
+    fn ace_king_hands() -> Vec<[Card; 5]> {
+        let t = tables();
+        let high_card = t.strength(&[48, 44, 8, 4, 1])..t.class_floor(crate::eval::HandClass::OnePair);
+        let low: Vec<Card> = (0..44).collect();
+        let mut out = Vec::new();
+        for others in combinations::<3>(&low) {
+            for (a, k) in (0..4).flat_map(|a| (0..4).map(move |k| (a, k))) {
+                let hand = [others[0], others[1], others[2], 44 + k, 48 + a];
+                if high_card.contains(&t.strength(&hand)) {
+                    out.push(hand);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_compact_ace_king_table_decides_as_the_full_one() {
+        // Canonical rows for every Ace-King hand, raised by a rule that depends on the suits.
+        let mut rows = std::collections::BTreeSet::new();
+        for up_rank in 0..13u8 {
+            for hand in ace_king_hands().iter().filter(|h| !h.contains(&(4 * up_rank))) {
+                rows.insert((up_rank, canonical(hand, &CLUB_FIXING_PERMS)));
+            }
+        }
+        let (up, hands): (Vec<u8>, Vec<[Card; 5]>) = rows.into_iter().unzip();
+        let raises: Vec<bool> = hands.iter().zip(&up).map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0).collect();
+        let (compact, full) = (StudDecisions::build(&up, &hands, &raises, true), StudDecisions::build(&up, &hands, &raises, false));
+        assert!(compact.ace_king_only && !full.ace_king_only);
+        let t = tables();
+        let mut raised = 0;
+        for hand in ace_king_hands() {
+            for up in (0..52).filter(|c| !hand.contains(c)) {
+                let s = t.strength(&hand);
+                assert_eq!(compact.raises(s, &hand, up), full.raises(s, &hand, up), "{hand:?} against {up}");
+                raised += compact.raises(s, &hand, up) as usize;
+            }
+        }
+        assert!(raised > 0);
+    }
 
     #[test]
     fn combination_indices_are_dense() {

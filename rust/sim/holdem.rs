@@ -33,12 +33,9 @@ impl Game for HoldemGame {
         let seven = |a: u8, b: u8| [a, b, board[0], board[1], board[2], board[3], board[4]];
         let seat = t.strength_from_key(board_key + t.key_of(&hole), &seven(hole[0], hole[1]));
         let first = t.strength(&[hole[0], hole[1], flop[0], flop[1], flop[2]]);
-        let outcome = if calls {
-            let dealer = t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
-            showdown(seat, dealer, self.qualifier)
-        } else {
-            0
-        };
+        // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
+        let dealer = t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
+        let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
         record(((self.first.of(first) * CLASSES + self.classes.of(seat)) * EXCHANGE_SLOTS) * OUTCOMES + outcome);
     }
 }

@@ -46,14 +46,12 @@ impl Buckets {
 /// The showdown column of a raised seat.
 #[inline]
 pub fn showdown(seat: u16, dealer: u16, qualifier: u16) -> usize {
+    // Without branches: which way a showdown goes is a coin flip no predictor can learn.
+    let contest = 2 + (seat <= dealer) as usize + (seat < dealer) as usize;
     if dealer < qualifier {
         1
-    } else if seat > dealer {
-        2
-    } else if seat == dealer {
-        3
     } else {
-        4
+        contest
     }
 }
 

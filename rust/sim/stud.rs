@@ -64,7 +64,8 @@ impl Game for StudGame {
         draw(deck, dealt, rng);
         let dealer = [deck[dealt - 5], deck[dealt - 4], deck[dealt - 3], deck[dealt - 2], deck[dealt - 1]];
         let up = dealer[4];
-        let mut dealer_strength = 0; // evaluated once, when a seat first raises
+        // Evaluated every round: cheaper than the mispredicted branch on whether a seat raised.
+        let dealer_strength = t.strength(&dealer);
         for seat in 0..self.seats {
             let mut hand = [deck[5 * seat], deck[5 * seat + 1], deck[5 * seat + 2], deck[5 * seat + 3], deck[5 * seat + 4]];
             let first = t.strength(&hand);
@@ -72,14 +73,8 @@ impl Game for StudGame {
                 Some(x) => exchange(t, x, &mut hand, first, deck, dealt, rng),
                 None => (first, 0),
             };
-            let outcome = if self.decisions.raises(s, &hand, up) {
-                if dealer_strength == 0 {
-                    dealer_strength = t.strength(&dealer);
-                }
-                showdown(s, dealer_strength, self.qualifier)
-            } else {
-                0
-            };
+            let raised = self.decisions.raises(s, &hand, up) as usize;
+            let outcome = raised * showdown(s, dealer_strength, self.qualifier);
             record(self.cell(seat, self.first.of(first), self.classes.of(s), exchanges, outcome));
         }
     }
