@@ -12,6 +12,7 @@ import pytest
 import caribbean_fast.simulation as simulation
 from caribbean_fast import VariantError, analyze, load_variant, simulate, simulate_sessions
 from caribbean_fast.cli import main
+from caribbean_fast.meter import simulate_meter
 
 STUD = ["atlantic-city", "cyberstud", "network-24h", "caribbean-poker"]
 
@@ -136,3 +137,30 @@ def test_simulated_side_bet_and_progressive_agree_with_exact() -> None:
     s = simulate(stud, 2_000_000, seed=8)
     assert s.progressive_at_reset is not None
     assert abs(s.progressive_at_reset - at_reset) < 0.05 * abs(at_reset) + 0.01
+
+
+def test_meter_over_time_balances_and_matches_the_par_sheet() -> None:
+    v = load_variant("network-24h")
+    r = simulate_meter(v, 3_000_000, seed=5, seats=4)
+    p, exact = v.progressive, analyze(v).progressive
+    assert p is not None and exact is not None
+    assert (r.exact_fixed, r.exact_per_meter) == (exact.fixed, exact.per_meter)
+    contributions = r.rounds * r.seats * p.contribution
+    assert r.final_meter == p.reset + contributions + r.house_top_ups - r.meter_paid
+    fixed = {c: prize.amount for c, prize in p.prizes.items() if prize.amount}
+    assert r.fixed_paid == sum(r.hits[c] * amount for c, amount in fixed.items())
+    assert sum(r.hits.values()) == r.rounds * r.seats
+    assert simulate_meter(v, 100_000, seed=5, seats=4) == simulate_meter(v, 100_000, seed=5, seats=4)
+
+
+def test_cli_simulate_meter_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "cyberstud", "--meter", "--rounds", "200000", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rounds"] == 200_000 and set(out["hits"]) == {
+        "flush",
+        "full_house",
+        "four_of_a_kind",
+        "straight_flush",
+        "royal_flush",
+    }
+    assert main(["simulate", "casino-holdem", "--meter", "--rounds", "10"]) == 2

@@ -31,6 +31,7 @@ from .settlement import (
     settle,
     settle_money,
 )
+from .meter import MeterResult, simulate_meter
 from .simulation import SessionResult, SimulationResult, simulate, simulate_sessions
 from .variants import Variant, list_variants, load_variant
 
@@ -49,6 +50,7 @@ __all__ = [
     "IllegalActionError",
     "InsufficientFundsError",
     "InvalidCardsError",
+    "MeterResult",
     "MoneySettlement",
     "Outcome",
     "ParSheet",
@@ -77,5 +79,6 @@ __all__ = [
     "settle",
     "settle_money",
     "simulate",
+    "simulate_meter",
     "simulate_sessions",
 ]

@@ -9,8 +9,9 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import analyze
+from ..meter import simulate_meter
 from ..simulation import simulate
-from ..variants import load_variant
+from ..variants import Variant, load_variant
 
 
 def _count(text: str) -> int:
@@ -30,11 +31,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--exchange", default="never", help="game 4: never, all-five or keep-ace-king")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--meter", action="store_true", help="the progressive meter over time instead of the main game")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
+    if args.meter:
+        return run_meter(args, variant)
     result = simulate(
         variant,
         args.rounds,
@@ -73,5 +77,40 @@ def run(args: argparse.Namespace) -> int:
         rows.append(("progressive at the reset meter (per stake)", f"{result.progressive_at_reset:+.6f}"))
     for k, v in rows:
         table.add_row(k, v)
+    Console(width=max(Console().width, 100)).print(table)
+    return 0
+
+
+def run_meter(args: argparse.Namespace, variant: Variant) -> int:
+    r = simulate_meter(variant, args.rounds, seed=args.seed, seats=args.seats)
+    fmt = variant.currency.format
+    prizes = variant.progressive.prizes if variant.progressive else {}
+    hits = {c.name.lower(): n for c, n in r.hits.items() if c in prizes}
+    figures = {
+        "rounds": r.rounds,
+        "seats": r.seats,
+        "rtp": r.rtp,
+        "exact_rtp_at_mean_meter": r.exact_rtp_at_mean_meter,
+        "mean_meter_at_hits": r.mean_meter_at_hits,
+        "final_meter": r.final_meter,
+        "house_top_ups": r.house_top_ups,
+        "hits": {
+            c.name.lower(): n for c, n in r.hits.items() if variant.progressive and c in variant.progressive.prizes
+        },
+    }
+    if args.format == "json":
+        print(json.dumps(figures, indent=2))
+        return 0
+    table = Table(title=f"{variant.title}: the progressive meter over {r.rounds:,} rounds x {r.seats} seat(s)")
+    table.add_column("figure", style="bold")
+    table.add_column("value")
+    table.add_row(
+        "return per stake", f"{r.rtp:.4%}  (exact at the mean meter the prizes found: {r.exact_rtp_at_mean_meter:.4%})"
+    )
+    table.add_row("mean meter when a meter prize hit", fmt(round(r.mean_meter_at_hits)))
+    table.add_row("meter at the end", fmt(r.final_meter))
+    table.add_row("the house's top-ups to the reset", fmt(r.house_top_ups))
+    for name, n in hits.items():
+        table.add_row(f"{name.replace('_', ' ')} hits", f"{n:,}")
     Console(width=max(Console().width, 100)).print(table)
     return 0

@@ -1,0 +1,155 @@
+"""The progressive meter over time: seats betting the progressive every round, the meter growing
+by each stake's contribution, paying its shares when they hit (simultaneous winners split them),
+and topped back up to its reset value by the house.
+
+Each round's first-five class is drawn from the exact distribution of five-card hands (the Rust
+histogram of all 2,598,960), and what each class pays comes from `settle`. Because the hits do not
+depend on the meter, the long-run return per stake must equal the exact return at the average
+meter the hits found (`ProgressiveReturn.expected`), which the result carries to compare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .analysis.categories import representative
+from .errors import VariantError
+from .hands import HandClass
+from .settlement import Decision, Outcome, settle
+from .variants import Family, MeterSplit, Variant
+
+__all__ = ["MeterResult", "simulate_meter"]
+
+_CHUNK = 2_000_000
+
+
+@dataclass(frozen=True)
+class MeterResult:
+    variant: Variant
+    rounds: int
+    seats: int
+    staked: int  # minor units
+    fixed_paid: int
+    meter_paid: int
+    house_top_ups: int  # what the house put in to restore the reset value
+    final_meter: int
+    mean_meter_at_hits: float  # the meter each meter prize found, averaged over the prizes
+    hits: dict[HandClass, int]
+    exact_per_meter: Fraction  # the exact return per stake per minor unit of meter
+    exact_fixed: Fraction
+
+    @property
+    def rtp(self) -> float:
+        """What the progressive returned per unit staked over the run."""
+        return (self.fixed_paid + self.meter_paid) / self.staked
+
+    @property
+    def exact_rtp_at_mean_meter(self) -> float:
+        return 1 + float(self.exact_fixed) + float(self.exact_per_meter) * self.mean_meter_at_hits
+
+
+def _classes(variant: Variant) -> tuple[list[HandClass], list[int]]:
+    """The variant's classes and how many of the 2,598,960 five-card hands fall in each."""
+    histogram = _core.strength_histogram_all(5)
+    classes = list(variant.classes)
+    counts = [0] * len(classes)
+    for strength in np.flatnonzero(histogram):
+        counts[classes.index(variant.classify(int(strength)))] += int(histogram[strength])
+    return classes, counts
+
+
+def _pays(variant: Variant, classes: list[HandClass]) -> tuple[list[int], list[Fraction]]:
+    """Per class: the fixed prize (minor units, 0 for none) and the meter share, from `settle`."""
+    p = variant.progressive
+    assert p is not None
+    fixed, shares = [], []
+    for c in classes:
+        pay = settle(variant, Outcome(Decision.RAISE, c, first_five=representative(c, variant))).progressive
+        assert pay is not None
+        fixed.append(int((pay.stakes + 1) * p.stake))
+        shares.append(pay.meter_share)
+    return fixed, shares
+
+
+def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1) -> MeterResult:
+    """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its reset."""
+    p = variant.progressive
+    if p is None or variant.family is not Family.STUD:
+        raise VariantError(f"{variant.name} has no progressive meter")
+    if not p.paid_on_fold:
+        raise VariantError("the meter simulation needs a progressive paid whatever the seat decides")
+    if rounds < 1 or not 1 <= seats <= variant.seats:
+        raise VariantError(f"rounds must be positive and seats 1 to {variant.seats}: {rounds}, {seats}")
+    classes, hands = _classes(variant)
+    probabilities = np.array(hands, dtype=np.float64) / sum(hands)
+    fixed, shares = _pays(variant, classes)
+    meter_classes = [i for i, share in enumerate(shares) if share > 0]
+    rng = np.random.default_rng(seed)
+    meter, last_round, totals = p.reset, 0, {"fixed": 0, "meter": 0, "top_up": 0}
+    hits = np.zeros(len(classes), dtype=np.int64)
+    found: list[int] = []
+    for start in range(0, rounds, _CHUNK):
+        n = min(_CHUNK, rounds - start)
+        drawn = rng.choice(len(classes), size=(n, seats), p=probabilities)
+        counts = np.bincount(drawn.ravel(), minlength=len(classes))
+        hits += counts
+        totals["fixed"] += int(np.dot(counts, fixed))
+        for r in np.unique(np.flatnonzero(np.isin(drawn, meter_classes)) // seats):
+            meter += p.contribution * seats * (start + int(r) + 1 - last_round)
+            last_round = start + int(r) + 1
+            meter = _pay_round(p.split, drawn[r], shares, meter, p.reset, totals, found)
+    meter += p.contribution * seats * (rounds - last_round)
+    per_meter, fixed_net = _exact(hands, fixed, shares, p.stake)
+    return MeterResult(
+        variant=variant,
+        rounds=rounds,
+        seats=seats,
+        staked=rounds * seats * p.stake,
+        fixed_paid=totals["fixed"],
+        meter_paid=totals["meter"],
+        house_top_ups=totals["top_up"],
+        final_meter=meter,
+        mean_meter_at_hits=float(np.mean(found)) if found else float(p.reset),
+        hits=dict(zip(classes, hits.tolist(), strict=True)),
+        exact_per_meter=per_meter,
+        exact_fixed=fixed_net,
+    )
+
+
+def _pay_round(
+    split: MeterSplit,
+    round_classes: npt.NDArray[np.int64],
+    shares: list[Fraction],
+    meter: int,
+    reset: int,
+    totals: dict[str, int],
+    found: list[int],
+) -> int:
+    """Pays one round's meter prizes from the meter as the round found it; returns the new meter."""
+    winners = [int(c) for c in round_classes if shares[int(c)] > 0]
+    paid = 0
+    for c in winners:
+        sharers = winners.count(c) if split is MeterSplit.EQUAL else 1
+        paid += int(meter * shares[c] / sharers)
+        found.append(meter)
+    from_meter = min(paid, meter)
+    totals["meter"] += paid
+    totals["top_up"] += paid - from_meter  # what the meter could not cover, the house pays
+    meter -= from_meter
+    if meter < reset:
+        totals["top_up"] += reset - meter
+        meter = reset
+    return meter
+
+
+def _exact(hands: list[int], fixed: list[int], shares: list[Fraction], stake: int) -> tuple[Fraction, Fraction]:
+    """The exact return per stake: per minor unit of meter, and fixed (net of the stake)."""
+    total = sum(hands)
+    per_meter = sum((Fraction(n, total) * s / stake for n, s in zip(hands, shares, strict=True)), Fraction(0))
+    paid = sum((Fraction(n * f, total * stake) for n, f in zip(hands, fixed, strict=True)), Fraction(0))
+    return per_meter, paid - 1
