@@ -21,6 +21,7 @@ from .errors import (
     VariantError,
 )
 from .hands import DISTINCT_STRENGTHS, HandClass, HandValue, class_floor, evaluate, evaluate_many
+from .meter import MeterResult, simulate_meter
 from .settlement import (
     Decision,
     MoneySettlement,
@@ -31,7 +32,6 @@ from .settlement import (
     settle,
     settle_money,
 )
-from .meter import MeterResult, simulate_meter
 from .simulation import SessionResult, SimulationResult, simulate, simulate_sessions
 from .variants import Variant, list_variants, load_variant
 

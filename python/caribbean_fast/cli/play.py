@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise CaribbeanFastError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
     table = open_table(args)
+    if args.trainer:
+        print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")
     advisor = Advisor(table.variant) if args.trainer else None
     report = PlayApp(PlaySession(table, others=args.others, advisor=advisor)).run()
     if report:

@@ -99,6 +99,8 @@ def table_area(session: PlaySession) -> RenderableType:
         line.append_text(_cards(other.cards, hidden=5 if other.dealt and not other.cards else 0))
         line.append("  decided" if other.decided else "")
         parts.append(line)
+    parts.append(Text("Pays    " + _pays(table.variant), style="dim"))
+    parts.append(Text("Rounds  " + _last_rounds(session), style="dim"))
     advice = session.advice()
     if advice is not None:
         parts.append(
@@ -109,6 +111,22 @@ def table_area(session: PlaySession) -> RenderableType:
             )
         )
     return Group(*parts)
+
+
+def _pays(v: Variant) -> str:
+    """The raise paytable on one line, best hand first ("t" shows every table)."""
+    table = v.raise_paytable if v.family is Family.STUD else v.ante_paytable
+    what = "raise" if v.family is Family.STUD else "ante"
+    return f"{what}: " + ", ".join(f"{c.label.lower()} {p}" for c, p in sorted(table.items(), reverse=True))
+
+
+def _last_rounds(session: PlaySession, rounds: int = 4) -> str:
+    fmt = session.table.variant.currency.format
+    done = []
+    for steps in session.table.history(session.seat, rounds):
+        mine = [s for s in steps if s["kind"] == "settled" and s["seat"] == session.seat]
+        done.append(f"#{steps[0]['round']} {fmt(mine[0]['net']['total'])}" if mine else f"#{steps[0]['round']} void")
+    return "  ".join(done) or "none yet"
 
 
 def paytable(variant: Variant) -> RenderableType:
