@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from tables import Clock, rig, stacked_deck
@@ -13,10 +14,12 @@ from tables import Clock, rig, stacked_deck
 from caribbean_fast import IllegalActionError, InsufficientFundsError, load_variant
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import (
+    MemoryAccountBook,
     MemoryStore,
     Phase,
     SecureSeeds,
     SeededSeeds,
+    SqliteAccountBook,
     Table,
     audit,
     commitment,
@@ -308,3 +311,24 @@ def test_progressive_flush_pays_its_fixed_prize(monkeypatch: pytest.MonkeyPatch)
     t.fold(0)  # paid on a fold too
     assert net(t, 0) == -100 + 5000 - 100
     assert t.meter == meter + 25 and t.house == house + 100 + 75 - 5000
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_personal_limit_holds_for_every_game_on_the_account(kind: str, tmp_path: Path) -> None:
+    book = MemoryAccountBook() if kind == "memory" else SqliteAccountBook(tmp_path / "accounts.db")
+    clock = Clock(datetime(2026, 12, 2, 12, tzinfo=EASTERN).astimezone(UTC))
+    store = MemoryStore()
+    first = table("atlantic-city", clock=clock, book=book, accounts=["ann"])
+    second = table("cyberstud", clock=clock, book=book, accounts=["ann"], store=store)
+    first.set_limit(0, 1000)
+    with pytest.raises(IllegalActionError, match=r"over the personal limit 10\.00 USD"):
+        second.ante(0, 1500)
+    with pytest.raises(IllegalActionError, match="once a week: next from Sat 2026-12-05"):
+        second.set_limit(0, 2000)
+    clock.advance(3 * 86400)  # Saturday noon in New York
+    second.set_limit(0, 2000)
+    second.ante(0, 1500)
+    assert first.personal_limit(0) == 2000 and first.view(0).limit == 2000
+    second.deal()
+    second.fold(0)
+    assert audit(store).ok  # the limit read from the book is part of the record

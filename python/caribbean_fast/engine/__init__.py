@@ -6,6 +6,7 @@ over a ledger that always reconciles; every step is an immutable `Event` written
 `audit` checks a record round by round.
 """
 
+from .accounts import AccountBook, MemoryAccountBook, SqliteAccountBook
 from .events import Event
 from .ledger import Ledger, ReconciliationError
 from .limits import next_week_start
@@ -17,12 +18,14 @@ from .table import Table
 from .views import OtherSeat, SeatView
 
 __all__ = [
+    "AccountBook",
     "AuditError",
     "AuditReport",
     "Bets",
     "Event",
     "EventStore",
     "Ledger",
+    "MemoryAccountBook",
     "MemoryStore",
     "OtherSeat",
     "Phase",
@@ -30,6 +33,7 @@ __all__ = [
     "SeatView",
     "SecureSeeds",
     "SeededSeeds",
+    "SqliteAccountBook",
     "SqliteStore",
     "StoreError",
     "Table",

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from ..errors import IllegalActionError, InsufficientFundsError
+from ..errors import InsufficientFundsError
 from .core import TableCore, illegal
 from .ledger import OUTSIDE, wallet
-from .limits import may_change_limit, next_week_start
+from .limits import check_limit_change
 from .state import Bets, Phase, SeatState
 
 __all__ = ["Betting"]
@@ -33,12 +33,7 @@ class Betting(TableCore):
         s = self.state.seats[self._seat(seat)]
         if amount is not None:
             self._amount(amount, "a personal limit")
-        if not may_change_limit(s.limit_changed, self._now):
-            assert s.limit_changed is not None
-            again = next_week_start(s.limit_changed)
-            raise IllegalActionError(
-                f"the personal limit changes at most once a week: next from {again:%a %Y-%m-%d %H:%M %Z}"
-            )
+        check_limit_change(s.limit_changed, self._now)
         self._emit("limit_set", seat, {"limit": amount})
 
     def _betting(self, seat: int) -> SeatState:
@@ -46,7 +41,9 @@ class Betting(TableCore):
         illegal(self.phase is Phase.DECIDING, "bets are closed: the cards are dealt")
         return self.state.seats[self._seat(seat)]
 
-    def _adjusted_ante(self, seat: int, s: SeatState, amount: int) -> int:
+    def _adjusted_ante(self, seat: int, s: SeatState, amount: int, account: dict[str, int | None] | None) -> int:
+        """The ante as the limits make it; `account` is what the account book said of the personal
+        limit when the command ran (None: the table's own)."""
         lim, balance = self.limits, self.balance(seat) + s.bets.total
         illegal(
             lim.adjust(amount) is None,
@@ -59,9 +56,10 @@ class Betting(TableCore):
             raise InsufficientFundsError(
                 f"seat {seat} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
             )
+        limit = s.limit if account is None else account["limit"]
         illegal(
-            s.limit is not None and ante > s.limit,
-            f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(s.limit or 0)}",
+            limit is not None and ante > limit,
+            f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(limit or 0)}",
         )
         for what, multiple in self._multiples():
             whole = (ante * multiple).denominator == 1
@@ -72,9 +70,9 @@ class Betting(TableCore):
         fee = self.variant.exchanges.fee_antes if self.variant.exchanges else Fraction(0)
         return [("raise", self.variant.raise_multiple), ("exchange fee", fee)]
 
-    def _ante(self, seat: int, amount: int) -> None:
+    def _ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> None:
         s = self._betting(seat)
-        ante = self._adjusted_ante(seat, s, self._amount(amount, "an ante"))
+        ante = self._adjusted_ante(seat, s, self._amount(amount, "an ante"), account)
         bets = replace(s.bets, ante=ante)
         p = self.variant.progressive
         if p and p.stays_ticked and s.ticked and not bets.progressive:
@@ -107,10 +105,10 @@ class Betting(TableCore):
         illegal(self.phase is not Phase.BETTING or s.bets.total == 0, f"seat {seat} has no bet to clear")
         self._place(seat, Bets(), ticked=False)
 
-    def _rebet(self, seat: int) -> None:
+    def _rebet(self, seat: int, account: dict[str, int | None] | None = None) -> None:
         s = self._betting(seat)
         illegal(s.last_bets is None, f"seat {seat} has no last round to repeat")
         illegal(s.bets.total > 0, f"seat {seat} has bets already; clear them to rebet")
         assert s.last_bets is not None
-        ante = self._adjusted_ante(seat, s, s.last_bets.ante)
+        ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
         self._place(seat, replace(s.last_bets, ante=ante, raise_=0))

@@ -10,7 +10,7 @@ alone: a dry run stops at the first emit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError
 from ..variants import Variant
 from ..variants.toml_io import to_toml
+from .accounts import AccountBook
 from .events import Event, Transfer
 from .ledger import table_spot, wallet
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
@@ -55,6 +56,8 @@ class TableCore:
         seeds: SeedSource | None = None,
         clock: Clock | None = None,
         store: EventStore | None = None,
+        book: AccountBook | None = None,
+        accounts: Sequence[str] | None = None,
     ) -> None:
         seats = variant.seats if seats is None else seats
         if not 1 <= seats <= variant.seats:
@@ -68,6 +71,10 @@ class TableCore:
         self.state = TableState([SeatState() for _ in range(seats)])
         self.events: list[Event] = []
         self.store = store
+        # The account of each seat in `book`, where the personal limit of every game lives.
+        self.book, self.accounts = book, list(accounts or [f"seat-{k}" for k in range(seats)])
+        if len(self.accounts) != seats:
+            raise IllegalActionError(f"{len(self.accounts)} accounts for {seats} seats")
         self._pending: tuple[str, dict[str, Any]] | None = None
         self._dry = False
         self._now = self.clock()

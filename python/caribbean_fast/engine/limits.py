@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-__all__ = ["EASTERN", "may_change_limit", "next_week_start"]
+from ..errors import IllegalActionError
+
+__all__ = ["EASTERN", "check_limit_change", "may_change_limit", "next_week_start"]
 
 EASTERN = ZoneInfo("America/New_York")
 _SATURDAY = 5
@@ -22,3 +24,13 @@ def next_week_start(moment: datetime) -> datetime:
 def may_change_limit(last_change: datetime | None, now: datetime) -> bool:
     """Whether a limit last changed at `last_change` may change again at `now`."""
     return last_change is None or now >= next_week_start(last_change)
+
+
+def check_limit_change(last_change: datetime | None, now: datetime) -> None:
+    """Raises IllegalActionError, saying from when it may, if the limit may not change at `now`."""
+    if not may_change_limit(last_change, now):
+        assert last_change is not None
+        again = next_week_start(last_change)
+        raise IllegalActionError(
+            f"the personal limit changes at most once a week: next from {again:%a %Y-%m-%d %H:%M %Z}"
+        )

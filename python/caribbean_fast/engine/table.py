@@ -16,6 +16,7 @@ from .betting import Betting
 from .core import Clock, illegal
 from .events import COMMANDS, Event
 from .history import seat_history
+from .limits import check_limit_change
 from .rounds import Rounds
 from .views import SeatView, seat_view
 
@@ -59,12 +60,30 @@ class Table(Betting, Rounds):
         return self._run("withdraw", seat=seat, amount=amount)
 
     def set_limit(self, seat: int, amount: int | None) -> list[Event]:
-        """The seat's personal bet limit on the ante (None removes it); it may change once a week."""
-        return self._run("set_limit", seat=seat, amount=amount)
+        """The seat's personal bet limit on the ante (None removes it); it may change once a week,
+        on every game of the account where the table has an account book."""
+        if self.book is not None:
+            check_limit_change(self.book.limit(self.accounts[self._seat(seat)])[1], self.clock())
+        events = self._run("set_limit", seat=seat, amount=amount)
+        if self.book is not None:
+            self.book.set_limit(self.accounts[seat], amount, events[0].time)
+        return events
+
+    def personal_limit(self, seat: int) -> int | None:
+        """The personal limit on the seat's ante: the account book's, or the table's own."""
+        if self.book is not None:
+            return self.book.limit(self.accounts[self._seat(seat)])[0]
+        return self.state.seats[self._seat(seat)].limit
+
+    def _account(self, seat: int) -> dict[str, Any]:
+        """The account book's word on the limit, recorded with the command that reads it."""
+        if self.book is None or not (isinstance(seat, int) and 0 <= seat < self.seats):
+            return {}  # no book, or a seat the command itself will refuse
+        return {"account": {"limit": self.personal_limit(seat)}}
 
     def ante(self, seat: int, amount: int) -> list[Event]:
         """Places or changes the ante; a bet outside the limits is adjusted as the game states."""
-        return self._run("ante", seat=seat, amount=amount)
+        return self._run("ante", seat=seat, amount=amount, **self._account(seat))
 
     def progressive(self, seat: int, on: bool = True) -> list[Event]:
         return self._run("progressive", seat=seat, on=on)
@@ -78,7 +97,7 @@ class Table(Betting, Rounds):
 
     def rebet(self, seat: int) -> list[Event]:
         """Repeats the bets of the last round the seat was dealt into."""
-        return self._run("rebet", seat=seat)
+        return self._run("rebet", seat=seat, **self._account(seat))
 
     def deal(self) -> list[Event]:
         return self._run("deal")
@@ -117,7 +136,7 @@ class Table(Betting, Rounds):
     # ---- checks alone ----------------------------------------------------------------------------
 
     def can_ante(self, seat: int, amount: int) -> bool:
-        return self._can("ante", seat=seat, amount=amount)
+        return self._can("ante", seat=seat, amount=amount, **self._account(seat))
 
     def can_progressive(self, seat: int, on: bool = True) -> bool:
         return self._can("progressive", seat=seat, on=on)
@@ -129,7 +148,7 @@ class Table(Betting, Rounds):
         return self._can("clear", seat=seat)
 
     def can_rebet(self, seat: int) -> bool:
-        return self._can("rebet", seat=seat)
+        return self._can("rebet", seat=seat, **self._account(seat))
 
     def can_deal(self) -> bool:
         return self._can("deal")

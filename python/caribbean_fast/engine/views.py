@@ -96,6 +96,6 @@ def seat_view(table: Table, seat: int) -> SeatView:
         actions=tuple(table.actions(seat)),
         deadline=_deadline(table),
         exchanges=me.exchanges,
-        limit=me.limit,
+        limit=table.personal_limit(seat),
         currency=table.variant.currency.code,
     )

@@ -1,0 +1,58 @@
+"""Player accounts across tables: game 1's personal bet limit holds for every game on the account
+and changes at most once a week, so it lives in an account book that every table of the player
+reads, rather than in one table.
+
+A table reads the book when a command needs the limit and records the value it read among the
+command's arguments, so a replay of the table never needs the book."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from .limits import check_limit_change
+
+__all__ = ["AccountBook", "MemoryAccountBook", "SqliteAccountBook"]
+
+
+class AccountBook(Protocol):
+    def limit(self, account: str) -> tuple[int | None, datetime | None]:
+        """The account's personal limit (None: none) and when it last changed."""
+        ...
+
+    def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
+        """Changes the limit; IllegalActionError within a week of the last change."""
+        ...
+
+
+class MemoryAccountBook:
+    def __init__(self) -> None:
+        self._limits: dict[str, tuple[int | None, datetime | None]] = {}
+
+    def limit(self, account: str) -> tuple[int | None, datetime | None]:
+        return self._limits.get(account, (None, None))
+
+    def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
+        check_limit_change(self.limit(account)[1], at)
+        self._limits[account] = (amount, at)
+
+
+class SqliteAccountBook:
+    """The account book in a SQLite file that the tables of one casino share."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(Path(path), isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount INTEGER, changed TEXT)")
+
+    def limit(self, account: str) -> tuple[int | None, datetime | None]:
+        row = self._db.execute("SELECT amount, changed FROM limits WHERE account = ?", (account,)).fetchone()
+        return (row[0], datetime.fromisoformat(row[1])) if row else (None, None)
+
+    def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")  # the week's check and the change in one transaction
+            check_limit_change(self.limit(account)[1], at)
+            self._db.execute("INSERT OR REPLACE INTO limits VALUES (?, ?, ?)", (account, amount, at.isoformat()))
