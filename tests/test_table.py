@@ -332,3 +332,5 @@ def test_personal_limit_holds_for_every_game_on_the_account(kind: str, tmp_path:
     second.deal()
     second.fold(0)
     assert audit(store).ok  # the limit read from the book is part of the record
+    again = restore(store, clock, book)
+    assert again.accounts == ["ann"] and again.personal_limit(0) == 2000

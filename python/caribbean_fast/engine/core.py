@@ -10,6 +10,7 @@ alone: a dry run stops at the first emit.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -79,7 +80,8 @@ class TableCore:
         self._dry = False
         self._now = self.clock()
         if store is not None:
-            store.write_meta({"variant": to_toml(variant), **{k: str(v) for k, v in self.config.items()}})
+            meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts)}
+            store.write_meta(meta | {k: str(v) for k, v in self.config.items()})
         p = variant.progressive
         self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
 

@@ -9,6 +9,7 @@ cut off; the replay has derived them again and `restore` writes them.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 from ..errors import CaribbeanFastError
 from ..variants.toml_io import from_dict
+from .accounts import AccountBook
 from .core import Clock, utc_now
 from .events import Event, chain_hash, event_to_json
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
@@ -54,6 +56,7 @@ def _config(meta: dict[str, str]) -> dict[str, Any]:
         "seats": int(meta["seats"]),
         "limits": int(meta["limits"]),
         "seed": None if seed == "None" else int(seed),
+        "accounts": json.loads(meta["accounts"]) if "accounts" in meta else None,
     }
 
 
@@ -93,9 +96,12 @@ def _same(produced: list[Event], recorded: list[Event], at: int) -> int:
     return at
 
 
-def replay(meta: dict[str, str], events: list[Event], clock: Clock | None = None) -> tuple[Table, int]:
+def replay(
+    meta: dict[str, str], events: list[Event], clock: Clock | None = None, book: AccountBook | None = None
+) -> tuple[Table, int]:
     """The table the record describes, and how many of its events the record holds (the table
-    may hold more: the rest of a command cut off at the end)."""
+    may hold more: the rest of a command cut off at the end). The replay reads the personal
+    limits from the record; `book` is what the table reads from afterwards."""
     config = _config(meta)
     fallback = SeededSeeds(config["seed"]) if config["seed"] is not None else SecureSeeds()
     first: datetime = events[0].time if events else (clock or utc_now)()
@@ -106,6 +112,8 @@ def replay(meta: dict[str, str], events: list[Event], clock: Clock | None = None
         seed=config["seed"],
         seeds=_RecordedSeeds(events, fallback),
         clock=lambda: first,
+        book=book,
+        accounts=config["accounts"],
     )
     at = _same(table.events, events, 0)
     while at < len(events):
@@ -124,13 +132,14 @@ def replay(meta: dict[str, str], events: list[Event], clock: Clock | None = None
     return table, len(events)
 
 
-def restore(store: EventStore, clock: Clock | None = None) -> Table:
+def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | None = None) -> Table:
     """The table as its store left it; a command cut off by a crash is completed, then the open
-    round goes on or is void by the variant's rule (`Timing.unfinished`)."""
+    round goes on or is void by the variant's rule (`Timing.unfinished`). Pass the account book
+    the table was playing with, if any."""
     rows = store.rows()
     _check_chain(rows)
     events = [r.event for r in rows]
-    table, held = replay(store.read_meta(), events, clock)
+    table, held = replay(store.read_meta(), events, clock, book)
     for event in table.events[held:]:
         store.append(event)
     table.store = store
