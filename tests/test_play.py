@@ -110,16 +110,23 @@ def test_game4_exchange_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     assert table.balance(0) == 100_000 + 1000 + 6000 - 1000
 
 
-def test_game5_bonus_call_rebet() -> None:
-    table = new_table("casino-holdem")
+def test_game5_bonus_call_rebet_idle() -> None:
+    clock = Clock()
+    table = new_table("casino-holdem", clock=clock)
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("b", "enter")  # type: ignore[attr-defined]
         assert "Board  [" in app.screen_text() and "[##] [##]" in app.screen_text()
         await pilot.press("c", "r")  # type: ignore[attr-defined]
         assert table.state.seats[0].bets.side("aa-bonus") == 100 and table.state.seats[0].bets.ante == 100
+        balance = table.balance(0) + 200
         await pilot.press("t")  # type: ignore[attr-defined]
         assert "royal flush" in app.screen_text().lower()
+        clock.advance(900)  # idle for the preset's 15 minutes: the round is void, the session ends
+        app.tick()
+        assert table.phase is Phase.CLOSED and table.balance(0) == balance
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert table.view(0).phase is Phase.SETTLED and "open again" in app.message
 
     play(table, script)
 

@@ -74,7 +74,11 @@ class PlaySession:
     # ---- the round -------------------------------------------------------------------------------
 
     def enter(self) -> str:
-        """Enter: deal (placing the stake as the ante first), or raise once dealt."""
+        """Enter: deal (placing the stake as the ante first), raise once dealt, or reopen a
+        session that ended idle."""
+        if self.table.phase is Phase.CLOSED:
+            self.table.reopen()
+            return "the session was idle and ended; it is open again"
         if self.table.phase is Phase.DECIDING:
             return self.decide(Decision.RAISE)
         seat_bets = self.table.state.seats[self.seat].bets
