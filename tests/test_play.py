@@ -18,6 +18,7 @@ from caribbean_fast.cli.play import open_table
 from caribbean_fast.engine import Phase, SqliteStore, Table
 from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
+from caribbean_fast.play.render import chips
 from caribbean_fast.settlement import Decision
 
 Script = Callable[[PlayApp, object], Awaitable[None]]
@@ -170,3 +171,10 @@ def test_a_recorded_session_restores(tmp_path: Path) -> None:
     assert again.phase is Phase.DECIDING and again.balance(0) == 5000 - 200
     assert again.view(0).cards == table.view(0).cards
     assert isinstance(again.store, SqliteStore)
+
+
+def test_bets_are_shown_as_the_fewest_chips() -> None:
+    assert chips(1400, 100) == "(10) (1)x4"
+    assert chips(12_345, 100) == "(100) (10)x2 (1)x3 (0.25) (0.1)x2"
+    assert chips(50, 100) == "(0.5)"
+    assert chips(7, 1) == "(5) (1)x2"  # a currency without minor units has no fractional chips

@@ -4,6 +4,7 @@ seat's cards, the bets, the other seats), the status line, the paytable, the his
 from __future__ import annotations
 
 from datetime import datetime
+from fractions import Fraction
 
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
@@ -75,13 +76,52 @@ def _dealer(v: Variant, view: SeatView) -> Text:
     return out
 
 
-def _bets(table: Table, view: SeatView) -> str:
-    fmt, b = table.variant.currency.format, view.bets
-    parts = [f"ante {fmt(b.ante)}"] if b.ante else []
-    parts += [f"raise {fmt(b.raise_)}"] if b.raise_ else []
-    parts += [f"{name} {fmt(amount)}" for name, amount in b.side_bets]
-    parts += [f"progressive {fmt(b.progressive)}"] if b.progressive else []
-    return ", ".join(parts) or "no bets"
+_CHIPS = (
+    1000,
+    500,
+    100,
+    25,
+    10,
+    5,
+    1,
+    Fraction(1, 2),
+    Fraction(1, 4),
+    Fraction(1, 10),
+    Fraction(1, 20),
+    Fraction(1, 100),
+)
+"""Chip values in major units, largest first."""
+
+
+def chips(amount: int, minor_per_major: int) -> str:
+    """An amount as the fewest chips: "(25)x2 (5) (1)x3"."""
+    out = []
+    for value in _CHIPS:
+        minor = Fraction(value) * minor_per_major
+        if minor.denominator != 1:
+            continue  # no such chip in this currency
+        count, amount = divmod(amount, int(minor))
+        if count:
+            out.append(f"({float(value):g})" + (f"x{count}" if count > 1 else ""))
+    return " ".join(out)
+
+
+def _bets(table: Table, view: SeatView) -> Text:
+    """Every bet spot of the game, with its stake and its chips."""
+    v, b = table.variant, view.bets
+    spots = [("ante", b.ante), ("raise" if v.family is Family.STUD else "call", b.raise_)]
+    spots += [(bet.name, b.side(bet.name)) for bet in v.side_bets]
+    spots += [("progressive", b.progressive)] if v.progressive else []
+    out = Text()
+    for name, amount in spots:
+        out.append(f"{name} ", style="bold")
+        if amount:
+            out.append(f"{v.currency.format(amount)} ")
+            out.append(chips(amount, v.currency.minor_per_major), style="yellow")
+        else:
+            out.append("-", style="dim")
+        out.append("   ")
+    return out
 
 
 def table_area(session: PlaySession) -> RenderableType:
@@ -90,7 +130,12 @@ def table_area(session: PlaySession) -> RenderableType:
     mine.append_text(_cards(view.cards, picked=frozenset(session.selected)))
     if view.hand:
         mine.append(f"  {view.hand}", style="green")
-    parts: list[RenderableType] = [_dealer(table.variant, view), Text(""), mine, Text("Bets    " + _bets(table, view))]
+    parts: list[RenderableType] = [
+        _dealer(table.variant, view),
+        Text(""),
+        mine,
+        Text("Bets    ").append_text(_bets(table, view)),
+    ]
     if view.result is not None and view.phase != "deciding":
         net = view.result["net"]["total"]
         parts.append(Text(f"Last    {view.result['hand']}: net {table.variant.currency.format(net)}", style="cyan"))
