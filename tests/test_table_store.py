@@ -117,3 +117,10 @@ def test_history_and_errors(record: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["table", "audit", str(record.with_name("missing.db"))]) == 2
     assert main(["table", "run", *run_args("network-24h", record, 5)]) == 2  # exists: needs --resume
     assert "pass --resume" in capsys.readouterr().err
+
+
+def test_run_with_the_best_strategy(tmp_path: Path) -> None:
+    path = tmp_path / "best.db"
+    assert main(["table", "run", "caribbean-poker", "--store", str(path), "--rounds", "20", "--strategy", "best"]) == 0
+    report = audit(SqliteStore(path))
+    assert report.ok and report.settled == 20

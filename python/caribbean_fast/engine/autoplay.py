@@ -9,12 +9,12 @@ first time); the others are rules a person can follow.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from ..analysis import analyze
 from ..analysis.strategy import StrategyTable
 from ..hands import HandClass, evaluate
 from ..variants import Family, HandThreshold, Variant
+from ..variants.toml_io import to_toml
 from .state import Phase
 from .table import Table
 from .views import SeatView
@@ -46,9 +46,15 @@ def _always(variant: Variant, view: SeatView) -> Choice:
     return "raise"
 
 
-@cache
+_BEST: dict[str, StrategyTable] = {}
+
+
 def _best_table(variant: Variant) -> StrategyTable:
-    return analyze(variant).table
+    """The par sheet's best strategy, computed once per variant (keyed by its rules as TOML)."""
+    key = to_toml(variant)
+    if key not in _BEST:
+        _BEST[key] = analyze(variant).table
+    return _BEST[key]
 
 
 def _best(variant: Variant, view: SeatView) -> Choice:
