@@ -30,6 +30,7 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.store is not None and args.store.exists():
         return restore(SqliteStore(args.store))
     variant = load_variant(args.variant)
+    Table.check_config(variant, args.seats)
     store = SqliteStore(args.store) if args.store is not None else None
     table = Table(variant, seats=args.seats, seed=args.seed, store=store)
     deposit = round(args.balance * variant.currency.minor_per_major)

@@ -56,7 +56,9 @@ def _open(args: argparse.Namespace) -> tuple[Table, int]:
     else:
         if args.store.exists():
             raise CaribbeanFastError(f"{args.store} exists: pass --resume to continue it, or choose a new file")
-        table = Table(load_variant(args.variant), seats=args.seats, seed=args.seed, store=SqliteStore(args.store))
+        variant = load_variant(args.variant)
+        Table.check_config(variant, args.seats)
+        table = Table(variant, seats=args.seats, seed=args.seed, store=SqliteStore(args.store))
         deposit = args.balance or 200 * (args.ante or table.limits.minimum)
         for seat in range(table.seats):
             table.deposit(seat, deposit)

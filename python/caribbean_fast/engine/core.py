@@ -61,10 +61,7 @@ class TableCore:
         accounts: Sequence[str] | None = None,
     ) -> None:
         seats = variant.seats if seats is None else seats
-        if not 1 <= seats <= variant.seats:
-            raise IllegalActionError(f"{variant.name} seats 1 to {variant.seats}, not {seats}")
-        if not 0 <= limits < len(variant.limits):
-            raise IllegalActionError(f"{variant.name} has limit tables 0 to {len(variant.limits) - 1}, not {limits}")
+        self.check_config(variant, seats, limits)
         self.variant, self.limits, self.seed = variant, variant.limits[limits], seed
         self.config = {"seats": seats, "limits": limits, "seed": seed}
         self.clock: Clock = clock or utc_now
@@ -84,6 +81,15 @@ class TableCore:
             store.write_meta(meta | {k: str(v) for k, v in self.config.items()})
         p = variant.progressive
         self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
+
+    @staticmethod
+    def check_config(variant: Variant, seats: int, limits: int = 0) -> None:
+        """Raises IllegalActionError for a table this variant cannot have (check before opening
+        a store for it)."""
+        if not 1 <= seats <= variant.seats:
+            raise IllegalActionError(f"{variant.name} seats 1 to {variant.seats}, not {seats}")
+        if not 0 <= limits < len(variant.limits):
+            raise IllegalActionError(f"{variant.name} has limit tables 0 to {len(variant.limits) - 1}, not {limits}")
 
     @property
     def phase(self) -> Phase:
