@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -32,6 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CaribbeanFastError as err:
         print(f"caribbean-fast: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (`| head`) stopped reading: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
