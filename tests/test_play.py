@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from argparse import Namespace
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -178,3 +179,35 @@ def test_bets_are_shown_as_the_fewest_chips() -> None:
     assert chips(12_345, 100) == "(100) (10)x2 (1)x3 (0.25) (0.1)x2"
     assert chips(50, 100) == "(0.5)"
     assert chips(7, 1) == "(5) (1)x2"  # a currency without minor units has no fractional chips
+
+
+@pytest.mark.parametrize(
+    ("name", "shown", "hidden"),
+    [
+        ("cyberstud", ["p progressive"], ["AA bonus", "x exchange"]),
+        ("caribbean-poker", ["1 pick", "x exchange"], ["AA bonus", "progressive"]),
+        ("casino-holdem", ["b AA bonus"], ["progressive", "x exchange"]),
+    ],
+)
+def test_the_footer_shows_this_games_keys(name: str, shown: list[str], hidden: list[str]) -> None:
+    footer: list[str] = []
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.pause()  # type: ignore[attr-defined]
+        text = re.sub(r"<[^>]*>", "", app.export_screenshot()).replace("&#160;", " ")
+        footer.append(next(line for line in text.splitlines() if "q quit" in line))
+
+    play(new_table(name), script)
+    for key in [
+        "⏎ deal/raise",
+        "- fold",
+        "0 rebet",
+        "del clear",
+        "c call",
+        "t paytable",
+        "h history",
+        "? help",
+        *shown,
+    ]:
+        assert key in footer[0], key
+    assert not any(key in footer[0] for key in hidden)

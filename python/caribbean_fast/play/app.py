@@ -21,7 +21,9 @@ from .session import PlaySession
 
 __all__ = ["PlayApp"]
 
-_PICKS = [Binding(str(i + 1), f"pick({i})", f"pick {i + 1}", show=False) for i in range(5)]
+_PICKS = [Binding(str(i + 1), f"pick({i})", "pick", show=i == 0) for i in range(5)]
+_NEEDS = {"side_bet": "side_bets", "progressive": "progressive", "pick": "exchanges", "exchange": "exchanges"}
+"""Actions that only some games have, and the variant field that says so."""
 
 
 class PlayApp(App[str]):
@@ -34,14 +36,14 @@ class PlayApp(App[str]):
     #panel { border: round $accent; padding: 0 1; height: auto; display: none; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("enter", "enter", "deal / raise"),
+        Binding("enter", "enter", "deal/raise"),
         Binding("minus", "fold", "fold"),
-        Binding("0", "repeat", "repeat bet"),
-        Binding("insert", "repeat", "repeat bet", show=False),
+        Binding("0", "repeat", "rebet"),
+        Binding("insert", "repeat", "rebet", show=False),
         Binding("delete", "clear", "clear"),
         Binding("full_stop", "clear", "clear", show=False),
-        Binding("up", "stake(1)", "+1"),
-        Binding("down", "stake(-1)", "-1"),
+        Binding("up", "stake(1)", "stake"),
+        Binding("down", "stake(-1)", "stake", show=False),
         Binding("shift+up", "stake(10)", "+10", show=False),
         Binding("shift+down", "stake(-10)", "-10", show=False),
         Binding("p", "progressive", "progressive"),
@@ -56,12 +58,14 @@ class PlayApp(App[str]):
         Binding("q", "quit_table", "quit"),
     ]
 
+    ENABLE_COMMAND_PALETTE = False
+
     def __init__(self, session: PlaySession, tick_seconds: float | None = 1.0) -> None:
         super().__init__()
         self.session, self.tick_seconds = session, tick_seconds
         self.message = "Up/Down set the stake, Enter deals. Press ? for every key."
         self.shown_panel: str | None = None
-        self._bound = {key for b in self.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
+        self._keys = {b.key: b.action.split("(")[0] for b in self.BINDINGS if isinstance(b, Binding)}
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -115,8 +119,15 @@ class PlayApp(App[str]):
 
     # ---- keys --------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys of what this game has not (a side bet, a progressive, exchanges) are off, and off
+        the footer."""
+        needs = _NEEDS.get(action)
+        return needs is None or bool(getattr(self.session.table.variant, needs))
+
     def on_key(self, event: events.Key) -> None:
-        if event.key not in self._bound and event.key not in ("ctrl+q", "ctrl+c", "tab", "shift+tab"):
+        action = self._keys.get(event.key)
+        if event.key not in ("ctrl+q", "ctrl+c", "tab", "shift+tab") and not (action and self.check_action(action, ())):
             self.message = f"The key {event.key!r} does nothing here: press ? for the keys."
             self.redraw()
 
