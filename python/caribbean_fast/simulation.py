@@ -42,7 +42,7 @@ __all__ = [
 
 CHUNK_ROUNDS: int = _core.CHUNK_ROUNDS
 Z90, Z95 = 1.6448536269514722, 1.959963984540054
-BATCH_CHUNKS = 48
+BATCH_CHUNKS = 192  # 12.6 M rounds: a thread idles at most one chunk of 192 at a batch's end
 # Count columns: fold, then raised with the dealer not qualifying, seat higher, equal, lower.
 COLUMNS = (
     (Decision.FOLD, True, Showdown.PUSH),
