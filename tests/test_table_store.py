@@ -47,8 +47,9 @@ def test_killed_and_resumed_runs_lose_nothing(tmp_path: Path, name: str) -> None
     time.sleep(chance.uniform(1.0, 2.0))
     first.kill()
     first.wait()
+    resume = [*RUN, name, "--store", str(store), "--rounds", str(rounds), "--resume"]  # options from the store
     for _ in range(2):  # resume, and kill again at another point
-        again = subprocess.Popen([*RUN, *run_args(name, store, rounds), "--resume"], stdout=subprocess.DEVNULL)
+        again = subprocess.Popen(resume, stdout=subprocess.DEVNULL)
         time.sleep(chance.uniform(0.8, 1.6))
         again.kill()
         again.wait()

@@ -4,6 +4,7 @@ of a store, and a seat's game recall."""
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run_p.add_argument("--rounds", type=int, default=100, help="settled rounds the table should reach")
     run_p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
     run_p.add_argument("--resume", action="store_true", help="continue the table in --store")
-    run_p.add_argument("--strategy", choices=sorted(STRATEGIES), default="simple")
+    run_p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None, help="simple (default), always, best")
     run_p.add_argument("--balance", type=int, default=None, help="each seat's deposit, minor units (200 antes)")
     run_p.add_argument("--ante", type=int, default=None, help="minor units (default: the table minimum)")
     run_p.add_argument("--progressive", action="store_true", help="every seat also bets the progressive")
@@ -49,16 +50,31 @@ def _existing(path: Path) -> SqliteStore:
     return SqliteStore(path)
 
 
+def _play_options(args: argparse.Namespace, store: SqliteStore, resumed: bool) -> None:
+    """A resumed run plays as it was started unless told otherwise: the options live in the store."""
+    saved = json.loads(store.read_meta().get("run", "{}")) if resumed else {}
+    args.strategy = args.strategy or saved.get("strategy", "simple")
+    args.ante = args.ante or saved.get("ante")
+    args.progressive = args.progressive or saved.get("progressive", False)
+    store.write_meta(
+        {"run": json.dumps({"strategy": args.strategy, "ante": args.ante, "progressive": args.progressive})}
+    )
+
+
 def _open(args: argparse.Namespace) -> tuple[Table, int]:
     """The table and the number of rounds it had settled already."""
     if args.resume:
-        table = restore(_existing(args.store))
+        store = _existing(args.store)
+        _play_options(args, store, resumed=True)
+        table = restore(store)
     else:
         if args.store.exists():
             raise CaribbeanFastError(f"{args.store} exists: pass --resume to continue it, or choose a new file")
         variant = load_variant(args.variant)
         Table.check_config(variant, args.seats)
         table = Table(variant, seats=args.seats, seed=args.seed, store=SqliteStore(args.store))
+        assert isinstance(table.store, SqliteStore)
+        _play_options(args, table.store, resumed=False)
         deposit = args.balance or 200 * (args.ante or table.limits.minimum)
         for seat in range(table.seats):
             table.deposit(seat, deposit)

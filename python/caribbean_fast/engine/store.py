@@ -35,7 +35,10 @@ class Row:
 
 
 class EventStore(Protocol):
-    def write_meta(self, meta: dict[str, str]) -> None: ...
+    def write_meta(self, meta: dict[str, str]) -> None:
+        """Sets these keys of the table's meta data (others stay)."""
+        ...
+
     def read_meta(self) -> dict[str, str]: ...
     def append(self, event: Event) -> None: ...
     def rows(self) -> list[Row]: ...
@@ -48,7 +51,7 @@ class MemoryStore:
         self._rows: list[Row] = []
 
     def write_meta(self, meta: dict[str, str]) -> None:
-        self.meta = dict(meta)
+        self.meta |= meta
 
     def read_meta(self) -> dict[str, str]:
         return dict(self.meta)
