@@ -45,8 +45,7 @@ def _save_check(path: str | Path) -> Path:
     return path
 
 
-def _save(fig: Figure, path: str | Path) -> Path:
-    path = _save_check(path)
+def _save(fig: Figure, path: Path) -> Path:
     fig.savefig(path, dpi=120)
     return path
 
@@ -110,7 +109,7 @@ def _holdem_strategy(variant: Variant, fig: Figure) -> None:
 def plot_strategy(variant: Variant, path: str | Path) -> Path:
     """The best strategy as a chart: stud, the Ace-King hands raised by up card; hold'em, the
     call rate of each starting hand over every flop."""
-    _save_check(path)
+    path = _save_check(path)
     fig = _figure(figsize=(8, 6))
     (_stud_strategy if variant.family is Family.STUD else _holdem_strategy)(variant, fig)
     return _save(fig, path)
@@ -138,7 +137,7 @@ def plot_session(
     """Simulated bankroll paths, and the distribution of where sessions end, with the risk of ruin."""
     if rounds < 1 or bankroll <= 0 or sessions < 1:
         raise VariantError(f"rounds, bankroll and sessions must be positive: {rounds}, {bankroll}, {sessions}")
-    _save_check(path)
+    path = _save_check(path)
     result = simulate_sessions(variant, sessions, rounds, bankroll, seed=seed)
     fig = _figure(figsize=(11, 4.5))
     left, right = fig.subplots(1, 2)
@@ -165,7 +164,7 @@ def plot_meter(variant: Variant, path: str | Path) -> Path:
     """The progressive's expected return per stake against the meter, and where it breaks even."""
     if variant.progressive is None:
         raise VariantError(f"{variant.name} has no progressive bet to plot")
-    _save_check(path)
+    path = _save_check(path)
     p = analyze(variant).progressive
     assert p is not None
     even = p.break_even_meter

@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from ..cards import RANKS
 from ..hands import HandClass, evaluate
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
@@ -116,7 +117,7 @@ def _summary(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[str]:
         if at.any() and raised.any() and not raised[at].all():
             weakest = s.hand[raised][np.argmin(rows.strength[raised])]
             lines.append(
-                f"  Ace-King against a {'23456789TJQKA'[up]} up card: raise from "
+                f"  Ace-King against a {RANKS[up]} up card: raise from "
                 f"{evaluate(weakest.tolist()).text} up ({w[raised].sum() / w[at].sum():.0%} of them)"
             )
     return lines

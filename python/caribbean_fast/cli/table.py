@@ -14,9 +14,9 @@ from rich.table import Table as RichTable
 from ..engine import SqliteStore, Table, audit, restore
 from ..engine.autoplay import STRATEGIES, play_round
 from ..engine.history import describe_step, seat_history
+from ..engine.replay import table_config
 from ..errors import CaribbeanFastError
 from ..variants import load_variant
-from ..variants.toml_io import from_dict
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,10 +111,8 @@ def run_audit(args: argparse.Namespace) -> int:
 def run_history(args: argparse.Namespace) -> int:
     store = _existing(args.store)
     events = [row.event for row in store.rows()]
-    import tomllib
-
-    currency = from_dict(tomllib.loads(store.read_meta()["variant"])).currency
-    seats = int(store.read_meta()["seats"])
+    config = table_config(store.read_meta())
+    currency, seats = config["variant"].currency, config["seats"]
     if not 0 <= args.seat < seats:
         raise CaribbeanFastError(f"no seat {args.seat}: the table has seats 0 to {seats - 1}")
     for steps in seat_history(events, args.seat, args.last):

@@ -103,7 +103,7 @@ def play_round(table: Table, strategy: str, ante: int, progressive: bool = False
     return True
 
 
-def play_others_bets(table: Table, strategy: str, skip: int) -> None:
+def play_others_bets(table: Table, skip: int) -> None:
     """Every seat but `skip` antes the table minimum (multi-seat tables)."""
     for seat in range(table.seats):
         if seat != skip:

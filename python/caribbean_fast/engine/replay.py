@@ -25,7 +25,7 @@ from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .store import EventStore, Row
 from .table import Table
 
-__all__ = ["AuditError", "AuditReport", "audit", "restore"]
+__all__ = ["AuditError", "AuditReport", "audit", "restore", "table_config"]
 
 
 class AuditError(CaribbeanFastError):
@@ -47,7 +47,8 @@ class _RecordedSeeds:
         return self.recorded.get(round_number) or self.fallback(round_number)
 
 
-def _config(meta: dict[str, str]) -> dict[str, Any]:
+def table_config(meta: dict[str, str]) -> dict[str, Any]:
+    """The variant, seats, limits, seed and accounts a store's meta data records."""
     if "variant" not in meta:
         raise AuditError(None, "the store holds no table (no variant in its meta data)")
     seed = meta.get("seed", "None")
@@ -102,7 +103,7 @@ def replay(
     """The table the record describes, and how many of its events the record holds (the table
     may hold more: the rest of a command cut off at the end). The replay reads the personal
     limits from the record; `book` is what the table reads from afterwards."""
-    config = _config(meta)
+    config = table_config(meta)
     fallback = SeededSeeds(config["seed"]) if config["seed"] is not None else SecureSeeds()
     first: datetime = events[0].time if events else (clock or utc_now)()
     table = Table(

@@ -37,13 +37,11 @@ def dealer_hand(state: TableState, variant: Variant) -> list[int]:
     return [*state.round.dealer, *state.round.board] if variant.family is Family.HOLDEM else state.round.dealer
 
 
-def outcome_of(state: TableState, variant: Variant, seat: SeatState) -> Outcome:
-    """The seat's finished round as a settlement category."""
-    first_five = _strength(_first_five(state, variant, seat))
-    mine = _strength(_final_hand(state, variant, seat))
+def outcome_of(variant: Variant, seat: SeatState, mine: int, first_five: int, dealer: int) -> Outcome:
+    """The seat's finished round as a settlement category, from the strengths of its final hand,
+    its first five cards and the dealer's hand."""
     if seat.decision is not Decision.RAISE:
         return Outcome(Decision.FOLD, variant.classify(mine), exchanges=seat.exchanges, first_five=first_five)
-    dealer = _strength(dealer_hand(state, variant))
     showdown = Showdown.WIN if mine > dealer else Showdown.PUSH if mine == dealer else Showdown.LOSE
     return Outcome(
         Decision.RAISE,
@@ -92,16 +90,24 @@ def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outc
     prog = variant.progressive
     classes: dict[int, Any] = {}
     for k, o in outcomes.items():
-        prize = prog.prizes.get(variant.classify(o.first_five or 0)) if prog else None
+        first_class = variant.classify(o.first_five or 0)
+        prize = prog.prizes.get(first_class) if prog else None
         if state.seats[k].bets.progressive and prize is not None and prize.meter_share > 0:
-            classes[k] = variant.classify(o.first_five or 0)
+            classes[k] = first_class
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
 
 
 def settle_seats(state: TableState, variant: Variant, order: list[int]) -> list[SeatSettlement]:
     """Every dealt seat's settlement in the order given, paid against the meter as it stood
     before any of them (what the meter cannot cover, the house pays)."""
-    outcomes = {k: outcome_of(state, variant, state.seats[k]) for k in order}
+    dealer = _strength(dealer_hand(state, variant))  # once for every seat
+    hands = {k: evaluate(_final_hand(state, variant, state.seats[k])) for k in order}
+    outcomes = {
+        k: outcome_of(
+            variant, state.seats[k], hands[k].strength, _strength(_first_five(state, variant, state.seats[k])), dealer
+        )
+        for k in order
+    }
     sharers = _meter_sharers(state, variant, outcomes)
     meter = meter_left = state.ledger.balance("meter")
     out = []
@@ -112,8 +118,7 @@ def settle_seats(state: TableState, variant: Variant, order: list[int]) -> list[
         from_meter = min(money.meter_paid, meter_left)
         meter_left -= from_meter
         moves = _transfers(k, bets.total - bets.progressive, money, from_meter, bets.progressive)
-        hand = evaluate(_final_hand(state, variant, state.seats[k])).describe()
-        out.append(SeatSettlement(k, outcomes[k], money, moves, hand))
+        out.append(SeatSettlement(k, outcomes[k], money, moves, hands[k].describe()))
     return out
 
 

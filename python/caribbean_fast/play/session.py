@@ -84,7 +84,7 @@ class PlaySession:
         seat_bets = self.table.state.seats[self.seat].bets
         if seat_bets.ante != self.stake:
             self.table.ante(self.seat, self.stake)
-        play_others_bets(self.table, self.others, skip=self.seat)
+        play_others_bets(self.table, skip=self.seat)
         self.table.deal()
         self.selected.clear()
         play_others_decisions(self.table, self.others, skip=self.seat)
