@@ -10,8 +10,15 @@ fn main() {
     let start = Instant::now();
     let rows = stud::enumerate(ace_king);
     let secs = start.elapsed().as_secs_f64();
-    let deals: u64 = rows.iter().map(|r| r.weight as u64 * stud::DEALER_HANDS as u64).sum();
-    println!("stud: {} situations, {deals} deals in {secs:.2} s ({:.2e} deals/s)", rows.len(), deals as f64 / secs);
+    let deals: u64 = rows
+        .iter()
+        .map(|r| r.weight as u64 * stud::DEALER_HANDS as u64)
+        .sum();
+    println!(
+        "stud: {} situations, {deals} deals in {secs:.2} s ({:.2e} deals/s)",
+        rows.len(),
+        deals as f64 / secs
+    );
 
     let pair_of_fours = tables().strength(&[8, 9, 12, 4, 0]);
     let start = Instant::now();

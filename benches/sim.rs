@@ -27,7 +27,11 @@ fn main() {
     let start = Instant::now();
     let counts = simulate(&stud, 1, 0..chunks, rounds);
     let secs = start.elapsed().as_secs_f64();
-    println!("stud, pair-or-better threshold: {:.1} M rounds/s ({} rounds)", counts.iter().sum::<u64>() as f64 / secs / 1e6, rounds);
+    println!(
+        "stud, pair-or-better threshold: {:.1} M rounds/s ({} rounds)",
+        counts.iter().sum::<u64>() as f64 / secs / 1e6,
+        rounds
+    );
     let holdem = HoldemGame {
         qualifier: t.strength(&[8, 9, 12, 4, 0]),
         decisions: HoldemDecisions::constant(true),
@@ -37,5 +41,9 @@ fn main() {
     let start = Instant::now();
     let counts = simulate(&holdem, 1, 0..chunks, rounds);
     let secs = start.elapsed().as_secs_f64();
-    println!("holdem, always call: {:.1} M rounds/s ({} rounds)", counts.iter().sum::<u64>() as f64 / secs / 1e6, rounds);
+    println!(
+        "holdem, always call: {:.1} M rounds/s ({} rounds)",
+        counts.iter().sum::<u64>() as f64 / secs / 1e6,
+        rounds
+    );
 }

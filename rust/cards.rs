@@ -34,8 +34,12 @@ pub fn parse_card(text: &str) -> Option<Card> {
     let text = text.to_ascii_lowercase();
     let (rank_text, suit_text) = text.split_at(text.len().checked_sub(1)?);
     let rank_text = if rank_text == "10" { "t" } else { rank_text };
-    let r = RANK_CHARS.iter().position(|&c| rank_text.as_bytes() == [c.to_ascii_lowercase()])?;
-    let s = SUIT_CHARS.iter().position(|&c| suit_text.as_bytes() == [c])?;
+    let r = RANK_CHARS
+        .iter()
+        .position(|&c| rank_text.as_bytes() == [c.to_ascii_lowercase()])?;
+    let s = SUIT_CHARS
+        .iter()
+        .position(|&c| suit_text.as_bytes() == [c])?;
     Some((4 * r + s) as Card)
 }
 
@@ -47,7 +51,11 @@ pub enum CardError {
     /// The same card twice.
     Repeated { card: Card },
     /// Too few or too many cards.
-    BadCount { count: usize, min: usize, max: usize },
+    BadCount {
+        count: usize,
+        min: usize,
+        max: usize,
+    },
 }
 
 impl fmt::Display for CardError {
@@ -69,7 +77,11 @@ impl std::error::Error for CardError {}
 /// Checks that `cards` are `min..=max` distinct valid ids.
 pub fn validate(cards: &[Card], min: usize, max: usize) -> Result<(), CardError> {
     if cards.len() < min || cards.len() > max {
-        return Err(CardError::BadCount { count: cards.len(), min, max });
+        return Err(CardError::BadCount {
+            count: cards.len(),
+            min,
+            max,
+        });
     }
     let mut seen = 0u64;
     for (position, &id) in cards.iter().enumerate() {
@@ -103,8 +115,24 @@ mod tests {
     #[test]
     fn validation_names_the_fault() {
         assert_eq!(validate(&[0, 1, 2, 3, 4], 5, 7), Ok(()));
-        assert_eq!(validate(&[0, 1, 2, 3], 5, 7), Err(CardError::BadCount { count: 4, min: 5, max: 7 }));
-        assert_eq!(validate(&[0, 1, 52, 3, 4], 5, 7), Err(CardError::BadId { position: 2, id: 52 }));
-        assert_eq!(validate(&[51, 1, 2, 51, 4], 5, 7), Err(CardError::Repeated { card: 51 }));
+        assert_eq!(
+            validate(&[0, 1, 2, 3], 5, 7),
+            Err(CardError::BadCount {
+                count: 4,
+                min: 5,
+                max: 7
+            })
+        );
+        assert_eq!(
+            validate(&[0, 1, 52, 3, 4], 5, 7),
+            Err(CardError::BadId {
+                position: 2,
+                id: 52
+            })
+        );
+        assert_eq!(
+            validate(&[51, 1, 2, 51, 4], 5, 7),
+            Err(CardError::Repeated { card: 51 })
+        );
     }
 }

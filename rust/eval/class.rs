@@ -40,8 +40,17 @@ impl HandClass {
     /// The snake-case name, as in variant files and golden data: "four_of_a_kind".
     pub fn name(self) -> &'static str {
         [
-            "high_card", "ace_king", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
-            "full_house", "four_of_a_kind", "straight_flush", "royal_flush",
+            "high_card",
+            "ace_king",
+            "one_pair",
+            "two_pair",
+            "three_of_a_kind",
+            "straight",
+            "flush",
+            "full_house",
+            "four_of_a_kind",
+            "straight_flush",
+            "royal_flush",
         ][self as usize]
     }
 
@@ -77,9 +86,14 @@ pub(crate) fn straight_top(rank_mask: u16) -> Option<u8> {
 /// A totally ordered code for five cards given by their rank counts: the category index in
 /// `CATEGORIES` times 2^20, plus the tie-break ranks, four bits each, most significant first.
 pub(crate) fn five_card_code(counts: &[u8; 13], flush: bool) -> u32 {
-    let mask = (0..13).filter(|&r| counts[r] > 0).fold(0u16, |m, r| m | 1 << r);
+    let mask = (0..13)
+        .filter(|&r| counts[r] > 0)
+        .fold(0u16, |m, r| m | 1 << r);
     // Ranks ordered by how many of them, then by rank: pairs before kickers, high before low.
-    let mut ranks: Vec<(u8, u8)> = (0..13u8).filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
+    let mut ranks: Vec<(u8, u8)> = (0..13u8)
+        .filter(|&r| counts[r as usize] > 0)
+        .map(|r| (counts[r as usize], r))
+        .collect();
     ranks.sort_unstable_by(|a, b| b.cmp(a));
     let shape: Vec<u8> = ranks.iter().map(|&(c, _)| c).collect();
     let straight = straight_top(mask);
@@ -96,7 +110,9 @@ pub(crate) fn five_card_code(counts: &[u8; 13], flush: bool) -> u32 {
     };
     let index = CATEGORIES.iter().position(|&c| c == category).unwrap_or(0) as u32;
     let tiebreak = match straight {
-        Some(top) if matches!(category, HandClass::Straight | HandClass::StraightFlush) => top as u32,
+        Some(top) if matches!(category, HandClass::Straight | HandClass::StraightFlush) => {
+            top as u32
+        }
         _ => ranks.iter().fold(0u32, |acc, &(_, r)| acc << 4 | r as u32) << (4 * (5 - ranks.len())),
     };
     index << 20 | tiebreak
@@ -122,10 +138,19 @@ mod tests {
     #[test]
     fn codes_order_hands() {
         // J J T 8 4 beats J J T 6 5 (ranks 9 9 8 6 2 and 9 9 8 4 3).
-        assert!(five_card_code(&counts(&[9, 9, 8, 6, 2]), false) > five_card_code(&counts(&[9, 9, 8, 4, 3]), false));
+        assert!(
+            five_card_code(&counts(&[9, 9, 8, 6, 2]), false)
+                > five_card_code(&counts(&[9, 9, 8, 4, 3]), false)
+        );
         // A-K-Q-J-9 suited is a flush, which beats a king-high straight.
-        assert!(five_card_code(&counts(&[12, 11, 10, 9, 7]), true) > five_card_code(&counts(&[11, 10, 9, 8, 7]), false));
+        assert!(
+            five_card_code(&counts(&[12, 11, 10, 9, 7]), true)
+                > five_card_code(&counts(&[11, 10, 9, 8, 7]), false)
+        );
         // The wheel loses to a six-high straight.
-        assert!(five_card_code(&counts(&[12, 0, 1, 2, 3]), false) < five_card_code(&counts(&[0, 1, 2, 3, 4]), false));
+        assert!(
+            five_card_code(&counts(&[12, 0, 1, 2, 3]), false)
+                < five_card_code(&counts(&[0, 1, 2, 3, 4]), false)
+        );
     }
 }

@@ -12,7 +12,9 @@ const HIST: usize = 1 << 13;
 /// How many hands of `size` cards (5 or 7) have each strength: index = strength.
 pub fn strength_histogram(size: usize) -> Vec<u64> {
     let t = tables();
-    let mut firsts: Vec<(Card, Card)> = (0..N).flat_map(|a| (a + 1..N).map(move |b| (a, b))).collect();
+    let mut firsts: Vec<(Card, Card)> = (0..N)
+        .flat_map(|a| (a + 1..N).map(move |b| (a, b)))
+        .collect();
     firsts.reverse(); // biggest subtrees first, for balance across threads
     firsts
         .into_par_iter()
@@ -23,17 +25,29 @@ pub fn strength_histogram(size: usize) -> Vec<u64> {
                 5 => walk::<5>(t, &mut [a, b, 0, 0, 0], 2, key, &mut hist),
                 _ => walk::<7>(t, &mut [a, b, 0, 0, 0, 0, 0], 2, key, &mut hist),
             }
-            hist[..=DISTINCT_STRENGTHS as usize].iter().map(|&n| n as u64).collect::<Vec<u64>>()
+            hist[..=DISTINCT_STRENGTHS as usize]
+                .iter()
+                .map(|&n| n as u64)
+                .collect::<Vec<u64>>()
         })
-        .reduce(|| vec![0u64; DISTINCT_STRENGTHS as usize + 1], |mut x, y| {
-            x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
-            x
-        })
+        .reduce(
+            || vec![0u64; DISTINCT_STRENGTHS as usize + 1],
+            |mut x, y| {
+                x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+                x
+            },
+        )
 }
 
 /// Fills `hand[depth..]` with increasing ids above `hand[depth - 1]`, counting each full hand.
 #[inline(always)]
-fn walk<const K: usize>(t: &Tables, hand: &mut [Card; K], depth: usize, key: u64, hist: &mut [u32; HIST]) {
+fn walk<const K: usize>(
+    t: &Tables,
+    hand: &mut [Card; K],
+    depth: usize,
+    key: u64,
+    hist: &mut [u32; HIST],
+) {
     let from = hand[depth - 1] + 1;
     if depth == K - 1 {
         // With no four of a suit so far, no last card makes a flush: skip the suit test.

@@ -47,7 +47,10 @@ impl Tables {
         if Self::has_suited(key, 5) {
             let flushes = ((key >> 32) as u32 + 0x3333) & 0x8888;
             let flush_suit = (flushes.trailing_zeros() / 4) as u8;
-            let mask = cards.iter().filter(|&&c| suit(c) == flush_suit).fold(0usize, |m, &c| m | 1 << rank(c));
+            let mask = cards
+                .iter()
+                .filter(|&&c| suit(c) == flush_suit)
+                .fold(0usize, |m, &c| m | 1 << rank(c));
             return self.flush[mask & 0x1fff];
         }
         self.non_flush_strength(key, cards.len())
@@ -77,7 +80,10 @@ impl Tables {
 
     /// The class of a strength (never `AceKing`: that is a variant's reading of high cards).
     pub fn class_of(&self, strength: u16) -> HandClass {
-        CLASSES_DESCENDING.into_iter().find(|&c| self.class_floor[c as usize] <= strength).unwrap_or(HandClass::HighCard)
+        CLASSES_DESCENDING
+            .into_iter()
+            .find(|&c| self.class_floor[c as usize] <= strength)
+            .unwrap_or(HandClass::HighCard)
     }
 
     /// The lowest strength of a class.

@@ -9,7 +9,12 @@
 const MAX_BUCKETS: usize = 1 << 14;
 const MAX_SLOTS: usize = 1 << 16;
 /// Multipliers tried in turn until one gives every bucket a displacement (odd 64-bit constants).
-const SEEDS: [u64; 4] = [0x9e37_79b9_7f4a_7c15, 0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb, 0xd6e8_feb8_6659_fd93];
+const SEEDS: [u64; 4] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0xd6e8_feb8_6659_fd93,
+];
 
 pub(crate) struct PerfectHash {
     displacement: Box<[u16; MAX_BUCKETS]>,
@@ -24,16 +29,30 @@ pub(crate) struct PerfectHash {
 impl PerfectHash {
     /// Builds the hash of `entries`, whose keys must be distinct and at most 2^16 * 4/5 many.
     pub(crate) fn build(entries: &[(u32, u16)]) -> Self {
-        let slot_bits = (entries.len() * 5 / 4).max(2).next_power_of_two().trailing_zeros();
-        let bucket_bits = (entries.len() / 4).max(2).next_power_of_two().trailing_zeros();
-        assert!(1 << slot_bits <= MAX_SLOTS && 1 << bucket_bits <= MAX_BUCKETS, "too many keys");
+        let slot_bits = (entries.len() * 5 / 4)
+            .max(2)
+            .next_power_of_two()
+            .trailing_zeros();
+        let bucket_bits = (entries.len() / 4)
+            .max(2)
+            .next_power_of_two()
+            .trailing_zeros();
+        assert!(
+            1 << slot_bits <= MAX_SLOTS && 1 << bucket_bits <= MAX_BUCKETS,
+            "too many keys"
+        );
         SEEDS
             .iter()
             .find_map(|&seed| Self::try_build(entries, seed, bucket_bits, slot_bits))
             .expect("one of the seeds gives a perfect hash")
     }
 
-    fn try_build(entries: &[(u32, u16)], seed: u64, bucket_bits: u32, slot_bits: u32) -> Option<Self> {
+    fn try_build(
+        entries: &[(u32, u16)],
+        seed: u64,
+        bucket_bits: u32,
+        slot_bits: u32,
+    ) -> Option<Self> {
         let mut hash = PerfectHash {
             displacement: Box::new([0; MAX_BUCKETS]),
             values: Box::new([0; MAX_SLOTS]),
@@ -48,7 +67,9 @@ impl PerfectHash {
             let (bucket, base) = hash.bucket_and_base(key);
             buckets[bucket].push((base, value));
         }
-        let mut order: Vec<usize> = (0..buckets.len()).filter(|&b| !buckets[b].is_empty()).collect();
+        let mut order: Vec<usize> = (0..buckets.len())
+            .filter(|&b| !buckets[b].is_empty())
+            .collect();
         order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
         let mut used = vec![false; hash.slots];
         for b in order {
@@ -56,7 +77,8 @@ impl PerfectHash {
                 let mut slots: Vec<usize> = buckets[b].iter().map(|&(base, _)| base ^ d).collect();
                 slots.sort_unstable();
                 slots.dedup();
-                (slots.len() == buckets[b].len() && slots.iter().all(|&s| !used[s])).then_some(slots)
+                (slots.len() == buckets[b].len() && slots.iter().all(|&s| !used[s]))
+                    .then_some(slots)
             };
             let d = (0..hash.slots).find(|&d| fits(d).is_some())?;
             for &(base, value) in &buckets[b] {
@@ -97,7 +119,9 @@ mod tests {
 
     #[test]
     fn every_stored_key_reads_back() {
-        let entries: Vec<(u32, u16)> = (0..40_000u32).map(|i| (i * i / 4 + i, (i % 60000) as u16 + 1)).collect();
+        let entries: Vec<(u32, u16)> = (0..40_000u32)
+            .map(|i| (i * i / 4 + i, (i % 60000) as u16 + 1))
+            .collect();
         let hash = PerfectHash::build(&entries);
         for &(k, v) in &entries {
             assert_eq!(hash.get(k), v);

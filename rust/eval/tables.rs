@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// Rank keys whose sums over multisets of up to seven ranks (at most four of each) are distinct.
-pub(crate) const RANK_KEYS: [u32; 13] =
-    [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181];
+pub(crate) const RANK_KEYS: [u32; 13] = [
+    0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181,
+];
 
 /// Number of distinct five-card strengths.
 pub const DISTINCT_STRENGTHS: u16 = 7462;
@@ -68,7 +69,11 @@ fn mask_counts(mask: u16) -> [u8; 13] {
 fn sorted_codes() -> Vec<u32> {
     let mut codes = Vec::with_capacity(DISTINCT_STRENGTHS as usize);
     for_each_multiset(5, &mut |counts| codes.push(five_card_code(counts, false)));
-    codes.extend((0u16..1 << 13).filter(|m| m.count_ones() == 5).map(|m| five_card_code(&mask_counts(m), true)));
+    codes.extend(
+        (0u16..1 << 13)
+            .filter(|m| m.count_ones() == 5)
+            .map(|m| five_card_code(&mask_counts(m), true)),
+    );
     codes.sort_unstable();
     codes.dedup();
     codes
@@ -85,7 +90,11 @@ fn non_flush_strengths(strength_of: &HashMap<u32, u16>) -> [Vec<(u32, u16)>; 3] 
             let key = rank_key(counts);
             let strength = match smaller.last() {
                 None => strength_of[&five_card_code(counts, false)],
-                Some(prev) => (0..13).filter(|&r| counts[r] > 0).map(|r| prev[&(key - RANK_KEYS[r])]).max().unwrap_or(0),
+                Some(prev) => (0..13)
+                    .filter(|&r| counts[r] > 0)
+                    .map(|r| prev[&(key - RANK_KEYS[r])])
+                    .max()
+                    .unwrap_or(0),
             };
             let clash = this[0].insert(key, strength);
             assert!(clash.is_none(), "rank keys collide at {key}");
@@ -97,12 +106,18 @@ fn non_flush_strengths(strength_of: &HashMap<u32, u16>) -> [Vec<(u32, u16)>; 3] 
 /// Strength of the best flush in every rank mask of five to seven ranks.
 fn flush_strengths(strength_of: &HashMap<u32, u16>) -> Box<[u16; 1 << 13]> {
     let mut flush = Box::new([0u16; 1 << 13]);
-    let mut masks: Vec<u16> = (0u16..1 << 13).filter(|m| (5..=7).contains(&m.count_ones())).collect();
+    let mut masks: Vec<u16> = (0u16..1 << 13)
+        .filter(|m| (5..=7).contains(&m.count_ones()))
+        .collect();
     masks.sort_by_key(|m| m.count_ones());
     for m in masks {
         flush[m as usize] = match m.count_ones() {
             5 => strength_of[&five_card_code(&mask_counts(m), true)],
-            _ => (0..13).filter(|r| m >> r & 1 == 1).map(|r| flush[(m & !(1 << r)) as usize]).max().unwrap_or(0),
+            _ => (0..13)
+                .filter(|r| m >> r & 1 == 1)
+                .map(|r| flush[(m & !(1 << r)) as usize])
+                .max()
+                .unwrap_or(0),
         };
     }
     flush
@@ -122,7 +137,11 @@ impl Tables {
     fn build() -> Self {
         let codes = sorted_codes();
         assert_eq!(codes.len(), DISTINCT_STRENGTHS as usize);
-        let strength_of: HashMap<u32, u16> = codes.iter().enumerate().map(|(i, &c)| (c, i as u16 + 1)).collect();
+        let strength_of: HashMap<u32, u16> = codes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u16 + 1))
+            .collect();
         let by_size = non_flush_strengths(&strength_of).map(|entries| PerfectHash::build(&entries));
         Tables {
             card_keys: std::array::from_fn(|c| if c < 52 { card_key(c as Card) } else { 0 }),
@@ -134,6 +153,12 @@ impl Tables {
 
     /// Bytes of lookup data read by evaluation.
     pub fn footprint(&self) -> usize {
-        self.flush.len() * 2 + self.by_size.iter().map(PerfectHash::footprint).sum::<usize>() + 64 * 8
+        self.flush.len() * 2
+            + self
+                .by_size
+                .iter()
+                .map(PerfectHash::footprint)
+                .sum::<usize>()
+            + 64 * 8
     }
 }

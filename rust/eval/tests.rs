@@ -7,7 +7,10 @@ use crate::cards::{parse_card, validate};
 fn class_counts(hist: &[u64]) -> [u64; 11] {
     let t = tables();
     let mut counts = [0u64; 11];
-    hist.iter().enumerate().skip(1).for_each(|(s, &n)| counts[t.class_of(s as u16) as usize] += n);
+    hist.iter()
+        .enumerate()
+        .skip(1)
+        .for_each(|(s, &n)| counts[t.class_of(s as u16) as usize] += n);
     counts
 }
 
@@ -17,7 +20,10 @@ fn five_card_classes_over_every_hand() {
     assert_eq!(hist.iter().sum::<u64>(), 2_598_960);
     assert_eq!(hist.iter().skip(1).filter(|&&n| n > 0).count(), 7462);
     assert_eq!(hist[0], 0);
-    assert_eq!(class_counts(&hist), [1_302_540, 0, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]);
+    assert_eq!(
+        class_counts(&hist),
+        [1_302_540, 0, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
+    );
 }
 
 #[test]
@@ -26,8 +32,14 @@ fn seven_card_classes_over_every_hand() {
     assert_eq!(hist.iter().sum::<u64>(), 133_784_560);
     assert_eq!(hist.iter().skip(1).filter(|&&n| n > 0).count(), 4824);
     let c = class_counts(&hist);
-    assert_eq!(c[HandClass::StraightFlush as usize] + c[HandClass::RoyalFlush as usize], 41_584);
-    assert_eq!(c[2..9], [58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848]);
+    assert_eq!(
+        c[HandClass::StraightFlush as usize] + c[HandClass::RoyalFlush as usize],
+        41_584
+    );
+    assert_eq!(
+        c[2..9],
+        [58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848]
+    );
     assert_eq!(c[0], 23_294_460);
 }
 
@@ -57,7 +69,10 @@ fn six_card_hands_agree_with_their_best_five() {
 }
 
 fn parse_hand(text: &str) -> Vec<u8> {
-    let cards: Vec<u8> = text.split_whitespace().map(|w| parse_card(w).expect(w)).collect();
+    let cards: Vec<u8> = text
+        .split_whitespace()
+        .map(|w| parse_card(w).expect(w))
+        .collect();
     validate(&cards, 5, 7).expect(text);
     cards
 }
@@ -67,14 +82,20 @@ fn golden_deals() {
     let t = tables();
     let data = include_str!("../../tests/data/golden_hands.txt");
     let mut checked = 0;
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         if let Some(rest) = line.strip_prefix("class:") {
             let (cards, class) = rest.split_once(';').expect(line);
             let s = t.strength(&parse_hand(cards));
             assert_eq!(t.class_of(s).name(), class.trim(), "{line}");
         } else if let Some(rest) = line.strip_prefix("compare:") {
             let op = rest.find(['>', '<', '=']).expect(line);
-            let (a, b) = (t.strength(&parse_hand(&rest[..op])), t.strength(&parse_hand(&rest[op + 1..])));
+            let (a, b) = (
+                t.strength(&parse_hand(&rest[..op])),
+                t.strength(&parse_hand(&rest[op + 1..])),
+            );
             let want = match &rest[op..op + 1] {
                 ">" => std::cmp::Ordering::Greater,
                 "<" => std::cmp::Ordering::Less,

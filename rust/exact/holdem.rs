@@ -7,7 +7,9 @@
 //! remove the dealer pairs that share a card with the seat (inclusion and exclusion). Each
 //! (board, seat pair) then adds to the ten situations whose flop is three of the board's cards.
 
-use super::symmetry::{canonical, canonical_orbit, combinations, image, rename, SuitPerm, ALL_PERMS};
+use super::symmetry::{
+    canonical, canonical_orbit, combinations, image, rename, SuitPerm, ALL_PERMS,
+};
 use crate::cards::Card;
 use crate::eval::{tables, HandClass, Tables};
 use rayon::prelude::*;
@@ -48,17 +50,35 @@ impl Situations {
     pub fn build() -> Self {
         let deck: Vec<Card> = (0..52).collect();
         let flops = combinations::<3>(&deck);
-        let canon_flops: Vec<[Card; 3]> = flops.iter().filter(|f| canonical_orbit(f, &ALL_PERMS).is_some()).copied().collect();
-        let canon_id = |f: &[Card; 3]| canon_flops.binary_search(f).map(|i| i as u32).unwrap_or(NO_SITUATION);
+        let canon_flops: Vec<[Card; 3]> = flops
+            .iter()
+            .filter(|f| canonical_orbit(f, &ALL_PERMS).is_some())
+            .copied()
+            .collect();
+        let canon_id = |f: &[Card; 3]| {
+            canon_flops
+                .binary_search(f)
+                .map(|i| i as u32)
+                .unwrap_or(NO_SITUATION)
+        };
         let mut flop_canon = vec![(0u32, 0u8); flops.len()];
         for f in &flops {
-            let (p, im) = ALL_PERMS.iter().enumerate().map(|(i, p)| (i, image(f, p))).min_by_key(|&(_, im)| im).expect("perms");
+            let (p, im) = ALL_PERMS
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i, image(f, p)))
+                .min_by_key(|&(_, im)| im)
+                .expect("perms");
             flop_canon[flop_index(f)] = (canon_id(&im), p as u8);
         }
         let mut cards = Vec::new();
         let mut by_flop_pair = vec![NO_SITUATION; canon_flops.len() * 1326];
         for (fid, f) in canon_flops.iter().enumerate() {
-            let stabiliser: Vec<SuitPerm> = ALL_PERMS.iter().copied().filter(|p| image(f, p) == *f).collect();
+            let stabiliser: Vec<SuitPerm> = ALL_PERMS
+                .iter()
+                .copied()
+                .filter(|p| image(f, p) == *f)
+                .collect();
             let rest: Vec<Card> = deck.iter().copied().filter(|c| !f.contains(c)).collect();
             for hole in combinations::<2>(&rest) {
                 let least = canonical(&hole, &stabiliser);
@@ -70,7 +90,12 @@ impl Situations {
                 by_flop_pair[fid * 1326 + pair_index(hole[0], hole[1])] = by_flop_pair[slot];
             }
         }
-        let mut s = Situations { weight: vec![0; cards.len()], cards, flop_canon, by_flop_pair };
+        let mut s = Situations {
+            weight: vec![0; cards.len()],
+            cards,
+            flop_canon,
+            by_flop_pair,
+        };
         for f in &flops {
             let rest: Vec<Card> = deck.iter().copied().filter(|c| !f.contains(c)).collect();
             for hole in combinations::<2>(&rest) {
@@ -102,7 +127,11 @@ impl Situations {
 /// Class slot 0..10 of a strength (Ace-King is not a hold'em class).
 fn class_slot(t: &Tables, strength: u16) -> usize {
     let c = t.class_of(strength) as usize;
-    if c > HandClass::AceKing as usize { c - 1 } else { c }
+    if c > HandClass::AceKing as usize {
+        c - 1
+    } else {
+        c
+    }
 }
 
 /// On one board: every pair of the other 47 cards with its strength and, against the dealer
@@ -123,7 +152,11 @@ fn board_pairs(t: &Tables, board: &[Card; 5], qualifier: u16) -> BoardPairs {
         for &b in &rest[i + 1..] {
             cards[5] = a;
             cards[6] = b;
-            pairs.push((t.strength_from_key(board_key + t.card_key(a) + t.card_key(b), &cards), a, b));
+            pairs.push((
+                t.strength_from_key(board_key + t.card_key(a) + t.card_key(b), &cards),
+                a,
+                b,
+            ));
         }
     }
     pairs.sort_unstable();
@@ -160,21 +193,35 @@ fn board_pairs(t: &Tables, board: &[Card; 5], qualifier: u16) -> BoardPairs {
         .iter()
         .map(|&(s, a, b)| q_all - q_with[a as usize] - q_with[b as usize] + (s < qualifier) as u32)
         .collect();
-    BoardPairs { pairs, no_qualify, lower, equal }
+    BoardPairs {
+        pairs,
+        no_qualify,
+        lower,
+        equal,
+    }
 }
 
 /// The ten flops of a board, with their canonical forms, as (flop, the two other cards).
 fn flops_of(board: &[Card; 5]) -> impl Iterator<Item = [Card; 3]> + '_ {
-    (0..5).flat_map(move |i| (i + 1..5).map(move |j| (i, j))).map(move |(i, j)| {
-        let mut f = [0; 3];
-        (0..5).filter(|&k| k != i && k != j).enumerate().for_each(|(n, k)| f[n] = board[k]);
-        f
-    })
+    (0..5)
+        .flat_map(move |i| (i + 1..5).map(move |j| (i, j)))
+        .map(move |(i, j)| {
+            let mut f = [0; 3];
+            (0..5)
+                .filter(|&k| k != i && k != j)
+                .enumerate()
+                .for_each(|(n, k)| f[n] = board[k]);
+            f
+        })
 }
 
 /// Seat outcome counts for a seat of strength `s` given its pair's board counts.
 fn outcome_counts(s: u16, qualifier: u16, no_qualify: u32, lower: u32, equal: u32) -> [u32; 4] {
-    let (win, tie) = if s >= qualifier { (lower - no_qualify, equal) } else { (0, 0) };
+    let (win, tie) = if s >= qualifier {
+        (lower - no_qualify, equal)
+    } else {
+        (0, 0)
+    };
     [no_qualify, win, tie, DEALER_PAIRS - no_qualify - win - tie]
 }
 
@@ -188,11 +235,17 @@ pub fn enumerate(situations: &Situations, qualifier: u16) -> Vec<u32> {
 const PROGRESS_EVERY: usize = 2048;
 
 /// `enumerate`, calling `progress(fraction done)` from time to time.
-pub fn enumerate_with_progress(situations: &Situations, qualifier: u16, progress: &(dyn Fn(f64) + Sync)) -> Vec<u32> {
+pub fn enumerate_with_progress(
+    situations: &Situations,
+    qualifier: u16,
+    progress: &(dyn Fn(f64) + Sync),
+) -> Vec<u32> {
     let t = tables();
     let deck: Vec<Card> = (0..52).collect();
-    let boards: Vec<([Card; 5], u32)> =
-        combinations::<5>(&deck).into_par_iter().filter_map(|b| canonical_orbit(&b, &ALL_PERMS).map(|w| (b, w))).collect();
+    let boards: Vec<([Card; 5], u32)> = combinations::<5>(&deck)
+        .into_par_iter()
+        .filter_map(|b| canonical_orbit(&b, &ALL_PERMS).map(|w| (b, w)))
+        .collect();
     // One table per worker, filled with plain adds, then summed: boards are handed out in turn.
     let next = AtomicUsize::new(0);
     let workers = rayon::current_num_threads();
@@ -202,7 +255,9 @@ pub fn enumerate_with_progress(situations: &Situations, qualifier: u16, progress
             let mut counts = vec![0u32; situations.len() * CELLS];
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((board, weight)) = boards.get(i) else { break };
+                let Some((board, weight)) = boards.get(i) else {
+                    break;
+                };
                 add_board(t, situations, board, *weight, qualifier, &mut counts);
                 if i % PROGRESS_EVERY == 0 {
                     progress(i as f64 / boards.len() as f64);
@@ -211,13 +266,25 @@ pub fn enumerate_with_progress(situations: &Situations, qualifier: u16, progress
             counts
         })
         .collect();
-    tables_per_worker.into_iter().reduce(|mut a, b| {
-        a.par_iter_mut().zip(b.par_iter()).for_each(|(x, y)| *x += y);
-        a
-    }).unwrap_or_default()
+    tables_per_worker
+        .into_iter()
+        .reduce(|mut a, b| {
+            a.par_iter_mut()
+                .zip(b.par_iter())
+                .for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or_default()
 }
 
-fn add_board(t: &Tables, situations: &Situations, board: &[Card; 5], weight: u32, qualifier: u16, counts: &mut [u32]) {
+fn add_board(
+    t: &Tables,
+    situations: &Situations,
+    board: &[Card; 5],
+    weight: u32,
+    qualifier: u16,
+    counts: &mut [u32],
+) {
     let bp = board_pairs(t, board, qualifier);
     let adds: Vec<(usize, [u32; 4])> = bp
         .pairs
@@ -244,14 +311,24 @@ fn add_board(t: &Tables, situations: &Situations, board: &[Card; 5], weight: u32
 /// One situation's counts by visiting every turn, river and dealer pair: the slow check.
 pub fn direct_counts(hole: &[Card; 2], flop: &[Card; 3], qualifier: u16) -> [u32; CELLS] {
     let t = tables();
-    let rest: Vec<Card> = (0..52).filter(|c| !hole.contains(c) && !flop.contains(c)).collect();
+    let rest: Vec<Card> = (0..52)
+        .filter(|c| !hole.contains(c) && !flop.contains(c))
+        .collect();
     let mut out = [0u32; CELLS];
     for tr in combinations::<2>(&rest) {
         let seat = t.strength(&[hole[0], hole[1], flop[0], flop[1], flop[2], tr[0], tr[1]]);
         let dealer_cards: Vec<Card> = rest.iter().copied().filter(|c| !tr.contains(c)).collect();
         for d in combinations::<2>(&dealer_cards) {
             let dealer = t.strength(&[d[0], d[1], flop[0], flop[1], flop[2], tr[0], tr[1]]);
-            let o = if dealer < qualifier { 0 } else if dealer < seat { 1 } else if dealer == seat { 2 } else { 3 };
+            let o = if dealer < qualifier {
+                0
+            } else if dealer < seat {
+                1
+            } else if dealer == seat {
+                2
+            } else {
+                3
+            };
             out[class_slot(t, seat) * OUTCOMES + o] += 1;
         }
     }
@@ -265,7 +342,10 @@ mod tests {
     #[test]
     fn situations_cover_every_seat_and_flop() {
         let s = Situations::build();
-        assert_eq!(s.weight.iter().map(|&w| w as u64).sum::<u64>(), 1326 * 19_600);
+        assert_eq!(
+            s.weight.iter().map(|&w| w as u64).sum::<u64>(),
+            1326 * 19_600
+        );
         let (hole, flop) = ([51, 50], [0, 4, 8]);
         let id = s.find(&hole, &flop);
         // Renaming suits leads to the same situation.
@@ -288,7 +368,11 @@ mod tests {
             let c = s.cards[id];
             let direct = direct_counts(&[c[0], c[1]], &[c[2], c[3], c[4]], q);
             let row = &counts[id * CELLS..][..CELLS];
-            assert_eq!(row.to_vec(), direct.map(|n| n * s.weight[id]).to_vec(), "situation {id} {c:?}");
+            assert_eq!(
+                row.to_vec(),
+                direct.map(|n| n * s.weight[id]).to_vec(),
+                "situation {id} {c:?}"
+            );
         }
     }
 }

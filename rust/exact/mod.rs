@@ -1,6 +1,6 @@
 //! Exact analysis by full enumeration: counts of every deal by outcome category, which the
 //! Python side settles into par sheets.
 
+pub mod holdem;
 pub mod stud;
 pub mod symmetry;
-pub mod holdem;

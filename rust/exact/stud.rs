@@ -56,7 +56,10 @@ impl UpCardTables {
     fn build(t: &Tables, up: Card) -> Self {
         let others: Vec<Card> = (0..52).filter(|&c| c != up).collect();
         let mut position = [255u8; 52];
-        others.iter().enumerate().for_each(|(i, &c)| position[c as usize] = i as u8);
+        others
+            .iter()
+            .enumerate()
+            .for_each(|(i, &c)| position[c as usize] = i as u8);
         let mut counts = vec![0u32; STRENGTHS];
         let mut with = vec![0u32; 51 * STRENGTHS];
         let mut with_pair = vec![0u16; 1275 * STRENGTHS];
@@ -64,7 +67,13 @@ impl UpCardTables {
         let mut triple_fill = vec![0u8; 20825];
         let positions: Vec<u8> = (0..51).collect();
         for h in combinations::<4>(&positions) {
-            let cards = [up, others[h[0] as usize], others[h[1] as usize], others[h[2] as usize], others[h[3] as usize]];
+            let cards = [
+                up,
+                others[h[0] as usize],
+                others[h[1] as usize],
+                others[h[2] as usize],
+                others[h[3] as usize],
+            ];
             let s = t.strength(&cards);
             counts[s as usize] += 1;
             let [a, b, c, d] = h.map(usize::from);
@@ -80,13 +89,30 @@ impl UpCardTables {
                 triple_fill[p] += 1;
             }
         }
-        with_pair.chunks_mut(STRENGTHS).for_each(prefix_sums_in_place);
-        triple_sorted.chunks_mut(TRIPLE_HANDS).for_each(|c| c.sort_unstable());
-        UpCardTables { up, position, below: prefix_sums(&counts), below_with: with.chunks(STRENGTHS).flat_map(prefix_sums).collect(), below_with_pair: with_pair, triple_sorted }
+        with_pair
+            .chunks_mut(STRENGTHS)
+            .for_each(prefix_sums_in_place);
+        triple_sorted
+            .chunks_mut(TRIPLE_HANDS)
+            .for_each(|c| c.sort_unstable());
+        UpCardTables {
+            up,
+            position,
+            below: prefix_sums(&counts),
+            below_with: with.chunks(STRENGTHS).flat_map(prefix_sums).collect(),
+            below_with_pair: with_pair,
+            triple_sorted,
+        }
     }
 
     /// How many hidden hands avoiding all of `hand` (positions, sorted) are weaker than each of `xs`.
-    fn weaker_avoiding(&self, t: &Tables, hand: &[usize; 5], cards: &[Card; 5], xs: [u16; 3]) -> [i64; 3] {
+    fn weaker_avoiding(
+        &self,
+        t: &Tables,
+        hand: &[usize; 5],
+        cards: &[Card; 5],
+        xs: [u16; 3],
+    ) -> [i64; 3] {
         let mut n = xs.map(|x| self.below[x as usize] as i64);
         for &i in hand {
             for (k, &x) in xs.iter().enumerate() {
@@ -95,12 +121,14 @@ impl UpCardTables {
         }
         for a in 0..5 {
             for b in a + 1..5 {
-                let row = &self.below_with_pair[pair_index(hand[a], hand[b]) * STRENGTHS..][..STRENGTHS];
+                let row =
+                    &self.below_with_pair[pair_index(hand[a], hand[b]) * STRENGTHS..][..STRENGTHS];
                 for (k, &x) in xs.iter().enumerate() {
                     n[k] += row[x as usize] as i64;
                 }
                 for c in b + 1..5 {
-                    let row = &self.triple_sorted[triple_index(hand[a], hand[b], hand[c]) * TRIPLE_HANDS..][..TRIPLE_HANDS];
+                    let row = &self.triple_sorted
+                        [triple_index(hand[a], hand[b], hand[c]) * TRIPLE_HANDS..][..TRIPLE_HANDS];
                     for (k, &x) in xs.iter().enumerate() {
                         n[k] -= row.partition_point(|&s| s < x) as i64;
                     }
@@ -109,7 +137,10 @@ impl UpCardTables {
         }
         for skip in 0..5 {
             let mut four = [self.up; 5];
-            (0..5).filter(|&i| i != skip).enumerate().for_each(|(j, i)| four[j + 1] = cards[i]);
+            (0..5)
+                .filter(|&i| i != skip)
+                .enumerate()
+                .for_each(|(j, i)| four[j + 1] = cards[i]);
             let s = t.strength(&four);
             for (k, &x) in xs.iter().enumerate() {
                 n[k] += (s < x) as i64;
@@ -118,11 +149,22 @@ impl UpCardTables {
         n
     }
 
-    fn situation(&self, t: &Tables, hand: &[Card; 5], weight: u32, qualifier: u16) -> StudSituation {
+    fn situation(
+        &self,
+        t: &Tables,
+        hand: &[Card; 5],
+        weight: u32,
+        qualifier: u16,
+    ) -> StudSituation {
         let strength = t.strength(hand);
         let positions = hand.map(|c| self.position[c as usize] as usize);
-        let [no_qualify, lower, lower_or_equal] = self.weaker_avoiding(t, &positions, hand, [qualifier, strength, strength + 1]);
-        let (win, tie) = if strength >= qualifier { (lower - no_qualify, lower_or_equal - lower) } else { (0, 0) };
+        let [no_qualify, lower, lower_or_equal] =
+            self.weaker_avoiding(t, &positions, hand, [qualifier, strength, strength + 1]);
+        let (win, tie) = if strength >= qualifier {
+            (lower - no_qualify, lower_or_equal - lower)
+        } else {
+            (0, 0)
+        };
         let lose = DEALER_HANDS as i64 - no_qualify - win - tie;
         StudSituation {
             up_rank: self.up / 4,
@@ -166,7 +208,10 @@ pub fn enumerate(qualifier: u16) -> Vec<StudSituation> {
 }
 
 /// `enumerate`, calling `progress(fraction done)` after each up card.
-pub fn enumerate_with_progress(qualifier: u16, progress: &(dyn Fn(f64) + Sync)) -> Vec<StudSituation> {
+pub fn enumerate_with_progress(
+    qualifier: u16,
+    progress: &(dyn Fn(f64) + Sync),
+) -> Vec<StudSituation> {
     let t = tables();
     let hands = canonical_hands();
     let done = std::sync::atomic::AtomicU32::new(0);
@@ -176,7 +221,11 @@ pub fn enumerate_with_progress(qualifier: u16, progress: &(dyn Fn(f64) + Sync)) 
         .map(|up_rank| {
             let up = 4 * up_rank; // clubs, standing for all four suits
             let up_tables = UpCardTables::build(t, up);
-            let rows = hands.iter().filter(|(h, _)| !h.contains(&up)).map(|(h, w)| up_tables.situation(t, h, 4 * w, qualifier)).collect();
+            let rows = hands
+                .iter()
+                .filter(|(h, _)| !h.contains(&up))
+                .map(|(h, w)| up_tables.situation(t, h, 4 * w, qualifier))
+                .collect();
             progress((done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1) as f64 / 13.0);
             rows
         })
@@ -192,7 +241,15 @@ pub fn direct_counts(hand: &[Card; 5], up: Card, qualifier: u16) -> [u32; 4] {
     let mut counts = [0u32; 4];
     for hidden in combinations::<4>(&rest) {
         let dealer = t.strength(&[up, hidden[0], hidden[1], hidden[2], hidden[3]]);
-        let k = if dealer < qualifier { 0 } else if dealer < player { 1 } else if dealer == player { 2 } else { 3 };
+        let k = if dealer < qualifier {
+            0
+        } else if dealer < player {
+            1
+        } else if dealer == player {
+            2
+        } else {
+            3
+        };
         counts[k] += 1;
     }
     counts
@@ -204,7 +261,10 @@ mod tests {
     use crate::cards::parse_card;
 
     fn cards(text: &str) -> [Card; 5] {
-        let mut h: Vec<Card> = text.split_whitespace().map(|w| parse_card(w).expect(w)).collect();
+        let mut h: Vec<Card> = text
+            .split_whitespace()
+            .map(|w| parse_card(w).expect(w))
+            .collect();
         h.sort_unstable();
         h.try_into().expect("five cards")
     }
@@ -213,12 +273,22 @@ mod tests {
     fn fast_counts_equal_direct_enumeration() {
         let t = tables();
         let ak = t.strength(&cards("As Kd 4h 3c 2s"));
-        for (hand, up) in [("As Kd Qh 7c 3s", "Kc"), ("9h 9d 5c 5s 2h", "2c"), ("Ah Kh Qh Jh Th", "7c"), ("7s 5h 4d 3c 2s", "Ac"), ("Ac Kd 4h 3c 2s", "5c"), ("8c 8d 8h Ks 2d", "8s")] {
+        for (hand, up) in [
+            ("As Kd Qh 7c 3s", "Kc"),
+            ("9h 9d 5c 5s 2h", "2c"),
+            ("Ah Kh Qh Jh Th", "7c"),
+            ("7s 5h 4d 3c 2s", "Ac"),
+            ("Ac Kd 4h 3c 2s", "5c"),
+            ("8c 8d 8h Ks 2d", "8s"),
+        ] {
             let (hand, up) = (cards(hand), parse_card(up).expect(up));
             let canonical_up = 4 * (up / 4);
             let table = UpCardTables::build(t, canonical_up);
             // Rename suits so that the up card is a club, as the enumeration does.
-            let perm = super::super::symmetry::ALL_PERMS.iter().find(|p| p[(up % 4) as usize] == 0).expect("a perm");
+            let perm = super::super::symmetry::ALL_PERMS
+                .iter()
+                .find(|p| p[(up % 4) as usize] == 0)
+                .expect("a perm");
             let renamed = super::super::symmetry::image(&hand, perm);
             let fast = table.situation(t, &renamed, 1, ak);
             assert_eq!(fast.counts, direct_counts(&hand, up, ak), "{hand:?} {up}");
@@ -231,7 +301,10 @@ mod tests {
         let rows = enumerate(1);
         let weight: u64 = rows.iter().map(|r| r.weight as u64).sum();
         assert_eq!(weight, 52 * 2_349_060);
-        let deals: u64 = rows.iter().map(|r| r.weight as u64 * r.counts.iter().sum::<u32>() as u64).sum();
+        let deals: u64 = rows
+            .iter()
+            .map(|r| r.weight as u64 * r.counts.iter().sum::<u32>() as u64)
+            .sum();
         assert_eq!(deals, 19_933_230_517_200);
         assert!(rows.iter().all(|r| r.counts[0] == 0)); // strength 1 qualifies everything
     }

@@ -55,12 +55,22 @@ pub fn canonical_orbit<const N: usize>(cards: &[Card; N], perms: &[SuitPerm]) ->
 
 /// The least image of sorted `cards` under `perms`.
 pub fn canonical<const N: usize>(cards: &[Card; N], perms: &[SuitPerm]) -> [Card; N] {
-    perms.iter().map(|p| image(cards, p)).min().unwrap_or(*cards)
+    perms
+        .iter()
+        .map(|p| image(cards, p))
+        .min()
+        .unwrap_or(*cards)
 }
 
 /// Every sorted `N`-card set drawn from `deck` (sorted ids), in lexicographic order.
 pub fn combinations<const N: usize>(deck: &[Card]) -> Vec<[Card; N]> {
-    fn go<const N: usize>(deck: &[Card], from: usize, hand: &mut [Card; N], depth: usize, out: &mut Vec<[Card; N]>) {
+    fn go<const N: usize>(
+        deck: &[Card],
+        from: usize,
+        hand: &mut [Card; N],
+        depth: usize,
+        out: &mut Vec<[Card; N]>,
+    ) {
         if depth == N {
             out.push(*hand);
             return;

@@ -9,7 +9,9 @@ use pyo3::types::PyDict;
 fn checked_qualifier(qualifier: u16) -> PyResult<u16> {
     match qualifier {
         1..=crate::eval::DISTINCT_STRENGTHS => Ok(qualifier),
-        _ => Err(PyValueError::new_err(format!("qualifier strength {qualifier} is not in 1..=7462"))),
+        _ => Err(PyValueError::new_err(format!(
+            "qualifier strength {qualifier} is not in 1..=7462"
+        ))),
     }
 }
 
@@ -28,17 +30,30 @@ fn progress_fn(callback: Option<Py<PyAny>>) -> impl Fn(f64) + Sync {
 /// columns dealer not qualifying, seat higher, equal, dealer higher.
 #[pyfunction]
 #[pyo3(signature = (qualifier, progress=None))]
-fn stud_situations<'py>(py: Python<'py>, qualifier: u16, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+fn stud_situations<'py>(
+    py: Python<'py>,
+    qualifier: u16,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let q = checked_qualifier(qualifier)?;
     let on_progress = progress_fn(progress);
     let rows = py.detach(|| stud::enumerate_with_progress(q, &on_progress));
     let out = PyDict::new(py);
-    out.set_item("up_rank", PyArray1::from_iter(py, rows.iter().map(|r| r.up_rank)))?;
+    out.set_item(
+        "up_rank",
+        PyArray1::from_iter(py, rows.iter().map(|r| r.up_rank)),
+    )?;
     let n = rows.len();
     let hands: Vec<u8> = rows.iter().flat_map(|r| r.hand).collect();
     out.set_item("hand", PyArray1::from_vec(py, hands).reshape([n, 5])?)?;
-    out.set_item("weight", PyArray1::from_iter(py, rows.iter().map(|r| r.weight)))?;
-    out.set_item("strength", PyArray1::from_iter(py, rows.iter().map(|r| r.strength)))?;
+    out.set_item(
+        "weight",
+        PyArray1::from_iter(py, rows.iter().map(|r| r.weight)),
+    )?;
+    out.set_item(
+        "strength",
+        PyArray1::from_iter(py, rows.iter().map(|r| r.strength)),
+    )?;
     let counts: Vec<u32> = rows.iter().flat_map(|r| r.counts).collect();
     out.set_item("counts", PyArray1::from_vec(py, counts).reshape([n, 4])?)?;
     Ok(out)
@@ -48,7 +63,11 @@ fn stud_situations<'py>(py: Python<'py>, qualifier: u16, progress: Option<Py<PyA
 /// (n, 40): the seat's final class slot (HandClass order without Ace-King) times 4 outcomes.
 #[pyfunction]
 #[pyo3(signature = (qualifier, progress=None))]
-fn holdem_situations<'py>(py: Python<'py>, qualifier: u16, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+fn holdem_situations<'py>(
+    py: Python<'py>,
+    qualifier: u16,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let q = checked_qualifier(qualifier)?;
     let on_progress = progress_fn(progress);
     let (situations, counts) = py.detach(|| {
@@ -61,7 +80,10 @@ fn holdem_situations<'py>(py: Python<'py>, qualifier: u16, progress: Option<Py<P
     let cards: Vec<u8> = situations.cards.iter().flatten().copied().collect();
     out.set_item("cards", PyArray1::from_vec(py, cards).reshape([n, 5])?)?;
     out.set_item("weight", PyArray1::from_vec(py, situations.weight))?;
-    out.set_item("counts", PyArray1::from_vec(py, counts).reshape([n, holdem::CLASSES * holdem::OUTCOMES])?)?;
+    out.set_item(
+        "counts",
+        PyArray1::from_vec(py, counts).reshape([n, holdem::CLASSES * holdem::OUTCOMES])?,
+    )?;
     Ok(out)
 }
 

@@ -11,7 +11,11 @@ fn binomials() -> [[u32; 6]; 53] {
     for n in 0..53 {
         b[n][0] = 1;
         for k in 1..6 {
-            b[n][k] = if n == 0 { 0 } else { b[n - 1][k - 1] + b[n - 1][k] };
+            b[n][k] = if n == 0 {
+                0
+            } else {
+                b[n - 1][k - 1] + b[n - 1][k]
+            };
         }
     }
     b
@@ -20,7 +24,11 @@ fn binomials() -> [[u32; 6]; 53] {
 /// Combinatorial index of a sorted card set among all sets of its size.
 #[inline]
 fn comb_index(cards: &[Card], binomial: &[[u32; 6]; 53]) -> usize {
-    cards.iter().enumerate().map(|(k, &c)| binomial[c as usize][k + 1] as usize).sum()
+    cards
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| binomial[c as usize][k + 1] as usize)
+        .sum()
 }
 
 struct BitSet(Vec<u64>);
@@ -63,8 +71,17 @@ impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
     pub fn threshold(threshold: u16) -> Self {
         let mut by_strength = Box::new([FOLD_ALL; 8192]);
-        by_strength.iter_mut().enumerate().skip(threshold as usize).for_each(|(_, d)| *d = RAISE_ALL);
-        StudDecisions { by_strength, bits: BitSet::new(0), ace_king_only: false, binomial: binomials() }
+        by_strength
+            .iter_mut()
+            .enumerate()
+            .skip(threshold as usize)
+            .for_each(|(_, d)| *d = RAISE_ALL);
+        StudDecisions {
+            by_strength,
+            bits: BitSet::new(0),
+            ace_king_only: false,
+            binomial: binomials(),
+        }
     }
 
     /// From canonical rows (up card a club of `up_rank`, sorted hand, decision).
@@ -81,13 +98,33 @@ impl StudDecisions {
         }
         let mut by_strength = Box::new([FOLD_ALL; 8192]);
         for (slot, [f, r]) in by_strength.iter_mut().zip(&seen) {
-            *slot = if *f && *r { LOOK_UP } else if *r { RAISE_ALL } else { FOLD_ALL };
+            *slot = if *f && *r {
+                LOOK_UP
+            } else if *r {
+                RAISE_ALL
+            } else {
+                FOLD_ALL
+            };
         }
-        let (ace_king, pair) = (t.strength(&[48, 44, 8, 4, 1]), t.class_floor(crate::eval::HandClass::OnePair));
-        let ace_king_only =
-            compact && (0..7463).all(|s| by_strength[s] != LOOK_UP || (ace_king as usize..pair as usize).contains(&s));
-        let size = if ace_king_only { 16 * ACE_KING_OTHERS * 52 } else { 2_598_960 * 52 };
-        let mut d = StudDecisions { by_strength, bits: BitSet::new(size), ace_king_only, binomial: binomials() };
+        let (ace_king, pair) = (
+            t.strength(&[48, 44, 8, 4, 1]),
+            t.class_floor(crate::eval::HandClass::OnePair),
+        );
+        let ace_king_only = compact
+            && (0..7463).all(|s| {
+                by_strength[s] != LOOK_UP || (ace_king as usize..pair as usize).contains(&s)
+            });
+        let size = if ace_king_only {
+            16 * ACE_KING_OTHERS * 52
+        } else {
+            2_598_960 * 52
+        };
+        let mut d = StudDecisions {
+            by_strength,
+            bits: BitSet::new(size),
+            ace_king_only,
+            binomial: binomials(),
+        };
         for (i, h) in hands.iter().enumerate() {
             if d.by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
                 for p in ALL_PERMS.iter() {
@@ -148,7 +185,10 @@ impl HoldemDecisions {
 
     /// Call everything (or nothing).
     pub fn constant(call: bool) -> Self {
-        let mut d = HoldemDecisions { bits: BitSet::new(1326 * 22_100), binomial: binomials() };
+        let mut d = HoldemDecisions {
+            bits: BitSet::new(1326 * 22_100),
+            binomial: binomials(),
+        };
         if call {
             d.bits.0.iter_mut().for_each(|w| *w = u64::MAX);
         }
@@ -157,7 +197,10 @@ impl HoldemDecisions {
 
     #[inline]
     pub fn calls(&self, sorted_hole: &[Card; 2], sorted_flop: &[Card; 3]) -> bool {
-        self.bits.get(comb_index(sorted_hole, &self.binomial) * 22_100 + comb_index(sorted_flop, &self.binomial))
+        self.bits.get(
+            comb_index(sorted_hole, &self.binomial) * 22_100
+                + comb_index(sorted_flop, &self.binomial),
+        )
     }
 }
 
@@ -169,7 +212,8 @@ mod tests {
     /// Every Ace-King high-card hand (no pair, straight or flush), sorted.
     fn ace_king_hands() -> Vec<[Card; 5]> {
         let t = tables();
-        let high_card = t.strength(&[48, 44, 8, 4, 1])..t.class_floor(crate::eval::HandClass::OnePair);
+        let high_card =
+            t.strength(&[48, 44, 8, 4, 1])..t.class_floor(crate::eval::HandClass::OnePair);
         let low: Vec<Card> = (0..44).collect();
         let mut out = Vec::new();
         for others in combinations::<3>(&low) {
@@ -188,20 +232,34 @@ mod tests {
         // Canonical rows for every Ace-King hand, raised by a rule that depends on the suits.
         let mut rows = std::collections::BTreeSet::new();
         for up_rank in 0..13u8 {
-            for hand in ace_king_hands().iter().filter(|h| !h.contains(&(4 * up_rank))) {
+            for hand in ace_king_hands()
+                .iter()
+                .filter(|h| !h.contains(&(4 * up_rank)))
+            {
                 rows.insert((up_rank, canonical(hand, &CLUB_FIXING_PERMS)));
             }
         }
         let (up, hands): (Vec<u8>, Vec<[Card; 5]>) = rows.into_iter().unzip();
-        let raises: Vec<bool> = hands.iter().zip(&up).map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0).collect();
-        let (compact, full) = (StudDecisions::build(&up, &hands, &raises, true), StudDecisions::build(&up, &hands, &raises, false));
+        let raises: Vec<bool> = hands
+            .iter()
+            .zip(&up)
+            .map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0)
+            .collect();
+        let (compact, full) = (
+            StudDecisions::build(&up, &hands, &raises, true),
+            StudDecisions::build(&up, &hands, &raises, false),
+        );
         assert!(compact.ace_king_only && !full.ace_king_only);
         let t = tables();
         let mut raised = 0;
         for hand in ace_king_hands() {
             for up in (0..52).filter(|c| !hand.contains(c)) {
                 let s = t.strength(&hand);
-                assert_eq!(compact.raises(s, &hand, up), full.raises(s, &hand, up), "{hand:?} against {up}");
+                assert_eq!(
+                    compact.raises(s, &hand, up),
+                    full.raises(s, &hand, up),
+                    "{hand:?} against {up}"
+                );
                 raised += compact.raises(s, &hand, up) as usize;
             }
         }

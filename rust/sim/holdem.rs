@@ -20,7 +20,13 @@ impl Game for HoldemGame {
         self.first.count * CLASSES * EXCHANGE_SLOTS * OUTCOMES
     }
 
-    fn play_round(&self, t: &Tables, deck: &mut [u8; 52], rng: &mut Stream, record: &mut impl FnMut(usize)) {
+    fn play_round(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        record: &mut impl FnMut(usize),
+    ) {
         draw(deck, 9, rng);
         let (mut hole, mut flop) = ([deck[0], deck[1]], [deck[4], deck[5], deck[6]]);
         hole.sort_unstable();
@@ -34,8 +40,12 @@ impl Game for HoldemGame {
         let seat = t.strength_from_key(board_key + t.key_of(&hole), &seven(hole[0], hole[1]));
         let first = t.strength(&[hole[0], hole[1], flop[0], flop[1], flop[2]]);
         // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
-        let dealer = t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
+        let dealer =
+            t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
         let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
-        record(((self.first.of(first) * CLASSES + self.classes.of(seat)) * EXCHANGE_SLOTS) * OUTCOMES + outcome);
+        record(
+            ((self.first.of(first) * CLASSES + self.classes.of(seat)) * EXCHANGE_SLOTS) * OUTCOMES
+                + outcome,
+        );
     }
 }

@@ -32,9 +32,15 @@ impl Buckets {
     pub fn new(cuts: &[u16]) -> Self {
         let mut of_strength = Box::new([0u8; 8192]);
         for (s, slot) in of_strength.iter_mut().enumerate().take(7463) {
-            *slot = cuts.iter().rposition(|&c| c != 0 && c as usize <= s).unwrap_or(0) as u8;
+            *slot = cuts
+                .iter()
+                .rposition(|&c| c != 0 && c as usize <= s)
+                .unwrap_or(0) as u8;
         }
-        Buckets { of_strength, count: cuts.len() }
+        Buckets {
+            of_strength,
+            count: cuts.len(),
+        }
     }
 
     #[inline]
@@ -60,7 +66,13 @@ pub trait Game: Sync {
     /// How many count cells the game's rounds fall into.
     fn cells(&self) -> usize;
     /// Deals and plays one round from `deck` (in any order) and `rng`, recording each seat's cell.
-    fn play_round(&self, t: &Tables, deck: &mut [u8; 52], rng: &mut Stream, record: &mut impl FnMut(usize));
+    fn play_round(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        record: &mut impl FnMut(usize),
+    );
 }
 
 pub(crate) fn add_counts(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
@@ -111,7 +123,9 @@ pub fn sessions<G: Game>(
                 if money < worst_loss {
                     return (money, true);
                 }
-                game.play_round(t, &mut deck, &mut rng, &mut |cell| money += nets.get(cell).copied().unwrap_or(0.0));
+                game.play_round(t, &mut deck, &mut rng, &mut |cell| {
+                    money += nets.get(cell).copied().unwrap_or(0.0)
+                });
             }
             (money, false)
         })

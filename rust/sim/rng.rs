@@ -52,9 +52,20 @@ mod tests {
     #[test]
     fn chunks_repeat_and_differ() {
         let a: Vec<u64> = (0..4).map(|_| chunk_rng(7, 3).random()).collect();
-        assert_eq!(a, (0..4).map(|_| chunk_rng(7, 3).random()).collect::<Vec<u64>>());
-        assert_ne!(chunk_rng(7, 3).random::<u64>(), chunk_rng(7, 4).random::<u64>());
-        assert_ne!(chunk_rng(7, 3).random::<u64>(), chunk_rng(8, 3).random::<u64>());
+        assert_eq!(
+            a,
+            (0..4)
+                .map(|_| chunk_rng(7, 3).random())
+                .collect::<Vec<u64>>()
+        );
+        assert_ne!(
+            chunk_rng(7, 3).random::<u64>(),
+            chunk_rng(7, 4).random::<u64>()
+        );
+        assert_ne!(
+            chunk_rng(7, 3).random::<u64>(),
+            chunk_rng(8, 3).random::<u64>()
+        );
     }
 
     #[test]
@@ -66,6 +77,9 @@ mod tests {
             draw(&mut deck, 5, &mut rng);
             first[deck[0] as usize] += 1;
         }
-        assert!(first.iter().all(|&n| (9_300..10_700).contains(&n)), "{first:?}");
+        assert!(
+            first.iter().all(|&n| (9_300..10_700).contains(&n)),
+            "{first:?}"
+        );
     }
 }

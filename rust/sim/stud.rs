@@ -48,8 +48,17 @@ pub struct StudGame {
 
 impl StudGame {
     #[inline]
-    fn cell(&self, seat: usize, first: usize, class: usize, exchanges: usize, outcome: usize) -> usize {
-        (((seat * self.first.count + first) * CLASSES + class) * EXCHANGE_SLOTS + exchanges) * OUTCOMES + outcome
+    fn cell(
+        &self,
+        seat: usize,
+        first: usize,
+        class: usize,
+        exchanges: usize,
+        outcome: usize,
+    ) -> usize {
+        (((seat * self.first.count + first) * CLASSES + class) * EXCHANGE_SLOTS + exchanges)
+            * OUTCOMES
+            + outcome
     }
 }
 
@@ -59,15 +68,33 @@ impl Game for StudGame {
         self.seats * self.first.count * CLASSES * EXCHANGE_SLOTS * OUTCOMES
     }
 
-    fn play_round(&self, t: &Tables, deck: &mut [u8; 52], rng: &mut Stream, record: &mut impl FnMut(usize)) {
+    fn play_round(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        record: &mut impl FnMut(usize),
+    ) {
         let dealt = 5 * self.seats + 5;
         draw(deck, dealt, rng);
-        let dealer = [deck[dealt - 5], deck[dealt - 4], deck[dealt - 3], deck[dealt - 2], deck[dealt - 1]];
+        let dealer = [
+            deck[dealt - 5],
+            deck[dealt - 4],
+            deck[dealt - 3],
+            deck[dealt - 2],
+            deck[dealt - 1],
+        ];
         let up = dealer[4];
         // Evaluated every round: cheaper than the mispredicted branch on whether a seat raised.
         let dealer_strength = t.strength(&dealer);
         for seat in 0..self.seats {
-            let mut hand = [deck[5 * seat], deck[5 * seat + 1], deck[5 * seat + 2], deck[5 * seat + 3], deck[5 * seat + 4]];
+            let mut hand = [
+                deck[5 * seat],
+                deck[5 * seat + 1],
+                deck[5 * seat + 2],
+                deck[5 * seat + 3],
+                deck[5 * seat + 4],
+            ];
             let first = t.strength(&hand);
             let (s, exchanges) = match &self.exchange {
                 Some(x) => exchange(t, x, &mut hand, first, deck, dealt, rng),
@@ -75,14 +102,28 @@ impl Game for StudGame {
             };
             let raised = self.decisions.raises(s, &hand, up) as usize;
             let outcome = raised * showdown(s, dealer_strength, self.qualifier);
-            record(self.cell(seat, self.first.of(first), self.classes.of(s), exchanges, outcome));
+            record(self.cell(
+                seat,
+                self.first.of(first),
+                self.classes.of(s),
+                exchanges,
+                outcome,
+            ));
         }
     }
 }
 
 /// Exchanges cards of `hand` by the plan, drawing from `deck` after the first `dealt` cards;
 /// returns the final strength and how many exchanges were made.
-fn exchange(t: &Tables, x: &Exchange, hand: &mut [Card; 5], mut strength: u16, deck: &mut [u8; 52], dealt: usize, rng: &mut Stream) -> (u16, usize) {
+fn exchange(
+    t: &Tables,
+    x: &Exchange,
+    hand: &mut [Card; 5],
+    mut strength: u16,
+    deck: &mut [u8; 52],
+    dealt: usize,
+    rng: &mut Stream,
+) -> (u16, usize) {
     let (mut made, mut next) = (0, dealt);
     while made < x.most && strength < x.below {
         let swap: Vec<usize> = (0..5).filter(|&i| x.exchanges(hand[i])).collect();
@@ -109,7 +150,10 @@ mod tests {
 
     fn game(seats: usize) -> StudGame {
         let t = tables();
-        let floors: Vec<u16> = crate::eval::HandClass::ALL.iter().map(|&c| t.class_floor(c)).collect();
+        let floors: Vec<u16> = crate::eval::HandClass::ALL
+            .iter()
+            .map(|&c| t.class_floor(c))
+            .collect();
         let mut cuts = floors.clone();
         cuts[1] = 0; // no Ace-King class
         StudGame {
@@ -130,7 +174,10 @@ mod tests {
         let parts = add_counts(simulate(&g, 11, 0..1, total), simulate(&g, 11, 1..3, total));
         assert_eq!(whole, parts);
         assert_eq!(whole.iter().sum::<u64>(), 3 * total);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool");
         assert_eq!(pool.install(|| simulate(&g, 11, 0..3, total)), whole);
         assert_ne!(simulate(&g, 12, 0..3, total), whole);
     }
@@ -139,9 +186,22 @@ mod tests {
     fn exchanges_are_counted_and_bounded() {
         let mut g = game(1);
         let ak = tables().strength(&[48, 44, 8, 4, 1]);
-        g.exchange = Some(Exchange { keep: Keep::AceKing, below: ak, most: 3 });
+        g.exchange = Some(Exchange {
+            keep: Keep::AceKing,
+            below: ak,
+            most: 3,
+        });
         let counts = simulate(&g, 3, 0..2, 2 * CHUNK_ROUNDS);
-        let by_exchanges: Vec<u64> = (0..EXCHANGE_SLOTS).map(|e| counts.iter().enumerate().filter(|(i, _)| i / OUTCOMES % EXCHANGE_SLOTS == e).map(|(_, n)| n).sum()).collect();
+        let by_exchanges: Vec<u64> = (0..EXCHANGE_SLOTS)
+            .map(|e| {
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i / OUTCOMES % EXCHANGE_SLOTS == e)
+                    .map(|(_, n)| n)
+                    .sum()
+            })
+            .collect();
         assert_eq!(by_exchanges.iter().sum::<u64>(), 2 * CHUNK_ROUNDS);
         assert!(by_exchanges.iter().all(|&n| n > 0), "{by_exchanges:?}");
     }
