@@ -7,6 +7,7 @@ __all__ = [
     "IllegalActionError",
     "InsufficientFundsError",
     "InvalidCardsError",
+    "ServerError",
     "VariantError",
 ]
 
@@ -29,3 +30,12 @@ class IllegalActionError(CaribbeanFastError):
 
 class InsufficientFundsError(IllegalActionError):
     """A bet, fee or raise that the wallet cannot cover; nothing was changed."""
+
+
+class ServerError(CaribbeanFastError):
+    """A request the game server refuses or cannot serve; `code` is the protocol's error code
+    (docs/protocol.md), the message says what was wrong."""
+
+    def __init__(self, message: str, code: str = "internal") -> None:
+        super().__init__(message)
+        self.code = code

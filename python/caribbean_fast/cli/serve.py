@@ -1,0 +1,84 @@
+"""``caribbean-fast serve``: the game server (needs the `server` extra), and ``caribbean-fast
+accounts create|deposit|show`` for its play-money accounts."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+
+from ..errors import CaribbeanFastError
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("serve", help="the tables as an online game server (WebSocket, docs/protocol.md)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--database", default="caribbean-fast.db", help="a SQLite file, or postgresql://...")
+    p.add_argument("--tables", default=None, help="a TOML file of tables (default: one of each preset)")
+    p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
+    p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
+    p.add_argument("--grace", type=float, default=10.0, help="seconds a dropped player keeps playing")
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(run=run_serve)
+    a = commands.add_parser("accounts", help="the server's play-money accounts")
+    jobs = a.add_subparsers(dest="job", required=True)
+    for job, text in (("create", "a new account"), ("deposit", "play money into a wallet"), ("show", "the wallet")):
+        j = jobs.add_parser(job, help=text)
+        j.add_argument("name")
+        j.add_argument("--database", default="caribbean-fast.db")
+        if job == "create":
+            j.add_argument("--password", default=None, help="default: asked, or $CARIBBEAN_FAST_PASSWORD")
+        if job in ("create", "deposit"):
+            j.add_argument("--amount", type=int, default=0 if job == "create" else None, required=job == "deposit")
+        j.set_defaults(run=run_accounts)
+
+
+def _need_server() -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise CaribbeanFastError('serving needs the server extra: pip install "caribbean-fast[server]"') from None
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    _need_server()
+    import uvicorn
+
+    from ..server import Settings, create_app, load_tables
+    from ..server.config import default_tables
+    from ..server.logs import setup
+    from ..server.protocol import MAX_FRAME
+
+    setup(args.log_level)
+    tables = load_tables(args.tables) if args.tables else default_tables()
+    settings = Settings(args.database, tables, args.demo, origins=tuple(args.origin), grace=args.grace)
+    app = create_app(settings)
+    uvicorn.run(
+        app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_config=None, timeout_graceful_shutdown=5
+    )
+    return 0
+
+
+def run_accounts(args: argparse.Namespace) -> int:
+    _need_server()
+    from ..server.accounts import check_name, create_account, hash_password
+    from ..server.db import Database, connect
+    from ..server.wallets import balance, grant
+
+    db = Database(connect(args.database))
+    name = check_name(args.name)
+    try:
+        if args.job == "create":
+            password = args.password or os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass()
+            hashed = hash_password(password)
+            db.run_now(lambda tx: create_account(tx, name, hashed, 0))
+            if args.amount:
+                db.run_now(lambda tx: grant(tx, name, args.amount))
+        elif args.job == "deposit":
+            db.run_now(lambda tx: grant(tx, name, args.amount))
+        print(f"{name}: wallet {db.run_now(lambda tx: balance(tx, name))}")
+    finally:
+        db.dialect.close()
+    return 0

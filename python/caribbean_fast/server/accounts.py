@@ -1,0 +1,137 @@
+"""Accounts: names, argon2id password hashes, expiring session tokens, and the login rate limit.
+
+The database keeps only a SHA-256 of each session token, so a copy of the database opens no
+session; hashing and verifying passwords (argon2id, deliberately slow) run off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ..errors import ServerError
+from .db import Database, Tx
+
+__all__ = ["Accounts", "LoginLimiter", "Session", "check_name", "create_account"]
+
+SESSION_HOURS = 24
+_NAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
+_hasher = PasswordHasher()  # argon2id, the library's recommended cost
+
+
+@dataclass(frozen=True)
+class Session:
+    account: str
+    token: str
+    expires: datetime
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ServerError("a name is 3 to 32 characters of letters, digits, _ - and .", "bad_field")
+    return name
+
+
+def _check_password(password: object) -> str:
+    if not isinstance(password, str) or not 8 <= len(password) <= 256:
+        raise ServerError("a password is 8 to 256 characters", "bad_field")
+    return password
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_account(tx: Tx, name: str, hashed: str, wallet: int, guest: bool = False) -> None:
+    """Inserts the account; `name_taken` if it exists (never overwritten)."""
+    if tx.one("SELECT 1 FROM accounts WHERE name = ?", (name,)):
+        raise ServerError(f"the name {name!r} is taken", "name_taken")
+    now = datetime.now(UTC).isoformat()
+    tx.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)", (name, hashed, int(guest), wallet, wallet, now))
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(_check_password(password))
+
+
+class LoginLimiter:
+    """At most `most` failed logins a minute per name and per address."""
+
+    def __init__(self, most: int = 5, window: float = 60.0) -> None:
+        self.most, self.window = most, window
+        self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    def check(self, *keys: str) -> None:
+        now = time.monotonic()
+        for key in keys:
+            failures = self._failures[key]
+            while failures and failures[0] <= now - self.window:
+                failures.popleft()
+            if len(failures) >= self.most:
+                wait = int(failures[0] + self.window - now) + 1
+                raise ServerError(f"too many failed logins: try again in {wait} s", "rate_limited")
+
+    def failed(self, *keys: str) -> None:
+        for key in keys:
+            self._failures[key].append(time.monotonic())
+
+
+class Accounts:
+    def __init__(self, db: Database, session_hours: float = SESSION_HOURS) -> None:
+        self.db, self.limiter = db, LoginLimiter()
+        self.lifetime = timedelta(hours=session_hours)
+
+    async def register(self, name: object, password: object, wallet: int = 0, guest: bool = False) -> Session:
+        account = check_name(name)
+        hashed = await asyncio.to_thread(hash_password, _check_password(password))
+        await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest))
+        return await self._open_session(account)
+
+    async def guest(self, wallet: int) -> Session:
+        name = f"guest-{secrets.token_hex(6)}"
+        return await self.register(name, secrets.token_urlsafe(24), wallet, guest=True)
+
+    async def login(self, name: object, password: object, address: str) -> Session:
+        account, secret = check_name(name), _check_password(password)
+        self.limiter.check(f"name:{account}", f"address:{address}")
+        row = await self.db.run(lambda tx: tx.one("SELECT hash FROM accounts WHERE name = ?", (account,)))
+        if row is None or not await asyncio.to_thread(_verify, row[0], secret):
+            self.limiter.failed(f"name:{account}", f"address:{address}")
+            raise ServerError("wrong name or password", "unauthorized")
+        return await self._open_session(account)
+
+    async def _open_session(self, account: str) -> Session:
+        token, expires = secrets.token_urlsafe(32), datetime.now(UTC) + self.lifetime
+        row = (_token_hash(token), account, expires.isoformat())
+        await self.db.run(lambda tx: tx.execute("INSERT INTO sessions VALUES (?, ?, ?)", row))
+        return Session(account, token, expires)
+
+    async def who(self, token: str) -> str | None:
+        """The account a token opens, or None (unknown or expired)."""
+        if not token or len(token) > 200:
+            return None
+        key, now = _token_hash(token), datetime.now(UTC).isoformat()
+        row = await self.db.run(
+            lambda tx: tx.one("SELECT account FROM sessions WHERE token_hash = ? AND expires > ?", (key, now))
+        )
+        return str(row[0]) if row else None
+
+    async def logout(self, token: str) -> None:
+        key = _token_hash(token)
+        await self.db.run(lambda tx: tx.execute("DELETE FROM sessions WHERE token_hash = ?", (key,)))
+
+
+def _verify(hashed: str, password: str) -> bool:
+    try:
+        return _hasher.verify(hashed, password)
+    except (VerificationError, InvalidHashError):
+        return False

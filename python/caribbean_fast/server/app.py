@@ -1,0 +1,142 @@
+"""The ASGI application (Starlette): the HTTP endpoints for accounts, the lobby, health and
+metrics, and the WebSocket at /ws (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+
+from ..errors import ServerError
+from .accounts import Session
+from .config import Settings
+from .server import Server
+from .ws import COOKIE, endpoint, token_of
+
+__all__ = ["create_app"]
+
+_STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
+_STATUS |= {"rate_limited": 429}
+
+
+def _error(err: ServerError) -> JSONResponse:
+    return JSONResponse({"error": {"code": err.code, "message": str(err)}}, _STATUS.get(err.code, 500))
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise ServerError("the body is not JSON", "malformed") from None
+    if not isinstance(body, dict):
+        raise ServerError("the body is a JSON object", "malformed")
+    return body
+
+
+def _session(request: Request, session: Session, status: int) -> JSONResponse:
+    body = {"account": session.account, "token": session.token, "expires": session.expires.isoformat()}
+    response = JSONResponse(body, status)
+    secure = request.url.scheme == "https"
+    max_age = int((session.expires - session.expires.now(session.expires.tzinfo)).total_seconds())
+    response.set_cookie(COOKIE, session.token, max_age=max_age, httponly=True, samesite="strict", secure=secure)
+    return response
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def register(request: Request) -> Response:
+    body = await _body(request)
+    return _session(request, await _server(request).accounts.register(body.get("name"), body.get("password")), 201)
+
+
+async def login(request: Request) -> Response:
+    body = await _body(request)
+    address = request.client.host if request.client else "?"
+    return _session(
+        request, await _server(request).accounts.login(body.get("name"), body.get("password"), address), 200
+    )
+
+
+async def guest(request: Request) -> Response:
+    server = _server(request)
+    if not server.settings.demo:
+        raise ServerError("guest accounts need a server started with --demo", "demo_off")
+    return _session(request, await server.accounts.guest(server.settings.demo_balance), 201)
+
+
+async def _account(request: Request) -> tuple[str, str]:
+    token = token_of(request.headers, request.cookies, {})
+    account = await _server(request).accounts.who(token) if token else None
+    if token is None or account is None:
+        raise ServerError("log in first", "unauthorized")
+    return account, token
+
+
+async def logout(request: Request) -> Response:
+    _, token = await _account(request)
+    await _server(request).accounts.logout(token)
+    response = JSONResponse({})
+    response.delete_cookie(COOKIE)
+    return response
+
+
+async def me(request: Request) -> Response:
+    account, _ = await _account(request)
+    row = await _server(request).db.run(
+        lambda tx: tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
+    )
+    assert row is not None
+    return JSONResponse({"account": account, "wallet": int(row[0]), "guest": bool(row[1])})
+
+
+async def lobby(request: Request) -> Response:
+    return JSONResponse({"tables": [o.lobby_entry() for o in _server(request).owners.values()]})
+
+
+async def healthz(request: Request) -> Response:
+    server = _server(request)
+    return JSONResponse({"status": "ok", "tables": len(server.owners), "connections": len(server.hub.connections)})
+
+
+async def metrics(request: Request) -> Response:
+    return Response(_server(request).metrics.text(), media_type="text/plain; version=0.0.4")
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ServerError)
+    return _error(exc)
+
+
+def create_app(settings: Settings) -> Starlette:
+    server = Server(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    routes = [
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/lobby", lobby),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
+        WebSocketRoute("/ws", endpoint),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ServerError: _server_error})
+    app.state.server = server
+    return app

@@ -1,0 +1,81 @@
+"""The server's settings, and its tables from a TOML file (by default one table of each preset).
+
+```toml
+[[table]]
+variant = "network-24h"   # a preset, an example or a variant file
+name = "network"          # the ids are name-1, name-2, ... (default: the variant's name)
+seats = 4                 # default: the variant's
+limits = 0                # which of the variant's limit tables
+count = 2                 # how many such tables
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import Table
+from ..errors import ServerError
+from ..variants import PRESETS, load_variant
+from .tables import TableSpec
+
+__all__ = ["Settings", "default_tables", "load_tables"]
+
+_KEYS = {"variant", "name", "seats", "limits", "count"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: str = "caribbean-fast.db"
+    tables: list[TableSpec] = field(default_factory=lambda: default_tables())
+    demo: bool = False
+    demo_balance: int = 100_000  # a guest's play money, in minor units
+    grace: float = 10.0  # seconds a dropped socket keeps its seat before the game's disconnect rule
+    tick: float = 1.0  # seconds between the clock's ticks
+    origins: tuple[str, ...] = ()  # allowed Origins besides the server's own
+    rate: float = 20.0  # frames a second a socket may send, sustained
+    burst: float = 50.0  # and at once
+    lease: float = 2.0  # seconds between attempts to take over tables another process left (PostgreSQL)
+
+
+def default_tables() -> list[TableSpec]:
+    return [TableSpec(f"{name}-1", load_variant(name), load_variant(name).seats) for name in PRESETS]
+
+
+def load_tables(path: str | Path) -> list[TableSpec]:
+    """The tables a TOML file lists; ServerError naming the entry and key at fault."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ServerError(f"{path}: cannot read the tables: {err}", "bad_field") from None
+    entries = data.get("table")
+    if not isinstance(entries, list) or not entries:
+        raise ServerError(f"{path}: no [[table]] entries", "bad_field")
+    specs: list[TableSpec] = []
+    for k, entry in enumerate(entries):
+        specs += _entry(f"{path}: table {k + 1}", entry)
+    ids = [s.id for s in specs]
+    if len(set(ids)) != len(ids):
+        raise ServerError(f"{path}: two tables share an id", "bad_field")
+    return specs
+
+
+def _entry(where: str, entry: dict[str, Any]) -> list[TableSpec]:
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise ServerError(
+            f"{where}: unknown key {sorted(unknown)[0]!r} (keys: {', '.join(sorted(_KEYS))})", "bad_field"
+        )
+    if "variant" not in entry:
+        raise ServerError(f"{where}: 'variant' is missing", "bad_field")
+    variant = load_variant(str(entry["variant"]))
+    seats, limits, count = entry.get("seats", variant.seats), entry.get("limits", 0), entry.get("count", 1)
+    for key, value in (("seats", seats), ("limits", limits), ("count", count)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ServerError(f"{where}: {key} must be a whole number, not {value!r}", "bad_field")
+    Table.check_config(variant, seats, limits)
+    name = str(entry.get("name", variant.name))
+    return [TableSpec(f"{name}-{k + 1}", variant, seats, limits) for k in range(count)]

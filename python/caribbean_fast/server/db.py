@@ -1,0 +1,235 @@
+"""The server's database: accounts, wallets, seats and every table's record, in SQLite or PostgreSQL.
+
+All database work runs as jobs on one connection in one worker thread, so the event loop never
+waits on a disk. Jobs that arrive while a transaction commits wait for the next one and then share
+it (group commit): each job runs in its own savepoint, so a job that refuses (raises a
+`CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
+holding it has committed. Durability is never weakened: SQLite runs with `synchronous=FULL`,
+PostgreSQL with its default `synchronous_commit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from ..errors import CaribbeanFastError, ServerError
+
+__all__ = ["SCHEMA", "Database", "Tx", "connect"]
+
+T = TypeVar("T")
+_log = logging.getLogger(__name__)
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS accounts (
+        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL,
+        wallet BIGINT NOT NULL CHECK (wallet >= 0), granted BIGINT NOT NULL, created TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS sessions (
+        token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
+    "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS table_meta (
+        table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
+    """CREATE TABLE IF NOT EXISTS table_events (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
+        seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
+]
+
+
+class Tx(Protocol):
+    """A job's view of the open transaction; SQL uses `?` placeholders in both dialects."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Runs one statement; returns the number of rows it changed."""
+        ...
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None: ...
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+
+class Dialect(Protocol):
+    """What differs between SQLite and PostgreSQL: the connection and the placeholders."""
+
+    url: str
+
+    def tx(self) -> Tx: ...
+    def begin(self) -> None: ...
+    def commit(self) -> None: ...
+    def rollback(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class _SqliteTx:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._db.execute(sql, tuple(params)).rowcount
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._db.executemany(sql, rows)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        row = self._db.execute(sql, tuple(params)).fetchone()
+        return tuple(row) if row is not None else None
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._db.execute(sql, tuple(params)).fetchall()]
+
+
+class Sqlite:
+    """The embedded default: one file, WAL, every commit synchronous."""
+
+    def __init__(self, path: str) -> None:
+        self.url = path
+        try:
+            self._db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            for statement in SCHEMA:
+                self._db.execute(statement)
+        except sqlite3.DatabaseError as err:
+            raise ServerError(f"{path}: not a server database: {err}") from None
+
+    def tx(self) -> Tx:
+        return _SqliteTx(self._db)
+
+    def begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self._db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def connect(url: str) -> Dialect:
+    """`postgresql://...` opens PostgreSQL; anything else is a SQLite file's path."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from .pgstore import Postgres
+
+        dialect: Dialect = Postgres(url)
+        return dialect
+    return Sqlite(url)
+
+
+@dataclass
+class _Job:
+    run: Callable[[Tx], Any]
+    done: asyncio.Future[Any]
+
+
+class Database:
+    """Runs jobs on the dialect's connection, a batch of them per transaction."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self._jobs: list[_Job] = []
+        self._wake: asyncio.Event | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self._lock = threading.Lock()  # the connection, for `run_now` outside the loop
+        self.commits = 0
+
+    @property
+    def url(self) -> str:
+        return self.dialect.url
+
+    def start(self) -> None:
+        self._wake = asyncio.Event()
+        self._worker = asyncio.create_task(self._work())
+
+    async def stop(self) -> None:
+        """Commits what is queued, then closes the connection."""
+        if self._worker is not None:
+            while self._jobs:
+                await asyncio.sleep(0.01)
+            self._worker.cancel()
+            await asyncio.gather(self._worker, return_exceptions=True)
+        self.dialect.close()
+
+    async def run(self, job: Callable[[Tx], T]) -> T:
+        """Runs `job` in the next transaction; returns its result once that has committed, or
+        raises what the job raised (its savepoint rolled back, nothing changed)."""
+        assert self._wake is not None, "Database.start() first"
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._jobs.append(_Job(job, done))
+        self._wake.set()
+        return await done
+
+    def run_now(self, job: Callable[[Tx], T]) -> T:
+        """Runs `job` in a transaction of its own, here and now (command-line tools, start-up)."""
+        with self._lock:
+            self.dialect.begin()
+            try:
+                result = job(self.dialect.tx())
+                self.dialect.commit()
+                return result
+            except BaseException:
+                self.dialect.rollback()
+                raise
+
+    async def _work(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._jobs = self._jobs, []
+            if not batch:
+                continue
+            try:
+                outcomes = await asyncio.to_thread(self._batch, batch)
+            except Exception as err:  # the commit itself failed: no job of the batch happened
+                failure = ServerError(f"the database refused a commit: {type(err).__name__}")
+                outcomes = [failure] * len(batch)
+            for job, outcome in zip(batch, outcomes, strict=True):
+                if job.done.cancelled():
+                    continue
+                if isinstance(outcome, BaseException):
+                    job.done.set_exception(outcome)
+                else:
+                    job.done.set_result(outcome[0])
+
+    def _batch(self, batch: list[_Job]) -> list[Any]:
+        """One transaction; each job in a savepoint. Returns (result,) or the exception per job."""
+        with self._lock:
+            tx = self.dialect.tx()
+            self.dialect.begin()
+            outcomes: list[Any] = []
+            try:
+                for job in batch:
+                    outcomes.append(self._one(tx, job))
+                self.dialect.commit()
+            except BaseException:
+                self.dialect.rollback()
+                raise
+            self.commits += 1
+            return outcomes
+
+    @staticmethod
+    def _one(tx: Tx, job: _Job) -> Any:
+        tx.execute("SAVEPOINT job")
+        try:
+            result = job.run(tx)
+        except Exception as err:
+            tx.execute("ROLLBACK TO SAVEPOINT job")
+            tx.execute("RELEASE SAVEPOINT job")
+            if isinstance(err, CaribbeanFastError):
+                return err
+            _log.exception("a database job failed")
+            return ServerError("the server failed; nothing was changed")
+        tx.execute("RELEASE SAVEPOINT job")
+        return (result,)

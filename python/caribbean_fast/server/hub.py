@@ -1,0 +1,100 @@
+"""Who is connected: each socket's outgoing queue, the sockets of each account, and the sockets
+watching each table. Owners send frames here; they never hold a socket.
+
+A socket's frames go out in order through its own queue and writer; a client that stops reading
+until its queue is full is closed rather than allowed to hold the server's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+
+from starlette.websockets import WebSocket
+
+__all__ = ["Connection", "Hub"]
+
+QUEUE = 256  # frames waiting for a slow socket before it is closed
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, account: str | None) -> None:
+        self.ws, self.account = ws, account
+        self.watching: set[str] = set()
+        self._out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self._writer: asyncio.Task[None] | None = None
+        self.close_reason: tuple[int, str] | None = None
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, text: str) -> None:
+        try:
+            self._out.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(1008, "slow")
+
+    def close(self, code: int, reason: str) -> None:
+        """Sends the reason, then closes (after the frames already queued)."""
+        if self.close_reason is None:
+            self.close_reason = (code, reason)
+            with contextlib.suppress(asyncio.QueueFull):
+                self._out.put_nowait(None)
+
+    async def _write(self) -> None:
+        with contextlib.suppress(Exception):
+            while (text := await self._out.get()) is not None:
+                await self.ws.send_text(text)
+            code, reason = self.close_reason or (1000, "")
+            await self.ws.send_text(f'{{"v":1,"type":"closed","reason":"{reason}"}}')
+            await self.ws.close(code, reason)
+
+    async def stop(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            await asyncio.gather(self._writer, return_exceptions=True)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+        self._accounts: defaultdict[str, set[Connection]] = defaultdict(set)
+        self._watchers: defaultdict[str, set[Connection]] = defaultdict(set)
+
+    def join(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        if conn.account is not None:
+            self._accounts[conn.account].add(conn)
+
+    def part(self, conn: Connection) -> bool:
+        """Forgets the socket; True when it was its account's last."""
+        self.connections.discard(conn)
+        for table in conn.watching:
+            self._watchers[table].discard(conn)
+        if conn.account is None:
+            return False
+        sockets = self._accounts[conn.account]
+        sockets.discard(conn)
+        if sockets:
+            return False
+        del self._accounts[conn.account]
+        return True
+
+    def watch(self, conn: Connection, table: str, on: bool) -> None:
+        (conn.watching.add if on else conn.watching.discard)(table)
+        (self._watchers[table].add if on else self._watchers[table].discard)(conn)
+
+    def online(self, account: str) -> bool:
+        return bool(self._accounts.get(account))
+
+    def watching(self, table: str) -> bool:
+        return bool(self._watchers.get(table))
+
+    def to_account(self, account: str, text: str) -> None:
+        for conn in self._accounts.get(account, ()):
+            conn.send(text)
+
+    def to_watchers(self, table: str, text: str) -> None:
+        for conn in self._watchers.get(table, ()):
+            conn.send(text)

@@ -1,0 +1,30 @@
+"""Prometheus metrics of one server: connections, tables, rounds, commands, refusals, latency.
+
+Each app has its own registry, so several servers in one process (the tests) never share counts.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+__all__ = ["Metrics"]
+
+
+class Metrics:
+    def __init__(self) -> None:
+        r = self.registry = CollectorRegistry()
+        self.connections = Gauge("cf_connections", "Open WebSocket connections", registry=r)
+        self.tables = Gauge("cf_tables", "Tables this process serves", registry=r)
+        self.rounds = Counter("cf_rounds", "Rounds closed (settled or void)", registry=r)
+        self.commands = Counter("cf_commands", "Commands answered", ["type"], registry=r)
+        self.refusals = Counter("cf_refusals", "Commands refused and frames rejected", ["code"], registry=r)
+        self.latency = Histogram(
+            "cf_command_seconds",
+            "From a command's arrival to its answer",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=r,
+        )
+        self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)

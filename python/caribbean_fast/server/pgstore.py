@@ -1,0 +1,83 @@
+"""PostgreSQL behind the same interface as the SQLite database (psycopg 3).
+
+The statements are the SQLite ones with `?` placeholders, turned into psycopg's `%s` here; the
+schema is the same. Several server processes may share one PostgreSQL database: accounts and
+wallets are shared rows (a wallet move is a conditional UPDATE, atomic across processes), and
+each table is leased to one process by a session-level advisory lock (`try_lease`), which the
+database itself releases when the process's connection dies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from ..errors import ServerError
+from .db import SCHEMA, Tx
+
+__all__ = ["Postgres", "lease_key"]
+
+
+def _sql(sql: str) -> str:
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def lease_key(table_id: str) -> int:
+    """The advisory lock's 64-bit key of a table."""
+    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
+
+
+class _PgTx:
+    def __init__(self, db: psycopg.Connection[Any]) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._db.execute(_sql(sql), tuple(params)).rowcount
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self._db.cursor() as cur:
+                cur.executemany(_sql(sql), [tuple(r) for r in rows])
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        row = self._db.execute(_sql(sql), tuple(params)).fetchone()
+        return tuple(row) if row is not None else None
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._db.execute(_sql(sql), tuple(params)).fetchall()]
+
+
+class Postgres:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self._db = psycopg.connect(url, autocommit=True)
+            with self._db.transaction():
+                self._db.execute("SELECT pg_advisory_xact_lock(1)")  # one process creates the schema
+                for statement in SCHEMA:
+                    self._db.execute(statement)
+        except psycopg.Error as err:
+            raise ServerError(f"cannot open the PostgreSQL database: {type(err).__name__}") from None
+
+    def tx(self) -> Tx:
+        return _PgTx(self._db)
+
+    def begin(self) -> None:
+        self._db.execute("BEGIN")
+
+    def commit(self) -> None:
+        self._db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        self._db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def try_lease(self, table_id: str) -> bool:
+        """Takes the table's lease if no live process holds it (held until this connection ends)."""
+        row = self._db.execute("SELECT pg_try_advisory_lock(%s)", (lease_key(table_id),)).fetchone()
+        return bool(row and row[0])

@@ -1,0 +1,220 @@
+"""The wire protocol, version 1 (docs/protocol.md): reading client frames, writing server frames.
+
+`parse` turns one text frame into a `Command` or raises `ServerError` with the protocol's code and
+a message naming the field; nothing else in the server reads raw frames. `view_json` is the only
+place a `SeatView` becomes JSON, so what a seat is shown is decided by the engine's `view` alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.views import SeatView
+from ..errors import ServerError
+
+__all__ = ["MAX_FRAME", "VERSION", "Command", "answer", "frame", "frame_id", "parse", "view_json"]
+
+VERSION = 1
+MAX_FRAME = 4096
+MOST = 10**12
+
+# type -> {field: (kind, required)}; kinds: table, amount, amount_or_null, bool, name, cards, last, seat
+_FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
+    "ping": {},
+    "lobby": {},
+    "watch": {"table": ("table", True)},
+    "unwatch": {"table": ("table", True)},
+    "sit": {"table": ("table", True), "buy_in": ("amount", True), "seat": ("seat", False)},
+    "leave": {"table": ("table", True)},
+    "top_up": {"table": ("table", True), "amount": ("amount", True)},
+    "ante": {"table": ("table", True), "amount": ("amount", True)},
+    "progressive": {"table": ("table", True), "on": ("bool", True)},
+    "side_bet": {"table": ("table", True), "name": ("name", True), "amount": ("amount0", True)},
+    "clear": {"table": ("table", True)},
+    "rebet": {"table": ("table", True)},
+    "deal": {"table": ("table", True)},
+    "fold": {"table": ("table", True)},
+    "raise": {"table": ("table", True)},
+    "call": {"table": ("table", True)},
+    "exchange": {"table": ("table", True), "cards": ("cards", False)},
+    "set_limit": {"table": ("table", True), "amount": ("amount_or_null", True)},
+    "history": {"table": ("table", True), "last": ("last", False)},
+}
+TYPES = frozenset(_FIELDS)
+
+
+@dataclass(frozen=True)
+class Command:
+    id: int | str | None
+    type: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def table(self) -> str | None:
+        table = self.args.get("table")
+        return table if isinstance(table, str) else None
+
+
+def _bad(name: str, why: str) -> ServerError:
+    return ServerError(f"{name}: {why}", "bad_field")
+
+
+def _integer(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(name, f"must be a whole number, not {json.dumps(value)[:40]}")
+    if not low <= value <= high:
+        raise _bad(name, f"must be {low} to {high}, not {value}")
+    return int(value)
+
+
+def _text(name: str, value: Any, most: int) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= most:
+        raise _bad(name, f"must be a string of 1 to {most} characters")
+    return value
+
+
+def _check(name: str, kind: str, value: Any) -> Any:
+    if kind == "table":
+        return _text(name, value, 64)
+    if kind == "name":
+        return _text(name, value, 32)
+    if kind == "amount":
+        return _integer(name, value, 1, MOST)
+    if kind == "amount0":
+        return _integer(name, value, 0, MOST)
+    if kind == "amount_or_null":
+        return None if value is None else _integer(name, value, 1, MOST)
+    if kind == "seat":
+        return _integer(name, value, 0, 63)
+    if kind == "last":
+        return _integer(name, value, 1, 50)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(name, "must be true or false")
+        return value
+    assert kind == "cards"
+    if not isinstance(value, list) or not 1 <= len(value) <= 5:
+        raise _bad(name, "must be a list of 1 to 5 card texts")
+    return [_text(name, card, 3) for card in value]
+
+
+def _id(raw: dict[str, Any]) -> int | str | None:
+    value = raw.get("id")
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int) and 0 <= value <= 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= 64:
+        return value
+    return None
+
+
+def parse(text: str | bytes) -> Command:
+    """One client frame as a command; ServerError (malformed, version, unknown_type, bad_field)."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ServerError("the frame is not JSON", "malformed") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        raise ServerError('a frame is a JSON object with a "type"', "malformed")
+    if raw.get("v") != VERSION:
+        raise ServerError(f"this server speaks protocol version {VERSION}", "version")
+    fields = _FIELDS.get(raw["type"])
+    if fields is None:
+        raise ServerError(f"{raw['type'][:40]!r} is not a command", "unknown_type")
+    unknown = set(raw) - set(fields) - {"v", "id", "type"}
+    if unknown:
+        raise _bad(sorted(unknown)[0][:40], "is not a field of " + raw["type"])
+    args = {}
+    for name, (kind, required) in fields.items():
+        if name in raw:
+            args[name] = _check(name, kind, raw[name])
+        elif required:
+            raise _bad(name, "is missing")
+    return Command(_id(raw), raw["type"], args)
+
+
+def frame_id(text: str | bytes) -> int | str | None:
+    """The id of a frame `parse` refused, where one can be read (for its answer)."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return _id(raw) if isinstance(raw, dict) else None
+
+
+def frame(kind: str, **fields: Any) -> str:
+    return json.dumps({"v": VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+def answer(ident: int | str | None, result: dict[str, Any] | None = None, error: ServerError | None = None) -> str:
+    if error is not None:
+        return frame("answer", id=ident, ok=False, error={"code": error.code, "message": str(error)})
+    return frame("answer", id=ident, ok=True, result=result or {})
+
+
+def view_json(view: SeatView, players: dict[int, str], public: bool = False) -> dict[str, Any]:
+    """A seat's view as the protocol writes it; `public`: a spectator's, built from a seat's view
+    by keeping only what every seat is shown (the cards only once the showdown revealed them)."""
+    shown = bool(view.seed)
+    others = [
+        {
+            "seat": o.seat,
+            "player": players.get(o.seat),
+            "bets": o.bets.to_dict(),
+            "dealt": o.dealt,
+            "decided": o.decided,
+            "cards": list(o.cards),
+        }
+        for o in view.others
+        if o.seat in players or o.dealt
+    ]
+    me = {
+        "seat": view.seat,
+        "round": view.round,
+        "phase": str(view.phase),
+        "balance": view.balance,
+        "bets": view.bets.to_dict(),
+        "cards": list(view.cards),
+        "hand": view.hand,
+        "dealer": list(view.dealer),
+        "board": list(view.board),
+        "others": others,
+        "player": players.get(view.seat),
+        "meter": view.meter,
+        "commitment": view.commitment,
+        "seed": view.seed,
+        "result": view.result,
+        "actions": list(view.actions),
+        "deadline": view.deadline.isoformat() if view.deadline else None,
+        "exchanges": view.exchanges,
+        "limit": view.limit,
+        "currency": view.currency,
+    }
+    if public:
+        return _public(me, shown)
+    return me
+
+
+def _public(me: dict[str, Any], shown: bool) -> dict[str, Any]:
+    """Seat 0's view made public: seat 0 becomes one of the others, its own fields blanked."""
+    seat0 = {
+        "seat": me["seat"],
+        "player": me["player"],
+        "bets": me["bets"],
+        "dealt": bool(me["cards"]),
+        "decided": me["result"] is not None or "fold" not in me["actions"],
+        "cards": me["cards"] if shown else [],
+    }
+    others = sorted([seat0, *me["others"]], key=lambda o: int(o["seat"]))
+    others = [o for o in others if o["player"] is not None or o["dealt"]]
+    blank: dict[str, Any] = {"seat": None, "balance": 0, "cards": [], "hand": "", "player": None, "result": None}
+    blank |= {
+        "actions": [],
+        "exchanges": 0,
+        "limit": None,
+        "bets": {"ante": 0, "raise": 0, "side_bets": {}, "progressive": 0},
+    }
+    return me | blank | {"others": others}

@@ -1,0 +1,316 @@
+"""A table's owner: the one asyncio task that touches its `Table`.
+
+Commands from every connection queue to the owner, which runs them one at a time; the owner's
+clock calls `tick()` so bet and decision limits, game 3's automatic decision and game 5's idle
+session happen with nobody connected. After each command the owner commits the events (and the
+wallet move, for sit, top up and leave, in the same database job) before it answers and sends
+each seat its view. The engine decides every rule; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Phase, Table, restore
+from ..errors import CaribbeanFastError, IllegalActionError, ServerError
+from ..variants import Variant
+from . import wallets
+from .book import ServerBook
+from .db import Database, Tx
+from .hub import Hub
+from .metrics import Metrics
+from .protocol import Command, frame, view_json
+from .record import TableRecord
+
+__all__ = ["Owner", "TableSpec"]
+
+_log = logging.getLogger(__name__)
+RECALL = 10
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    id: str
+    variant: Variant
+    seats: int
+    limits: int = 0
+
+
+class Owner:
+    def __init__(self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics) -> None:
+        self.spec, self.db, self.book, self.hub, self.metrics = spec, db, book, hub, metrics
+        self.record = TableRecord(spec.id)
+        self.table: Table | None = None
+        self.players: dict[int, str] = {}
+        self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
+        self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._seen = 0  # events counted in the metrics
+
+    # ---- life --------------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Restores the table from its record (the engine's rules for a broken-off round), or
+        opens a new one."""
+        self.table = await self.db.run(self._open_job)
+        self._seen = len(self.t.events)
+
+    def _open_job(self, tx: Tx) -> Table:
+        s = self.spec
+        found = self.record.load(tx)
+        self.players = {
+            int(k): str(a) for k, a in tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
+        }
+        if found:
+            table = restore(self.record, book=self.book)
+        else:
+            accounts = [f"{s.id}:{k}" for k in range(s.seats)]
+            table = Table(
+                s.variant, seats=s.seats, limits=s.limits, store=self.record, book=self.book, accounts=accounts
+            )
+        for seat, account in self.players.items():
+            table.accounts[seat] = account
+        self.record.flush(tx)
+        return table
+
+    def start(self, tick_seconds: float) -> None:
+        self._task = asyncio.create_task(self._serve(tick_seconds), name=f"owner {self.spec.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def submit(self, command: Command, account: str | None) -> dict[str, Any]:
+        """Queues a command for the owner; its result once committed, or the refusal raised."""
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        await self._queue.put((command, account, done))
+        return await done
+
+    async def _serve(self, tick_seconds: float) -> None:
+        next_tick = time.monotonic()
+        while True:
+            timeout = max(0.0, next_tick - time.monotonic())
+            try:
+                command, account, done = await asyncio.wait_for(self._queue.get(), timeout)
+            except TimeoutError:
+                next_tick = time.monotonic() + tick_seconds
+                await self._guarded(self._tick)
+                continue
+            try:
+                done.set_result(await self._run(command, account))
+            except CaribbeanFastError as err:
+                if not done.cancelled():
+                    done.set_exception(err)
+            except Exception as err:
+                _log.exception("table %s: command %s failed", self.spec.id, command.type)
+                if not done.cancelled():
+                    done.set_exception(ServerError(f"the server failed: {type(err).__name__}"))
+
+    async def _guarded(self, step: Callable[[], Any]) -> None:
+        try:
+            await step()
+        except Exception:
+            _log.exception("table %s: the clock's step failed", self.spec.id)
+
+    # ---- commands ----------------------------------------------------------------------------------
+
+    @property
+    def t(self) -> Table:
+        assert self.table is not None
+        return self.table
+
+    def seat_of(self, account: str | None) -> int | None:
+        return next((k for k, a in self.players.items() if a == account), None)
+
+    async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
+        kind, args = command.type, command.args
+        if kind == "history":
+            seat = self._seated(account)
+            return {"rounds": self.t.history(seat, args.get("last", 10))}
+        if account is None:
+            raise ServerError("log in to play", "unauthorized")
+        if kind == "sit":
+            return await self._sit(account, args.get("seat"), args["buy_in"])
+        seat = self._seated(account)
+        if kind == "_disconnect":
+            if self.t.disconnect(seat):
+                await self._commit(lambda tx: None)
+            return {}
+        if kind == "leave":
+            return await self._leave(account, seat)
+        if kind == "top_up":
+            await self._money_job(lambda tx: self._top_up(tx, account, seat, args["amount"]))
+            return {}
+        self._play(seat, kind, args)
+        await self._commit(lambda tx: None)
+        return {}
+
+    def _seated(self, account: str | None) -> int:
+        seat = self.seat_of(account)
+        if seat is None:
+            raise ServerError(f"you hold no seat at {self.spec.id}", "not_seated")
+        return seat
+
+    def _play(self, seat: int, kind: str, args: dict[str, Any]) -> None:
+        """The game's own commands: the engine checks and refuses them."""
+        t = self.t
+        if kind == "ante":
+            t.ante(seat, args["amount"])
+        elif kind == "progressive":
+            t.progressive(seat, args["on"])
+        elif kind == "side_bet":
+            t.side_bet(seat, args["name"], args["amount"])
+        elif kind in ("clear", "rebet", "fold"):
+            getattr(t, kind)(seat)
+        elif kind in ("raise", "call"):
+            t.raise_(seat)
+        elif kind == "deal":
+            t.deal()
+        elif kind == "exchange":
+            t.exchange(seat, args.get("cards") or t.view(seat).cards)
+        elif kind == "set_limit":
+            t.set_limit(seat, args["amount"])
+        else:
+            raise ServerError(f"{kind!r} is not a table command", "unknown_type")
+
+    async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
+        if self.seat_of(account) is not None:
+            raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
+        free = [k for k in range(self.t.seats) if k not in self.players]
+        seat = free[0] if wanted is None and free else wanted
+        if seat is None or seat not in free:
+            raise ServerError(
+                f"seat {seat} of {self.spec.id} is not free" if seat is not None else "no seat is free", "seat_taken"
+            )
+        if self.t.phase is Phase.CLOSED:
+            self.t.reopen()
+        await self._money_job(lambda tx: self._sit_job(tx, account, seat, buy_in))
+        self.away.pop(account, None)
+        return {"seat": seat}
+
+    def _sit_job(self, tx: Tx, account: str, seat: int, buy_in: int) -> None:
+        wallets.debit(tx, account, buy_in)
+        tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, seat, account))
+        self.t.deposit(seat, buy_in)
+        self.t.accounts[seat] = account
+        self.players[seat] = account
+
+    def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
+        wallets.debit(tx, account, amount)
+        self.t.deposit(seat, amount)
+
+    async def _leave(self, account: str, seat: int) -> dict[str, Any]:
+        s = self.t.state.seats[seat]
+        if self.t.phase is Phase.DECIDING and s.dealt:
+            raise IllegalActionError("your hand is in play: leave when the round is settled")
+        if self.t.phase is Phase.BETTING and s.bets.total:
+            self.t.clear(seat)
+        returned = self.t.balance(seat)
+        await self._money_job(lambda tx: self._leave_job(tx, account, seat, returned))
+        return {"returned": returned}
+
+    def _leave_job(self, tx: Tx, account: str, seat: int, amount: int) -> None:
+        tx.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (self.spec.id, seat))
+        if amount:
+            self.t.withdraw(seat, amount)
+            wallets.credit(tx, account, amount)
+        self.players.pop(seat, None)
+
+    async def _money_job(self, job: Callable[[Tx], None]) -> None:
+        """A wallet move and the table's event in one job (anything pending is committed first,
+        so a refused move rolls back nothing else)."""
+        if self.record.dirty:
+            await self._commit(lambda tx: None)
+        await self._commit(job)
+
+    async def _commit(self, job: Callable[[Tx], None]) -> None:
+        """Commits the job and the pending events; then answers may go out and views are sent."""
+
+        def run(tx: Tx) -> None:
+            job(tx)
+            self.book.flush(tx)
+            self.record.flush(tx)
+
+        start = time.perf_counter()
+        try:
+            await self.db.run(run)
+        except CaribbeanFastError as err:
+            if self.record.dirty or (isinstance(err, ServerError) and err.code == "internal"):
+                await self._reload()  # the engine moved on and the database did not
+            raise
+        self.metrics.commit_seconds.observe(time.perf_counter() - start)
+        self._count_rounds()
+        self._broadcast()
+
+    def _count_rounds(self) -> None:
+        events = self.t.events
+        self.metrics.rounds.inc(sum(1 for e in events[self._seen :] if e.kind == "round_closed"))
+        self._seen = len(events)
+
+    async def _reload(self) -> None:
+        """A commit failed after the engine moved on: the table is rebuilt from what is committed."""
+        _log.error("table %s: a commit failed; restoring the table from its record", self.spec.id)
+        self.record = TableRecord(self.spec.id)
+        self.table = await self.db.run(self._open_job)
+        self._seen = len(self.t.events)
+
+    # ---- the clock and connections ------------------------------------------------------------------
+
+    async def _tick(self) -> None:
+        if self.t.tick() or self.record.dirty:
+            await self._commit(lambda tx: None)
+
+    def went_away(self, account: str) -> None:
+        """The account's last socket dropped: remember the last round that had ended, for recall."""
+        if self.seat_of(account) is not None:
+            ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
+            self.away.setdefault(account, self.t.round if ended else self.t.round - 1)
+
+    async def disconnect(self, account: str) -> None:
+        """The grace period ran out with no socket of the account: the game's disconnect rule."""
+        await self.submit(Command(None, "_disconnect"), account)
+
+    def recall(self, account: str) -> list[list[dict[str, Any]]]:
+        """The rounds that ended while the account was away (at most RECALL), oldest first."""
+        seat, since = self.seat_of(account), self.away.pop(account, None)
+        if seat is None or since is None:
+            return []
+        ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
+        last = self.t.round if ended else self.t.round - 1
+        return [r for r in self.t.history(seat, RECALL) if r and since < r[0]["round"] <= last]
+
+    # ---- frames out --------------------------------------------------------------------------------
+
+    def view_frame(self, seat: int | None) -> str:
+        if seat is None:
+            return frame("view", table=self.spec.id, view=view_json(self.t.view(0), self.players, public=True))
+        return frame("view", table=self.spec.id, view=view_json(self.t.view(seat), self.players))
+
+    def _broadcast(self) -> None:
+        for seat, account in list(self.players.items()):
+            if self.hub.online(account):
+                self.hub.to_account(account, self.view_frame(seat))
+        if self.hub.watching(self.spec.id):
+            self.hub.to_watchers(self.spec.id, self.view_frame(None))
+
+    def lobby_entry(self) -> dict[str, Any]:
+        t, v = self.t, self.spec.variant
+        lim = t.limits
+        return {
+            "table": self.spec.id,
+            "game": v.name,
+            "title": v.title,
+            "seats": t.seats,
+            "taken": sorted(self.players),
+            "free": t.seats - len(self.players),
+            "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
+            "meter": t.meter,
+            "phase": str(t.phase),
+            "currency": v.currency.code,
+        }

@@ -1,0 +1,171 @@
+"""The WebSocket endpoint: who the socket is, the Origin check, the flood limit, and each frame
+parsed, dispatched and answered (docs/protocol.md).
+
+A socket's commands run one at a time in the order they came; a refused one changed nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
+from .hub import Connection
+from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
+from .server import Server
+
+__all__ = ["TokenBucket", "endpoint", "error_code", "token_of"]
+
+_log = logging.getLogger(__name__)
+COOKIE = "cf_session"
+
+
+class TokenBucket:
+    """`rate` frames a second sustained, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
+    """The session token: the bearer header, the cookie, or `?token=`, in that order."""
+    auth = headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return str(auth[7:].strip())
+    return cookies.get(COOKIE) or query.get("token") or None
+
+
+def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """No Origin (a program), the server's own origin, or one listed with --origin."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.netloc == ws.headers.get("host") and parts.scheme in ("http", "https")
+
+
+def error_code(err: CaribbeanFastError) -> str:
+    if isinstance(err, ServerError):
+        return err.code
+    if isinstance(err, InsufficientFundsError):
+        return "insufficient_funds"
+    if isinstance(err, InvalidCardsError):
+        return "bad_field"
+    if isinstance(err, IllegalActionError):
+        return "illegal"
+    return "illegal"
+
+
+async def endpoint(ws: WebSocket) -> None:
+    server: Server = ws.app.state.server
+    if not origin_allowed(ws, server.settings.origins):
+        server.metrics.refusals.labels("origin").inc()
+        await ws.close(4003, "origin")
+        return
+    token = token_of(ws.headers, ws.cookies, ws.query_params)
+    account = await server.accounts.who(token) if token else None
+    await ws.accept()
+    if token and account is None:
+        await ws.send_text(frame("closed", reason="unauthorized"))
+        await ws.close(4001, "unauthorized")
+        return
+    conn = Connection(ws, account)
+    server.hub.join(conn)
+    server.metrics.connections.inc()
+    conn.start()
+    try:
+        await _welcome(server, conn)
+        await _receive(server, conn)
+    finally:
+        server.metrics.connections.dec()
+        if server.hub.part(conn) and account is not None:
+            server.went_away(account)
+        if conn.close_reason is None:
+            await conn.stop()
+
+
+async def _welcome(server: Server, conn: Connection) -> None:
+    account = conn.account
+    wallet, guest = (0, False) if account is None else await server.db.run(lambda tx: _wallet(tx, account))
+    seats = server.seats_of(account) if account else []
+    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats))
+    for held in seats:
+        owner = server.owners[held["table"]]
+        conn.send(owner.view_frame(held["seat"]))
+        assert account is not None
+        conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=owner.recall(account)))
+
+
+def _wallet(tx: Any, account: str) -> tuple[int, bool]:
+    row = tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
+    return (int(row[0]), bool(row[1])) if row else (0, False)
+
+
+async def _receive(server: Server, conn: Connection) -> None:
+    bucket = TokenBucket(server.settings.rate, server.settings.burst)
+    while conn.close_reason is None:
+        try:
+            message = await conn.ws.receive()
+        except WebSocketDisconnect:
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text") or message.get("bytes") or ""
+        if not bucket.take():
+            server.metrics.refusals.labels("flood").inc()
+            conn.close(1008, "flood")
+            return
+        if len(text) > MAX_FRAME:
+            server.metrics.refusals.labels("too_big").inc()
+            conn.close(1009, "too big")
+            return
+        await _handle(server, conn, text)
+
+
+async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
+    start = time.perf_counter()
+    ident = None
+    try:
+        command = parse(text)
+        ident = command.id
+        result, after = await _dispatch(server, conn, command)
+        conn.send(answer(ident, result))
+        for extra in after:
+            conn.send(extra)
+        server.metrics.commands.labels(command.type).inc()
+    except CaribbeanFastError as err:
+        code = error_code(err)
+        if not isinstance(err, ServerError) or err.code != "internal":
+            err = ServerError(str(err), code)
+        conn.send(answer(ident if ident is not None else frame_id(text), error=err))
+        server.metrics.refusals.labels(code).inc()
+    server.metrics.latency.observe(time.perf_counter() - start)
+
+
+async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
+    if command.type == "ping":
+        return {}, []
+    if command.type == "lobby":
+        return {"tables": [o.lobby_entry() for o in server.owners.values()]}, []
+    owner = server.owners.get(command.table or "")
+    if owner is None:
+        raise ServerError(f"no table {command.table!r}", "no_table")
+    if command.type in ("watch", "unwatch"):
+        server.hub.watch(conn, owner.spec.id, command.type == "watch")
+        return {}, [owner.view_frame(None)] if command.type == "watch" else []
+    return await owner.submit(command, conn.account), []

@@ -1,0 +1,127 @@
+"""A real server on loopback for the server tests: uvicorn in a thread (or a process), and a
+programmatic WebSocket client that keeps every raw frame it receives."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from dataclasses import replace
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from caribbean_fast.server import Settings, create_app
+from caribbean_fast.server.protocol import MAX_FRAME
+from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.variants import load_variant
+
+
+def small_tables() -> list[TableSpec]:
+    """A one-seat stud table, a four-seat stud table and a hold'em table."""
+    return [
+        TableSpec("cyberstud-1", load_variant("cyberstud"), 1),
+        TableSpec("network-24h-1", load_variant("network-24h"), 4),
+        TableSpec("casino-holdem-1", load_variant("casino-holdem"), 1),
+    ]
+
+
+class LiveServer:
+    """`create_app(settings)` served by uvicorn on 127.0.0.1 at a free port, in a thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(self.app, ws_max_size=MAX_FRAME, log_config=None, lifespan="on")
+        self.uvicorn = uvicorn.Server(config)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.uvicorn.serve(sockets=[self.sock])))
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.uvicorn.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join(20)
+
+    def guest(self) -> str:
+        return str(httpx.post(f"{self.http}/api/guest").json()["token"])
+
+    def register(self, name: str, password: str = "correct horse") -> str:
+        r = httpx.post(f"{self.http}/api/register", json={"name": name, "password": password})
+        assert r.status_code == 201, r.text
+        return str(r.json()["token"])
+
+
+def settings(database: str, **changes: Any) -> Settings:
+    base = Settings(database, small_tables(), demo=True, demo_balance=100_000, grace=0.3, tick=0.05)
+    return replace(base, **changes)
+
+
+class Client:
+    """One socket; `raw` holds every text frame received, in order."""
+
+    def __init__(self, url: str, token: str | None = None, headers: dict[str, str] | None = None) -> None:
+        extra = dict(headers or {})
+        if token:
+            extra["Authorization"] = f"Bearer {token}"
+        self.ws: ClientConnection = connect(url, additional_headers=extra, max_size=None, open_timeout=10)
+        self.raw: list[str] = []
+        self._next = 0
+        self.welcome = self.recv()
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        frame: dict[str, Any] = json.loads(text)
+        return frame
+
+    def send(self, **fields: Any) -> int:
+        self._next += 1
+        self.ws.send(json.dumps({"v": 1, "id": self._next, **fields}))
+        return self._next
+
+    def cmd(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Sends a command; returns its answer (other frames meanwhile are kept in `raw`)."""
+        ident = self.send(type=kind, **fields)
+        return self.answer(ident)
+
+    def answer(self, ident: int | str | None) -> dict[str, Any]:
+        while True:
+            frame = self.recv()
+            if frame["type"] == "answer" and frame["id"] == ident:
+                return frame
+
+    def ok(self, kind: str, **fields: Any) -> dict[str, Any]:
+        answer = self.cmd(kind, **fields)
+        assert answer["ok"], answer
+        result: dict[str, Any] = answer["result"]
+        return result
+
+    def views(self, table: str) -> list[dict[str, Any]]:
+        frames = [json.loads(t) for t in self.raw]
+        return [f["view"] for f in frames if f["type"] == "view" and f["table"] == table]
+
+    def close(self) -> None:
+        self.ws.close()
