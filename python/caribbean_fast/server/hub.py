@@ -50,6 +50,16 @@ class Connection:
             await self.ws.send_text(f'{{"v":1,"type":"closed","reason":"{reason}"}}')
             await self.ws.close(code, reason)
 
+    async def finish(self) -> None:
+        """Lets the writer send what is queued and the close (a few seconds at most), or stops it
+        when the client is gone."""
+        if self._writer is None:
+            return
+        if self.close_reason is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._writer), 5)
+        await self.stop()
+
     async def stop(self) -> None:
         if self._writer is not None:
             self._writer.cancel()

@@ -32,3 +32,5 @@ def setup(level: str = "info") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+    for chatty in ("websockets", "uvicorn.error"):  # at debug these print frames, cards included
+        logging.getLogger(chatty).setLevel(max(logging.INFO, root.level))

@@ -95,8 +95,7 @@ async def endpoint(ws: WebSocket) -> None:
         server.metrics.connections.dec()
         if server.hub.part(conn) and account is not None:
             server.went_away(account)
-        if conn.close_reason is None:
-            await conn.stop()
+        await conn.finish()
 
 
 async def _welcome(server: Server, conn: Connection) -> None:

@@ -1,0 +1,161 @@
+"""Bad input and attack against a live server: each refused with a clear reason or the socket
+closed with one, nothing changed, other players unaffected; cards hidden on the raw frames."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from live_server import Client, LiveServer, settings
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(settings(str(tmp_path / "casino.db"))) as live:
+        yield live
+
+
+def state(server: LiveServer) -> tuple[int, int]:
+    """(events recorded, money in wallets): what a refused command must leave alone."""
+    db = sqlite3.connect(server.settings.database)
+    events = db.execute("SELECT COUNT(*) FROM table_events").fetchone()[0]
+    wallets = db.execute("SELECT SUM(wallet) FROM accounts").fetchone()[0]
+    db.close()
+    return int(events), int(wallets or 0)
+
+
+BAD = [
+    ("nonsense", None, "malformed"),
+    ("[1, 2]", None, "malformed"),
+    ('{"v": 1, "id": 3}', 3, "malformed"),
+    ('{"v": 2, "id": 4, "type": "ping"}', 4, "version"),
+    ('{"v": 1, "id": 5, "type": "steal"}', 5, "unknown_type"),
+    ('{"v": 1, "id": 6, "type": "ante", "table": "cyberstud-1", "amount": "100"}', 6, "bad_field"),
+    ('{"v": 1, "id": 7, "type": "ante", "table": "cyberstud-1", "amount": 1.5}', 7, "bad_field"),
+    ('{"v": 1, "id": 8, "type": "ante", "table": "cyberstud-1", "amount": true}', 8, "bad_field"),
+    ('{"v": 1, "id": 9, "type": "ante", "table": "cyberstud-1", "amount": -100}', 9, "bad_field"),
+    ('{"v": 1, "id": 10, "type": "ante", "table": "cyberstud-1", "amount": 10000000000000}', 10, "bad_field"),
+    ('{"v": 1, "id": 11, "type": "ante", "table": "cyberstud-1"}', 11, "bad_field"),
+    ('{"v": 1, "id": 12, "type": "ante", "table": 5, "amount": 100}', 12, "bad_field"),
+    ('{"v": 1, "id": 13, "type": "fold", "table": "cyberstud-1", "seat": 0}', 13, "bad_field"),
+    ('{"v": 1, "id": 14, "type": "fold", "table": "no-such-table"}', 14, "no_table"),
+    ('{"v": 1, "id": 15, "type": "fold", "table": "network-24h-1"}', 15, "not_seated"),
+    ('{"v": 1, "id": 16, "type": "exchange", "table": "cyberstud-1", "cards": ["Zz"]}', 16, "bad_field"),
+    ('{"v": 1, "id": 17, "type": "sit", "table": "network-24h-1", "buy_in": 100000000}', 17, "insufficient_funds"),
+    ('{"v": 1, "id": 18, "type": "sit", "table": "network-24h-1", "buy_in": 100, "seat": 9}', 18, "seat_taken"),
+    ('{"v": 1, "id": {"x": 1}, "type": "ping", "extra": 1}', None, "bad_field"),
+]
+
+
+def test_bad_frames_are_refused_and_change_nothing(server: LiveServer) -> None:
+    alice = Client(server.ws, server.guest())
+    alice.ok("sit", table="cyberstud-1", buy_in=5_000)
+    alice.ok("ante", table="cyberstud-1", amount=100)
+    alice.ok("deal", table="cyberstud-1")
+    before = state(server)
+    for text, ident, code in BAD:
+        alice.ws.send(text)
+        answer = alice.answer(ident)
+        assert answer["ok"] is False and answer["error"]["code"] == code, (text, answer)
+        assert answer["error"]["message"]
+    assert state(server) == before
+    alice.ok("raise", table="cyberstud-1")  # the seat plays on
+    assert alice.views("cyberstud-1")[-1]["phase"] == "settled"
+
+
+def test_no_seat_no_play(server: LiveServer) -> None:
+    alice, bob = Client(server.ws, server.guest()), Client(server.ws, server.guest())
+    alice.ok("sit", table="cyberstud-1", buy_in=1_000)
+    taken = bob.cmd("sit", table="cyberstud-1", buy_in=1_000)
+    assert taken["error"]["code"] == "seat_taken"
+    assert bob.cmd("ante", table="cyberstud-1", amount=100)["error"]["code"] == "not_seated"
+    spectator = Client(server.ws)
+    assert spectator.welcome["account"] is None
+    assert spectator.cmd("sit", table="network-24h-1", buy_in=100)["error"]["code"] == "unauthorized"
+    assert spectator.cmd("ante", table="cyberstud-1", amount=100)["error"]["code"] == "unauthorized"
+    assert alice.views("cyberstud-1")[-1]["bets"]["ante"] == 0
+
+
+def closed_with(client: Client) -> tuple[int, str]:
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(1000):
+            client.recv()
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_an_oversized_frame_closes_the_socket(server: LiveServer) -> None:
+    c = Client(server.ws, server.guest())
+    c.ws.send(json.dumps({"v": 1, "id": 1, "type": "ping", "pad": "x" * 5000}))
+    assert closed_with(c)[0] == 1009
+
+
+def test_a_flood_closes_the_socket_and_spares_the_others(server: LiveServer) -> None:
+    flooder, other = Client(server.ws, server.guest()), Client(server.ws, server.guest())
+    for k in range(200):
+        flooder.ws.send(json.dumps({"v": 1, "id": k, "type": "ping"}))
+    assert closed_with(flooder) == (1008, "flood")
+    assert other.cmd("ping")["ok"] is True
+
+
+def test_the_origin_is_checked(server: LiveServer) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        connect(server.ws, additional_headers={"Origin": "http://evil.example"}, open_timeout=10)
+    assert refused.value.response.status_code == 403
+    own = Client(server.ws, headers={"Origin": f"http://127.0.0.1:{server.port}"})
+    assert own.welcome["type"] == "welcome"
+
+
+def test_a_bad_token_closes_the_socket(server: LiveServer) -> None:
+    c = Client(server.ws, "not-a-token")
+    assert c.welcome == {"v": 1, "type": "closed", "reason": "unauthorized"}
+    assert closed_with(c)[0] == 4001
+
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def test_hidden_cards_never_reach_another_socket(server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    tokens = [server.guest(), server.guest()]
+    alice, bob = (Client(server.ws, t) for t in tokens)
+    spectator = Client(server.ws)
+    spectator.ok("watch", table="network-24h-1")
+    for c in (alice, bob):
+        c.ok("sit", table="network-24h-1", buy_in=5_000)
+        c.ok("ante", table="network-24h-1", amount=50)
+    alice.ok("deal", table="network-24h-1")
+    bob.cmd("ping")
+    spectator.cmd("ping")
+    hands = {name: c.views("network-24h-1")[-1]["cards"] for name, c in (("alice", alice), ("bob", bob))}
+    up = alice.views("network-24h-1")[-1]["dealer"]
+    assert len(hands["alice"]) == len(hands["bob"]) == 5 and len(up) == 1
+    before = {name: len(c.raw) for name, c in (("alice", alice), ("bob", bob), ("spectator", spectator))}
+    alice.ok("fold", table="network-24h-1")
+    bob.ok("raise", table="network-24h-1")
+    spectator.cmd("ping")
+    final = bob.views("network-24h-1")[-1]
+    hole, seed = set(final["dealer"]) - set(up), final["seed"]
+    assert len(hole) == 4 and seed
+    sockets = {"alice": alice, "bob": bob, "spectator": spectator}
+    for name, c in sockets.items():
+        early = "".join(c.raw[: before[name]])
+        seen = set(CARD.findall(early))
+        for owner, cards in hands.items():
+            if owner != name:
+                assert not seen & set(cards), f"{name} saw {owner}'s cards before the showdown"
+        assert not seen & hole and seed not in early
+        late = "".join(c.raw[before[name] :])
+        assert set(hands["alice"]) <= set(CARD.findall(late))  # revealed at the showdown
+    logs = caplog.text
+    assert not any(t in logs for t in tokens) and seed not in logs
+    assert not any(card in logs for card in hole)
+    assert "argon2" not in httpx.get(f"{server.http}/metrics").text
