@@ -117,7 +117,7 @@ def test_history_and_errors(record: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["table", "history", str(record), "--seat", "7"]) == 2
     assert main(["table", "audit", str(record.with_name("missing.db"))]) == 2
     assert main(["table", "run", *run_args("network-24h", record, 5)]) == 2  # exists: needs --resume
-    assert "pass --resume" in capsys.readouterr().err
+    assert "exists: continue it (--resume)" in capsys.readouterr().err
     fresh = record.with_name("fresh.db")
     assert main(["table", "run", *run_args("network-24h", fresh, 5), "--seats", "9"]) == 2
     assert "seats 1 to 4, not 9" in capsys.readouterr().err and not fresh.exists()

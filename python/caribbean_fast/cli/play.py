@@ -6,18 +6,19 @@ import argparse
 from pathlib import Path
 
 from ..analysis.advice import Advisor
-from ..engine import SqliteStore, Table, restore
+from ..engine import Table, restore
 from ..engine.autoplay import STRATEGIES
 from ..errors import CaribbeanFastError
 from ..play import PlaySession
 from ..variants import load_variant
+from .records import continued, new_record, refuse_differences
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("play", help="play a table in the terminal, with the seed's keys")
     p.add_argument("variant", metavar="NAME_OR_PATH")
-    p.add_argument("--balance", type=float, default=1000.0, help="the opening balance, in the currency (1000)")
-    p.add_argument("--seats", type=int, default=1, help="seats at the table; you are seat 0, the rest play --others")
+    p.add_argument("--balance", type=float, default=None, help="the opening balance, in the currency (1000)")
+    p.add_argument("--seats", type=int, default=None, help="seats (1); you are seat 0, the rest play --others")
     p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
     p.add_argument("--others", choices=sorted(STRATEGIES), default="simple")
@@ -26,16 +27,30 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def open_table(args: argparse.Namespace) -> Table:
-    """A new table with its deposits, or the one recorded in --store."""
-    if args.store is not None and args.store.exists():
-        return restore(SqliteStore(args.store))
+    """A new table with its deposits, or the one recorded in --store (after refusing any option
+    given that differs from the record)."""
     variant = load_variant(args.variant)
-    Table.check_config(variant, args.seats)
-    store = SqliteStore(args.store) if args.store is not None else None
-    table = Table(variant, seats=args.seats, seed=args.seed, store=store)
-    deposit = round(args.balance * variant.currency.minor_per_major)
+    if args.balance is not None and not 0 < args.balance < 1e15:
+        raise CaribbeanFastError(f"--balance must be positive, not {args.balance}")
+    deposit = None if args.balance is None else round(args.balance * variant.currency.minor_per_major)
+    if args.store is not None and args.store.exists():
+        store = continued(args.store)
+        try:
+            refuse_differences(store, variant, {"--seats": args.seats, "--seed": args.seed, "--balance": deposit})
+            return restore(store)
+        except BaseException:
+            store.close()
+            raise
+    Table.check_config(variant, args.seats or 1)
+    if args.store is None:
+        return _deposited(Table(variant, seats=args.seats or 1, seed=args.seed), deposit)
+    with new_record(args.store) as store:
+        return _deposited(Table(variant, seats=args.seats or 1, seed=args.seed, store=store), deposit)
+
+
+def _deposited(table: Table, deposit: int | None) -> Table:
     for seat in range(table.seats):
-        table.deposit(seat, deposit)
+        table.deposit(seat, deposit or 1000 * table.variant.currency.minor_per_major)
     return table
 
 
@@ -48,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
     if args.trainer:
         print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")
     advisor = Advisor(table.variant) if args.trainer else None
-    report = PlayApp(PlaySession(table, others=args.others, advisor=advisor)).run()
+    app = PlayApp(PlaySession(table, others=args.others, advisor=advisor))
+    try:
+        report = app.run()
+    finally:
+        if table.store is not None:
+            table.store.close()
     if report:
         print(report)
-    return 0
+    return app.return_code or 0  # Textual sets 1 when the app crashed

@@ -7,16 +7,18 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..engine import SqliteStore, Table, audit, restore
+from ..engine import AuditError, Table, audit, restore
 from ..engine.autoplay import STRATEGIES, play_round
 from ..engine.history import describe_step, seat_history
-from ..engine.replay import table_config
+from ..engine.replay import verified
 from ..errors import CaribbeanFastError
-from ..variants import load_variant
+from ..variants import Variant, load_variant
+from .records import continued, new_record, read_record, refuse_differences
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,11 +26,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     jobs = p.add_subparsers(dest="job", required=True)
     run_p = jobs.add_parser("run", help="seats played by a strategy, every event written to the store")
     run_p.add_argument("variant", metavar="NAME_OR_PATH")
-    run_p.add_argument("--store", required=True, type=Path, help="the SQLite record (created, or resumed)")
-    run_p.add_argument("--seats", type=int, default=1)
+    run_p.add_argument("--store", required=True, type=Path, help="the SQLite record (new; continued with --resume)")
+    run_p.add_argument("--seats", type=int, default=None, help="seats at the table (1)")
     run_p.add_argument("--rounds", type=int, default=100, help="settled rounds the table should reach")
     run_p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
-    run_p.add_argument("--resume", action="store_true", help="continue the table in --store")
+    run_p.add_argument("--resume", action="store_true", help="continue --store; options given must match it")
     run_p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None, help="simple (default), always, best")
     run_p.add_argument("--balance", type=int, default=None, help="each seat's deposit, minor units (200 antes)")
     run_p.add_argument("--ante", type=int, default=None, help="minor units (default: the table minimum)")
@@ -44,46 +46,69 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     hist.set_defaults(run=run_history)
 
 
-def _existing(path: Path) -> SqliteStore:
-    if not path.exists():
-        raise CaribbeanFastError(f"{path}: no such record")
-    return SqliteStore(path)
+def _positive(args: argparse.Namespace) -> None:
+    for option in ("seats", "balance", "ante"):
+        value = getattr(args, option)
+        if value is not None and value <= 0:
+            raise CaribbeanFastError(f"--{option} must be positive, not {value}")
+    if args.rounds < 0:
+        raise CaribbeanFastError(f"--rounds must be 0 or more, not {args.rounds}")
 
 
-def _play_options(args: argparse.Namespace, store: SqliteStore, resumed: bool) -> None:
-    """A resumed run plays as it was started unless told otherwise: the options live in the store."""
-    saved = json.loads(store.read_meta().get("run", "{}")) if resumed else {}
-    args.strategy = args.strategy or saved.get("strategy", "simple")
-    args.ante = args.ante or saved.get("ante")
-    args.progressive = args.progressive or saved.get("progressive", False)
-    store.write_meta(
-        {"run": json.dumps({"strategy": args.strategy, "ante": args.ante, "progressive": args.progressive})}
-    )
+def _asked(args: argparse.Namespace) -> dict[str, Any]:
+    names = ("seats", "seed", "balance", "ante", "strategy")
+    return {f"--{k}": getattr(args, k) for k in names} | {"--progressive": args.progressive or None}
+
+
+def _resumed(args: argparse.Namespace, variant: Variant) -> Table:
+    """The recorded table, after refusing any option that differs from its record; the options
+    not given are the record's."""
+    store = continued(args.store)
+    try:
+        recorded = refuse_differences(store, variant, _asked(args))
+        for option in ("balance", "ante", "strategy", "progressive"):
+            if getattr(args, option) in (None, False):
+                setattr(args, option, recorded.get(f"--{option}"))
+        args.strategy, args.progressive = args.strategy or "simple", bool(args.progressive)
+        return restore(store)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _started(args: argparse.Namespace, variant: Variant) -> Table:
+    """A new table, its options and deposits recorded; no file is left if any of it fails."""
+    Table.check_config(variant, args.seats or 1)
+    with new_record(args.store) as store:
+        table = Table(variant, seats=args.seats or 1, seed=args.seed, store=store)
+        args.strategy = args.strategy or "simple"
+        args.balance = args.balance or 200 * (args.ante or table.limits.minimum)
+        options = {k: getattr(args, k) for k in ("strategy", "ante", "progressive", "balance")}
+        store.write_meta({"run": json.dumps(options)})
+        for seat in range(table.seats):
+            table.deposit(seat, args.balance)
+    return table
 
 
 def _open(args: argparse.Namespace) -> tuple[Table, int]:
     """The table and the number of rounds it had settled already."""
-    if args.resume:
-        store = _existing(args.store)
-        _play_options(args, store, resumed=True)
-        table = restore(store)
-    else:
-        if args.store.exists():
-            raise CaribbeanFastError(f"{args.store} exists: pass --resume to continue it, or choose a new file")
-        variant = load_variant(args.variant)
-        Table.check_config(variant, args.seats)
-        table = Table(variant, seats=args.seats, seed=args.seed, store=SqliteStore(args.store))
-        assert isinstance(table.store, SqliteStore)
-        _play_options(args, table.store, resumed=False)
-        deposit = args.balance or 200 * (args.ante or table.limits.minimum)
-        for seat in range(table.seats):
-            table.deposit(seat, deposit)
+    _positive(args)
+    variant = load_variant(args.variant)
+    table = _resumed(args, variant) if args.resume else _started(args, variant)
     settled = sum(1 for e in table.events if e.kind == "round_closed" and not e.public["void"])
     return table, settled
 
 
 def run(args: argparse.Namespace) -> int:
     table, settled = _open(args)
+    try:
+        return _play(args, table, settled)
+    finally:
+        assert table.store is not None
+        table.store.close()
+
+
+def _play(args: argparse.Namespace, table: Table, settled: int) -> int:
     ante = args.ante or table.limits.minimum
     start, before = time.perf_counter(), settled
     while settled < args.rounds and play_round(table, args.strategy, ante, args.progressive):
@@ -103,21 +128,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    report = audit(_existing(args.store))
+    with read_record(args.store) as store:
+        report = audit(store)
     print(report.summary())
     return 0 if report.ok else 1
 
 
 def run_history(args: argparse.Namespace) -> int:
-    store = _existing(args.store)
-    events = [row.event for row in store.rows()]
-    config = table_config(store.read_meta())
-    currency, seats = config["variant"].currency, config["seats"]
-    if not 0 <= args.seat < seats:
-        raise CaribbeanFastError(f"no seat {args.seat}: the table has seats 0 to {seats - 1}")
+    """Prints only a record that passes the audit: its events are then what the table wrote."""
+    with read_record(args.store) as store:
+        try:
+            table, events = verified(store)
+        except AuditError as err:
+            raise CaribbeanFastError(f"{args.store} fails the audit, so its history is not shown: {err}") from None
+    if not 0 <= args.seat < table.seats:
+        raise CaribbeanFastError(f"no seat {args.seat}: the table has seats 0 to {table.seats - 1}")
+    print(f"record checked: {len(events)} events, every row hash, seed and round replayed")
     for steps in seat_history(events, args.seat, args.last):
         print(f"--- round {steps[0]['round']} ({steps[0]['time']})")
         for step in steps:
-            if (text := describe_step(step, currency)) is not None:
+            if (text := describe_step(step, table.variant.currency)) is not None:
                 print("   " + text)
     return 0

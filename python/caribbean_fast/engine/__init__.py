@@ -13,11 +13,12 @@ from .limits import next_week_start
 from .replay import AuditError, AuditReport, audit, restore
 from .shuffle import SecureSeeds, SeededSeeds, commitment, deck_from_seed
 from .state import Bets, Phase
-from .store import EventStore, MemoryStore, SqliteStore, StoreError
+from .store import IN_USE, EventStore, MemoryStore, SqliteStore, StoreError
 from .table import Table
 from .views import OtherSeat, SeatView
 
 __all__ = [
+    "IN_USE",
     "AccountBook",
     "AuditError",
     "AuditReport",

@@ -78,7 +78,7 @@ class TableCore:
         self._now = self.clock()
         if store is not None:
             meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts)}
-            store.write_meta(meta | {k: str(v) for k, v in self.config.items()})
+            store.begin(meta | {k: str(v) for k, v in self.config.items()})  # refuses a store holding a table
         p = variant.progressive
         self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
 

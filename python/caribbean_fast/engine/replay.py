@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..errors import CaribbeanFastError
+from ..errors import CaribbeanFastError, VariantError
 from ..variants.toml_io import from_dict
 from .accounts import AccountBook
 from .core import Clock, utc_now
 from .events import Event, chain_hash, event_to_json
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
-from .store import EventStore, Row
+from .store import EventStore, Row, StoreError
 from .table import Table
 
-__all__ = ["AuditError", "AuditReport", "audit", "restore", "table_config"]
+__all__ = ["AuditError", "AuditReport", "audit", "restore", "table_config", "verified"]
 
 
 class AuditError(CaribbeanFastError):
@@ -33,7 +33,7 @@ class AuditError(CaribbeanFastError):
 
     def __init__(self, round: int | None, reason: str) -> None:
         super().__init__(f"round {round}: {reason}" if round is not None else reason)
-        self.round = round
+        self.round, self.reason = round, reason
 
 
 class _RecordedSeeds:
@@ -48,17 +48,28 @@ class _RecordedSeeds:
 
 
 def table_config(meta: dict[str, str]) -> dict[str, Any]:
-    """The variant, seats, limits, seed and accounts a store's meta data records."""
+    """The variant, seats, limits, seed and accounts a store's meta data records; StoreError in
+    one line for meta data a table did not write."""
     if "variant" not in meta:
-        raise AuditError(None, "the store holds no table (no variant in its meta data)")
-    seed = meta.get("seed", "None")
-    return {
-        "variant": from_dict(tomllib.loads(meta["variant"])),
-        "seats": int(meta["seats"]),
-        "limits": int(meta["limits"]),
-        "seed": None if seed == "None" else int(seed),
-        "accounts": json.loads(meta["accounts"]) if "accounts" in meta else None,
-    }
+        raise StoreError("the store holds no table (no variant in its meta data)")
+    try:
+        seed = meta.get("seed", "None")
+        accounts = json.loads(meta["accounts"]) if "accounts" in meta else None
+        if accounts is not None and not (isinstance(accounts, list) and all(isinstance(a, str) for a in accounts)):
+            raise ValueError("accounts must be a list of names")
+        return {
+            "variant": from_dict(tomllib.loads(meta["variant"])),
+            "seats": int(meta["seats"]),
+            "limits": int(meta["limits"]),
+            "seed": None if seed == "None" else int(seed),
+            "accounts": accounts,
+        }
+    except VariantError as err:
+        raise StoreError(f"malformed meta data: the recorded variant: {err}") from None
+    except KeyError as err:
+        raise StoreError(f"malformed meta data: no {err.args[0]!r}") from None
+    except (ValueError, TypeError, RecursionError) as err:  # tomllib, json and int errors are ValueErrors
+        raise StoreError(f"malformed meta data: {type(err).__name__}: {err}".partition("\n")[0]) from None
 
 
 def _check_chain(rows: list[Row]) -> None:
@@ -72,7 +83,7 @@ def _check_chain(rows: list[Row]) -> None:
 def _round_of(row: Row) -> int | None:
     try:
         return row.event.round
-    except (ValueError, KeyError, TypeError):
+    except StoreError:
         return None
 
 
@@ -102,7 +113,19 @@ def replay(
 ) -> tuple[Table, int]:
     """The table the record describes, and how many of its events the record holds (the table
     may hold more: the rest of a command cut off at the end). The replay reads the personal
-    limits from the record; `book` is what the table reads from afterwards."""
+    limits from the record; `book` is what the table reads from afterwards. A record whose
+    chain holds but whose rows a table could not have written is an AuditError, never a crash."""
+    try:
+        return _replay(meta, events, clock, book)
+    except CaribbeanFastError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+        raise AuditError(None, f"a malformed record: {type(err).__name__}: {err}") from None
+
+
+def _replay(
+    meta: dict[str, str], events: list[Event], clock: Clock | None, book: AccountBook | None
+) -> tuple[Table, int]:
     config = table_config(meta)
     fallback = SeededSeeds(config["seed"]) if config["seed"] is not None else SecureSeeds()
     first: datetime = events[0].time if events else (clock or utc_now)()
@@ -166,19 +189,34 @@ class AuditReport:
         head = f"{self.events} events, {self.rounds} rounds ({self.settled} settled, {self.void} void)"
         if self.cut_off:
             head += f"; the last command was cut off ({self.cut_off} events to restore)"
-        return f"FAILED at round {self.round}: {self.failure}" if self.failure else f"OK: {head}"
+        if self.failure is None:
+            return f"OK: {head}"
+        return f"FAILED at round {self.round}: {self.failure}" if self.round is not None else f"FAILED: {self.failure}"
+
+
+def verified(store: EventStore) -> tuple[Table, list[Event]]:
+    """The record's table replayed and its events, after every check of the audit (row hashes,
+    seeds against commitments, every round replayed); AuditError or StoreError naming the first
+    failure. The events are then exactly what a table writes, whoever else touched the store."""
+    rows = store.rows()
+    _check_chain(rows)
+    events = [r.event for r in rows]
+    try:
+        _check_seeds(events)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise AuditError(None, f"a malformed record: {type(err).__name__}: {err}") from None
+    table, _ = replay(store.read_meta(), events)
+    return table, events
 
 
 def audit(store: EventStore) -> AuditReport:
     """Checks the row hashes, every seed against its commitment, and replays every round."""
     try:
-        rows = store.rows()
-        _check_chain(rows)
-        events = [r.event for r in rows]
-        _check_seeds(events)
-        table, held = replay(store.read_meta(), events)
-    except AuditError as err:
-        return AuditReport(0, 0, 0, 0, 0, str(err), err.round)
+        table, events = verified(store)
+    except (AuditError, StoreError) as err:
+        if isinstance(err, AuditError):
+            return AuditReport(0, 0, 0, 0, 0, err.reason, err.round)
+        return AuditReport(0, 0, 0, 0, 0, str(err))
     closed = Counter(bool(e.public.get("void")) for e in events if e.kind == "round_closed")
     rounds = sum(1 for e in events if e.kind == "round_opened")
-    return AuditReport(len(events), rounds, closed[False], closed[True], len(table.events) - held)
+    return AuditReport(len(events), rounds, closed[False], closed[True], len(table.events) - len(events))
