@@ -11,7 +11,7 @@ existing row fails the job, rolling it back.
 from __future__ import annotations
 
 from ..engine.events import Event, chain_hash, event_to_json
-from ..engine.store import Row
+from ..engine.store import Row, StoreError, merged_meta
 from .db import Tx
 
 __all__ = ["TableRecord"]
@@ -28,7 +28,14 @@ class TableRecord:
 
     # ---- EventStore ------------------------------------------------------------------------------
 
+    def begin(self, meta: dict[str, str]) -> None:
+        """A new record; refused for a table whose record holds one (`load` first)."""
+        if self._meta or self._rows or self._pending:
+            raise StoreError(f"table {self.table_id} holds a record already: restore it to continue it")
+        self.write_meta(meta)
+
     def write_meta(self, meta: dict[str, str]) -> None:
+        meta = merged_meta(self._meta, meta, f"table {self.table_id}")
         self._meta |= meta
         self._pending_meta |= meta
 
