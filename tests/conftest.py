@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -13,3 +15,37 @@ sys.path.insert(0, str(Path(__file__).parent))
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# ---- the game server's databases: SQLite always, PostgreSQL where it is installed --------------
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[str | None]:
+    """A PostgreSQL cluster of the tests' own, or None where PostgreSQL is not installed (in CI
+    that fails: CI installs it)."""
+    try:
+        from pg_server import binaries, cluster
+    except ImportError:  # psycopg, the server extra, is missing
+        yield None
+        return
+    found = binaries()
+    if found is None:
+        yield None
+        return
+    with cluster(found) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, postgres_cluster: str | None) -> str:
+    """A fresh, empty server database of each kind."""
+    if request.param == "sqlite":
+        return str(tmp_path / "casino.db")
+    if postgres_cluster is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
+        pytest.skip("PostgreSQL is not installed here (initdb not found)")
+    from pg_server import fresh_database
+
+    return fresh_database(postgres_cluster)

@@ -5,19 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from caribbean_fast.engine import audit
 from caribbean_fast.server import Settings, create_app
+from caribbean_fast.server.db import Database
+from caribbean_fast.server.db import connect as open_database
 from caribbean_fast.server.protocol import MAX_FRAME
+from caribbean_fast.server.record import TableRecord
 from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.wallets import reconcile
 from caribbean_fast.variants import load_variant
 
 
@@ -125,3 +135,86 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def query(url: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Reads the database from outside the server (another connection)."""
+    db = Database(open_database(url))
+    try:
+        return db.run_now(lambda tx: tx.all(sql, params))
+    finally:
+        db.dialect.close()
+
+
+def books(url: str) -> tuple[bool, int]:
+    """(the books reconcile, how many tables' records audit clean; a failing audit raises)."""
+    db = Database(open_database(url))
+    try:
+        sums = db.run_now(reconcile)
+        ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
+        for table_id in ids:
+            record = TableRecord(table_id)
+            db.run_now(record.load)
+            report = audit(record)
+            assert report.ok, (table_id, report.summary())
+        return sums.reconciled, len(ids)
+    finally:
+        db.dialect.close()
+
+
+class ServerProcess:
+    """`caribbean-fast serve` as a process of its own, to be killed with SIGKILL."""
+
+    def __init__(self, database: str, tables: str, *extra: str) -> None:
+        self.port = _free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="cf-serve-", suffix=".log")  # noqa: SIM115
+        command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", database]
+        command += ["--port", str(self.port), "--tables", tables, "--demo", "--grace", "0.5", *extra]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def health(self) -> dict[str, Any] | None:
+        try:
+            answer: dict[str, Any] = httpx.get(f"{self.http}/healthz", timeout=2).json()
+            return answer
+        except httpx.HTTPError:
+            return None
+
+    def wait(self, tables: int, seconds: float = 30) -> float:
+        """Waits until the process serves `tables` tables; returns how long it took."""
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            health = self.health()
+            if health is not None and health["tables"] == tables:
+                return time.monotonic() - start
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.logs()[-2000:]}")
+            time.sleep(0.1)
+        raise TimeoutError(f"the server did not serve {tables} tables in {seconds} s")
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> list[dict[str, Any]]:
+        """SIGTERM, as an operator would; the server's log lines."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        self.process.wait(20)
+        return [json.loads(line) for line in self.logs().splitlines() if line.startswith("{")]
+
+    def logs(self) -> str:
+        return Path(self.log.name).read_text()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

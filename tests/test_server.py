@@ -5,43 +5,18 @@ WebSocket and HTTP clients, as a program would."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, settings
-
-from caribbean_fast.engine import audit
-from caribbean_fast.server.db import Database, Sqlite
-from caribbean_fast.server.record import TableRecord
-from caribbean_fast.server.wallets import reconcile
+from live_server import Client, LiveServer, books, query, settings
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with LiveServer(settings(str(tmp_path / "casino.db"))) as live:
+def server(database_url: str) -> Iterator[LiveServer]:
+    with LiveServer(settings(database_url)) as live:
         yield live
-
-
-def books(path: str) -> tuple[bool, int]:
-    """(the books reconcile, every table's audit passes) read from the database file."""
-    db = Database(Sqlite(path))
-    try:
-        sums = db.run_now(reconcile)
-        ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
-        audited = 0
-        for table_id in ids:
-            record = TableRecord(table_id)
-            db.run_now(record.load)
-            report = audit(record)
-            assert report.ok, (table_id, report.summary())
-            audited += 1
-        return sums.reconciled, audited
-    finally:
-        db.dialect.close()
 
 
 def test_register_login_me_logout(server: LiveServer) -> None:
@@ -104,12 +79,9 @@ def test_an_answer_is_durable_before_it_is_sent(server: LiveServer) -> None:
     c.ok("sit", table="cyberstud-1", buy_in=5_000)
     for k in range(5):
         c.ok("ante", table="cyberstud-1", amount=100 + k)
-        other = sqlite3.connect(server.settings.database)  # another reader, outside the server
-        rows = other.execute("SELECT COUNT(*) FROM table_events WHERE kind = 'ante'").fetchone()[0]
-        wallet = other.execute("SELECT wallet FROM accounts WHERE name = ?", (c.welcome["account"],)).fetchone()[0]
-        other.close()
-        assert rows == k + 1
-        assert wallet == 95_000
+        url = server.settings.database  # read by another connection, outside the server
+        assert query(url, "SELECT COUNT(*) FROM table_events WHERE kind = 'ante'") == [(k + 1,)]
+        assert query(url, "SELECT wallet FROM accounts WHERE name = ?", (c.welcome["account"],)) == [(95_000,)]
     c.close()
 
 

@@ -6,29 +6,26 @@ from __future__ import annotations
 import json
 import logging
 import re
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, settings
+from live_server import Client, LiveServer, query, settings
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with LiveServer(settings(str(tmp_path / "casino.db"))) as live:
+def server(database_url: str) -> Iterator[LiveServer]:
+    with LiveServer(settings(database_url)) as live:
         yield live
 
 
 def state(server: LiveServer) -> tuple[int, int]:
     """(events recorded, money in wallets): what a refused command must leave alone."""
-    db = sqlite3.connect(server.settings.database)
-    events = db.execute("SELECT COUNT(*) FROM table_events").fetchone()[0]
-    wallets = db.execute("SELECT SUM(wallet) FROM accounts").fetchone()[0]
-    db.close()
+    [(events, wallets)] = query(
+        server.settings.database, "SELECT (SELECT COUNT(*) FROM table_events), (SELECT SUM(wallet) FROM accounts)"
+    )
     return int(events), int(wallets or 0)
 
 

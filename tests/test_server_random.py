@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from live_server import Client, LiveServer
+from live_server import Client, LiveServer, books
 from live_server import settings as server_settings
-from test_server import books
 
 TABLE = "network-24h-1"
 CODES = {"illegal", "insufficient_funds", "not_seated", "seat_taken", "bad_field"}

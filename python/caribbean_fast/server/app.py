@@ -98,7 +98,7 @@ async def me(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse({"tables": [o.lobby_entry() for o in _server(request).owners.values()]})
+    return JSONResponse({"tables": _server(request).lobby()})
 
 
 async def healthz(request: Request) -> Response:

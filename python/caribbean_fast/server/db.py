@@ -11,13 +11,14 @@ PostgreSQL with its default `synchronous_commit`.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TextIO, TypeVar
 
 from ..errors import CaribbeanFastError, ServerError
 
@@ -65,6 +66,10 @@ class Dialect(Protocol):
     def commit(self) -> None: ...
     def rollback(self) -> None: ...
     def close(self) -> None: ...
+    def try_lease(self, table_id: str) -> bool:
+        """Takes the right to serve the table if no live process holds it; kept until this
+        connection closes or the process dies."""
+        ...
 
 
 class _SqliteTx:
@@ -90,6 +95,7 @@ class Sqlite:
 
     def __init__(self, path: str) -> None:
         self.url = path
+        self._lease: TextIO | None = None
         try:
             self._db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -115,6 +121,22 @@ class Sqlite:
 
     def close(self) -> None:
         self._db.close()
+        if self._lease is not None:
+            self._lease.close()
+            self._lease = None
+
+    def try_lease(self, table_id: str) -> bool:
+        """SQLite serves from one process: the first to lock the file `<database>.lease` serves
+        every table, and another takes over when it dies (the kernel drops its lock)."""
+        if self._lease is None:
+            lease = open(f"{self.url}.lease", "a+")  # noqa: SIM115 (held open as the lock)
+            try:
+                fcntl.flock(lease, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lease.close()
+                return False
+            self._lease = lease
+        return True
 
 
 def connect(url: str) -> Dialect:

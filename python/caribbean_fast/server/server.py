@@ -32,19 +32,47 @@ class Server:
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
         self.owners: dict[str, Owner] = {}
         self._grace: set[asyncio.Task[None]] = set()
+        self._leasing: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.db.start()
         await self.db.run(self.book.load)
+        await self._take_over()
+        self._leasing = asyncio.create_task(self._lease_loop())
+        _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
+
+    async def _take_over(self) -> None:
+        """Serves every table whose lease this process can take: at start, and when the process
+        that served it has died. The table is restored from its record by the engine's rules."""
         for spec in self.settings.tables:
+            if spec.id in self.owners or not await self._lease(spec.id):
+                continue
             owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
             await owner.open()
             owner.start(self.settings.tick)
             self.owners[spec.id] = owner
+            _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round}})
         self.metrics.tables.set(len(self.owners))
-        _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
+
+    async def _lease(self, table_id: str) -> bool:
+        return await self.db.run(lambda tx: self.db.dialect.try_lease(table_id))
+
+    async def _lease_loop(self) -> None:
+        while len(self.owners) < len(self.settings.tables):
+            await asyncio.sleep(self.settings.lease)
+            try:
+                await self._take_over()
+            except Exception:
+                _log.exception("taking tables over failed")
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""
+        here = {tid: {**o.lobby_entry(), "here": True} for tid, o in self.owners.items()}
+        return [here.get(s.id) or {"table": s.id, "game": s.variant.name, "here": False} for s in self.settings.tables]
 
     async def stop(self) -> None:
+        if self._leasing is not None:
+            self._leasing.cancel()
         for conn in list(self.hub.connections):
             conn.close(1001, "shutdown")
         await asyncio.sleep(0.05)

@@ -160,9 +160,11 @@ async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple
     if command.type == "ping":
         return {}, []
     if command.type == "lobby":
-        return {"tables": [o.lobby_entry() for o in server.owners.values()]}, []
+        return {"tables": server.lobby()}, []
     owner = server.owners.get(command.table or "")
     if owner is None:
+        if any(s.id == command.table for s in server.settings.tables):
+            raise ServerError(f"{command.table} is served by another process just now", "unavailable")
         raise ServerError(f"no table {command.table!r}", "no_table")
     if command.type in ("watch", "unwatch"):
         server.hub.watch(conn, owner.spec.id, command.type == "watch")

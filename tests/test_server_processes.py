@@ -1,0 +1,59 @@
+"""Server processes killed with SIGKILL: another process (or a restart) takes the tables over
+within seconds and restores them by the engine's rules; no money is lost or doubled, the audit
+passes. SQLite and PostgreSQL alike: with SQLite the second process waits on the database's lease
+file, with PostgreSQL on each table's advisory lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from live_server import Client, ServerProcess, books
+
+TABLES = """
+[[table]]
+variant = "cyberstud"
+seats = 1
+
+[[table]]
+variant = "network-24h"
+seats = 4
+"""
+
+
+def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Path) -> None:
+    tables = tmp_path / "tables.toml"
+    tables.write_text(TABLES)
+    first = ServerProcess(database_url, str(tables))
+    second: ServerProcess | None = None
+    try:
+        first.wait(2)
+        second = ServerProcess(database_url, str(tables))
+        second.wait(0)
+        lobby = httpx.get(f"{second.http}/api/lobby").json()["tables"]
+        assert [(t["table"], t["here"]) for t in lobby] == [("cyberstud-1", False), ("network-24h-1", False)]
+        token = httpx.post(f"{second.http}/api/guest").json()["token"]  # accounts are shared
+        player = Client(first.ws, token)
+        player.ok("sit", table="cyberstud-1", buy_in=10_000)
+        player.ok("ante", table="cyberstud-1", amount=200)
+        player.ok("deal", table="cyberstud-1")
+        cards = player.views("cyberstud-1")[-1]["cards"]
+        first.kill()
+        assert second.wait(2, seconds=15) < 8  # the lease is retried every 2 s
+        back = Client(second.ws, token)
+        assert back.welcome["seats"] == [{"table": "cyberstud-1", "seat": 0}]
+        view = back.recv()["view"]
+        assert view["phase"] == "deciding" and view["cards"] == cards  # stud completes the round
+        back.ok("fold", table="cyberstud-1")
+        assert back.ok("leave", table="cyberstud-1") == {"returned": 10_000 - 200}
+        assert httpx.get(f"{second.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()["wallet"] == (
+            100_000 - 200
+        )
+        back.close()
+        messages = [line["message"] for line in second.stop()]  # SIGTERM: a clean shut-down
+        assert "stopped" in messages and messages[-1] == f"Finished server process [{second.process.pid}]"
+    finally:
+        for process in (first, second):
+            if process is not None and process.process.poll() is None:
+                process.kill()
+    assert books(database_url) == (True, 2)

@@ -1,0 +1,79 @@
+"""The server's table records, the engine's `EventStore` over SQLite and PostgreSQL alike: rounds
+written in group commits restore to the same table and audit clean, a row is never overwritten,
+and a refused job rolls back alone."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from caribbean_fast import load_variant
+from caribbean_fast.engine import Table, audit, restore
+from caribbean_fast.engine.autoplay import play_round
+from caribbean_fast.errors import InsufficientFundsError, ServerError
+from caribbean_fast.server.accounts import create_account
+from caribbean_fast.server.db import Database, Tx, connect
+from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.wallets import balance, debit, grant
+
+
+def test_a_record_restores_and_audits(database_url: str) -> None:
+    db = Database(connect(database_url))
+    record = TableRecord("network-24h-1")
+    table = Table(load_variant("network-24h"), seats=4, seed=7, store=record)
+    for seat in range(4):
+        table.deposit(seat, 100_000)
+    for _ in range(20):
+        play_round(table, "simple", table.limits.minimum, progressive=True)
+        db.run_now(record.flush)
+    again = TableRecord("network-24h-1")
+    assert db.run_now(again.load)
+    restored = restore(again)
+    assert [restored.balance(k) for k in range(4)] == [table.balance(k) for k in range(4)]
+    assert restored.meter == table.meter and restored.round == table.round == 20
+    db.run_now(again.flush)
+    report = audit(again)
+    assert report.ok and report.settled == 20 and report.void == 0
+    db.dialect.close()
+
+
+def test_a_row_is_never_overwritten(database_url: str) -> None:
+    async def main() -> None:
+        db = Database(connect(database_url))
+        db.start()
+        first, stale = TableRecord("cyberstud-1"), TableRecord("cyberstud-1")
+        Table(load_variant("cyberstud"), seed=1, store=first)
+        Table(load_variant("cyberstud"), seed=2, store=stale)  # a second writer of the same table
+        await db.run(first.flush)
+        with pytest.raises(ServerError):
+            await db.run(stale.flush)
+        rows = await db.run(lambda tx: tx.all("SELECT body FROM table_events WHERE table_id = 'cyberstud-1'"))
+        assert len(rows) == 1 and '"seed":1' in rows[0][0]
+        await db.stop()
+
+    asyncio.run(main())
+
+
+def test_a_refused_job_rolls_back_alone(database_url: str) -> None:
+    """Two jobs in one group commit: the wallet move that cannot be covered changes nothing, the
+    other commits."""
+
+    async def main() -> None:
+        db = Database(connect(database_url))
+        db.start()
+        await db.run(lambda tx: create_account(tx, "carol", "x", 0))
+        await db.run(lambda tx: grant(tx, "carol", 500))
+
+        def overdraw(tx: Tx) -> None:
+            tx.execute("UPDATE accounts SET hash = 'changed' WHERE name = 'carol'")
+            debit(tx, "carol", 501)
+
+        refused, accepted = await asyncio.gather(
+            db.run(overdraw), db.run(lambda tx: debit(tx, "carol", 200)), return_exceptions=True
+        )
+        assert isinstance(refused, InsufficientFundsError) and accepted is None
+        assert await db.run(lambda tx: (balance(tx, "carol"), tx.one("SELECT hash FROM accounts"))) == (300, ("x",))
+        await db.stop()
+
+    asyncio.run(main())
