@@ -1,0 +1,84 @@
+"""Operations: the metrics count what happened, `accounts create|deposit|show`, and the tables
+file's errors name the entry and key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from live_server import Client, LiveServer, settings
+
+from caribbean_fast.cli import main
+from caribbean_fast.errors import ServerError
+from caribbean_fast.server import load_tables
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(settings(str(tmp_path / "casino.db"))) as live:
+        yield live
+
+
+def metric(text: str, name: str) -> float:
+    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+def test_metrics_count_rounds_commands_refusals_and_connections(server: LiveServer) -> None:
+    c = Client(server.ws, server.guest())
+    c.ok("sit", table="cyberstud-1", buy_in=1_000)
+    c.ok("ante", table="cyberstud-1", amount=100)
+    c.ok("deal", table="cyberstud-1")
+    c.ok("fold", table="cyberstud-1")
+    c.cmd("fold", table="cyberstud-1")
+    text = httpx.get(f"{server.http}/metrics").text
+    assert metric(text, "cf_rounds_total") == 1
+    assert metric(text, "cf_connections") == 1 and metric(text, "cf_tables") == 3
+    assert metric(text, 'cf_commands_total{type="ante"}') == 1
+    assert metric(text, 'cf_refusals_total{code="illegal"}') == 1
+    assert metric(text, "cf_command_seconds_count") == 5
+
+
+def test_accounts_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "casino.db")
+    monkeypatch.setenv("CARIBBEAN_FAST_PASSWORD", "long enough")
+    assert main(["accounts", "create", "dora", "--amount", "2500", "--database", db]) == 0
+    assert main(["accounts", "deposit", "dora", "--amount", "500", "--database", db]) == 0
+    assert main(["accounts", "show", "dora", "--database", db]) == 0
+    assert capsys.readouterr().out.splitlines() == ["dora: wallet 2500", "dora: wallet 3000", "dora: wallet 3000"]
+    assert main(["accounts", "create", "dora", "--database", db]) == 2
+    assert main(["accounts", "deposit", "dora", "--amount", "-5", "--database", db]) == 2
+    assert main(["accounts", "show", "nobody", "--database", db]) == 2
+    errors = [line.removeprefix("caribbean-fast: error: ") for line in capsys.readouterr().err.splitlines()]
+    assert errors == [
+        "the name 'dora' is taken",
+        "a deposit is 1 to 1000000000000 minor units, not -5",
+        "no account 'nobody'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[table]]\nvariant = 'cyberstud'\ncont = 2\n", "table 1: unknown key 'cont'"),
+        ("[[table]]\nseats = 2\n", "table 1: 'variant' is missing"),
+        ("[[table]]\nvariant = 'cyberstud'\ncount = -1\n", "table 1: count must be a whole number, not -1"),
+        ("[[table]]\nvariant = 'cyberstud'\n[[table]]\nvariant = 'cyberstud'\n", "two tables share an id"),
+        ("title = 'no tables'\n", "no [[table]] entries"),
+    ],
+)
+def test_tables_file_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "tables.toml"
+    path.write_text(text)
+    with pytest.raises(ServerError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_tables(path)
+
+
+def test_tables_file(tmp_path: Path) -> None:
+    path = tmp_path / "tables.toml"
+    path.write_text("[[table]]\nvariant = 'network-24h'\nname = 'net'\nseats = 3\ncount = 2\n")
+    assert [(s.id, s.variant.name, s.seats) for s in load_tables(path)] == [
+        ("net-1", "network-24h", 3),
+        ("net-2", "network-24h", 3),
+    ]
