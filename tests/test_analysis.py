@@ -13,6 +13,7 @@ import pytest
 from caribbean_fast import Decision, VariantError, evaluate, evaluate_many, load_variant
 from caribbean_fast.analysis import ParSheet, analyze, strategies
 from caribbean_fast.analysis.situations import holdem_situations, stud_situations
+from caribbean_fast.analysis.strategy import SITUATIONS
 from caribbean_fast.cli import main
 from caribbean_fast.variants import Family
 
@@ -28,6 +29,7 @@ def holdem() -> ParSheet:
 
 
 def test_stud_weights_cover_every_deal(cyberstud: ParSheet) -> None:
+    assert len(cyberstud.table) == SITUATIONS[Family.STUD]  # a strategy table is whole
     assert cyberstud.total_deals == 19_933_230_517_200
     assert sum(e.probability for e in cyberstud.events) == 1
     assert sum(e.contribution for e in cyberstud.events) == cyberstud.expected_return
@@ -90,6 +92,7 @@ def test_holdem_row_equals_brute_force() -> None:
 
 def test_holdem_reproduces_the_seed(holdem: ParSheet) -> None:
     assert holdem.total_deals == 27_813_810_024_000
+    assert len(holdem.table) == SITUATIONS[Family.HOLDEM]
     assert round(float(holdem.rtp) * 100, 2) == 99.18  # seed: main game 99.18% under the best strategy
     bonus = holdem.side_bets[0]
     assert bonus.name == "aa-bonus"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidCardsError
+from .errors import ArgumentError, InvalidCardsError
 
 __all__ = ["RANKS", "SUITS", "CardsLike", "Deck", "card_text", "format_cards", "parse_card", "parse_cards"]
 
@@ -74,12 +74,18 @@ def format_cards(cards: Iterable[int]) -> str:
 
 
 class Deck:
-    """A 52-card deck that shuffles from a seed or a numpy Generator and deals from the top."""
+    """A 52-card deck that shuffles from a seed or a numpy Generator and deals from the top.
+
+    A new deck is shuffled already: a deck in factory order would deal the same plausible
+    hands to anyone who forgot to shuffle it."""
 
     def __init__(self, rng: int | np.random.Generator | None = None) -> None:
+        if isinstance(rng, bool) or not (rng is None or isinstance(rng, int | np.random.Generator)):
+            raise ArgumentError(f"rng must be a seed (an integer), a numpy Generator or None, not {rng!r}")
+        if isinstance(rng, int) and rng < 0:
+            raise ArgumentError(f"the seed must be 0 or more, not {rng}")
         self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        self._order: list[int] = list(range(DECK_SIZE))
-        self._next = 0
+        self.shuffle()
 
     def shuffle(self) -> Deck:
         """Puts every card back and shuffles; returns the deck for chaining."""
@@ -89,6 +95,8 @@ class Deck:
 
     def deal(self, n: int = 1) -> list[int]:
         """The next ``n`` cards off the top."""
+        if isinstance(n, bool) or not isinstance(n, int | np.integer):
+            raise ArgumentError(f"n must be a whole number of cards, not {n!r}")
         if n < 0 or n > self.remaining:
             raise InvalidCardsError(f"cannot deal {n} cards: {self.remaining} remain")
         dealt = self._order[self._next : self._next + n]

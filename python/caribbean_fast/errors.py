@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentError",
     "CaribbeanFastError",
     "IllegalActionError",
     "InsufficientFundsError",
@@ -14,6 +15,11 @@ __all__ = [
 
 class CaribbeanFastError(Exception):
     """Base class of every error this package raises on purpose."""
+
+
+class ArgumentError(CaribbeanFastError, ValueError):
+    """An argument outside what the function accepts (a count, a name, a path, a shape); the
+    message names the argument and what it must be."""
 
 
 class InvalidCardsError(CaribbeanFastError, ValueError):

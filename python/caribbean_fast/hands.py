@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from . import _core
 from .cards import CardsLike, format_cards, parse_cards
-from .errors import InvalidCardsError
+from .errors import ArgumentError, InvalidCardsError
 
 __all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "evaluate", "evaluate_many"]
 
@@ -80,7 +80,9 @@ def _floors() -> tuple[int, ...]:
 
 def class_floor(hand_class: HandClass) -> int:
     """The lowest strength of a class (ACE_KING's is that of ONE_PAIR: the evaluator has none)."""
-    return _floors()[hand_class]
+    if isinstance(hand_class, bool) or not isinstance(hand_class, int) or hand_class not in set(HandClass):
+        raise ArgumentError(f"hand_class must be a HandClass (0 to {len(HandClass) - 1}), not {hand_class!r}")
+    return _floors()[HandClass(hand_class)]
 
 
 def _plural(rank: int) -> str:

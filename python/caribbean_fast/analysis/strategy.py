@@ -16,10 +16,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import CardsLike, parse_cards
+from ..errors import ArgumentError
 from ..settlement import Decision
 from ..variants import Family
 
 PERMS = [list(p) for p in permutations(range(4))]
+
+SITUATIONS = {Family.STUD: 5_649_150, Family.HOLDEM: 1_286_792}
+"""Situations up to suit renaming, as the exact enumerations list them (tests/test_analysis.py
+holds these to the enumerations); a strategy table decides every one of them."""
 
 
 def _rename(cards: Sequence[int], perm: Sequence[int]) -> list[int]:
@@ -74,6 +79,21 @@ class StrategyTable:
     raises: npt.NDArray[np.bool_]
     summary_lines: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        """A table missing a situation would let a lookup (or the simulator, which folds what it
+        cannot find) decide something nobody chose: every situation is there, once, in order."""
+        need = SITUATIONS.get(self.family)
+        if need is None:
+            raise ArgumentError(f"family must be a Family, not {self.family!r}")
+        keys, raises = np.asarray(self.keys), np.asarray(self.raises)
+        if keys.shape != (need,) or raises.shape != (need,):
+            raise ArgumentError(
+                f"a {self.family.value} strategy table decides all {need:,} situations: "
+                f"{len(keys):,} keys and {len(raises):,} decisions given"
+            )
+        if keys.dtype != np.int64 or raises.dtype != np.bool_ or not bool(np.all(keys[1:] > keys[:-1])):
+            raise ArgumentError("a strategy table needs int64 keys, each once and in order, and bool decisions")
+
     @classmethod
     def from_rows(
         cls,
@@ -88,7 +108,7 @@ class StrategyTable:
     def _lookup(self, key: int) -> Decision:
         i = int(np.searchsorted(self.keys, key))
         if i >= len(self.keys) or self.keys[i] != key:
-            raise KeyError(f"no situation with key {key}")
+            raise ArgumentError(f"no situation with key {key}")
         return Decision.RAISE if self.raises[i] else Decision.FOLD
 
     def decide(self, cards: CardsLike, board: CardsLike) -> Decision:

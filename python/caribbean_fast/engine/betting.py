@@ -27,6 +27,9 @@ class Betting(TableCore):
             raise InsufficientFundsError(
                 f"seat {seat} holds {self._fmt(self.balance(seat))}, cannot withdraw {self._fmt(amount)}"
             )
+        s = self.state.seats[seat]
+        if self.phase in (Phase.BETTING, Phase.DECIDING) and s.bets.ante and s.decision is None:
+            self._covers_the_raise(seat, s.bets, self.balance(seat) - amount)
         self._emit("funds", seat, {"withdrawal": amount}, transfers=[(wallet(seat), OUTSIDE, amount)])
 
     def _set_limit(self, seat: int, amount: int | None) -> None:

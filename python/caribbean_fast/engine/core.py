@@ -204,9 +204,21 @@ class TableCore:
             raise InsufficientFundsError(
                 f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
             ) from None
+        self._covers_the_raise(seat, bets, self.balance(seat) - delta)
         if self.phase is not Phase.BETTING:
             self._open_round()
         self._emit("bets", seat, {"bets": bets.to_dict(), **extra}, transfers=moves)
+
+    def _covers_the_raise(self, seat: int, bets: Bets, left: int) -> None:
+        """An ante is taken only while the wallet keeps its raise (call): a seat dealt in can then
+        always play its hand, as online tables require, rather than only fold."""
+        need = int(bets.ante * self.variant.raise_multiple)
+        if need > left:
+            word = self.variant.raise_word
+            raise InsufficientFundsError(
+                f"seat {seat} holds {self._fmt(left + bets.total)}: bets of {self._fmt(bets.total)} "
+                f"and the {word} of {self._fmt(need)} they may need come to {self._fmt(bets.total + need)}"
+            )
 
     def _open_round(self) -> None:
         number = self.state.round.number + 1

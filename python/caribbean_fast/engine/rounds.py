@@ -178,8 +178,10 @@ class Rounds(TableCore):
             self._decide_for_the_rest()
 
     def _fault(self, reason: str) -> None:
+        """RULES.md: game 5's round broken by a fault is void; a stud round is completed as the
+        table would have (`Timing.unfinished`); bets not yet dealt are refunded either way."""
         illegal(self.phase not in (Phase.BETTING, Phase.DECIDING), "no round is open")
-        self._void(reason)
+        self._break_off(reason)
 
     def _restore(self) -> None:
         """Emitted once a table is restored from its record: the open round goes on or is void by

@@ -122,7 +122,9 @@ class Table(Betting, Rounds):
         return self._run("tick")
 
     def fault(self, reason: str = "fault") -> list[Event]:
-        """A fault broke the round: it is void and its bets refunded."""
+        """A fault broke the round: a dealt round is completed or void by the variant's rule
+        (`timing.unfinished`: the stud games complete it, Casino Hold'em voids it); bets not yet
+        dealt are refunded."""
         return self._run("fault", reason=reason)
 
     def reopen(self) -> list[Event]:

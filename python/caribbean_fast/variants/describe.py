@@ -34,7 +34,7 @@ def summary(v: Variant) -> str:
         )
         if x
     ]
-    bet = "call" if v.family is Family.HOLDEM else "raise"
+    bet = v.raise_word
     top = max(v.raise_paytable.values()) if v.family is Family.STUD else max(v.ante_paytable.values())
     return (
         f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {v.qualifier.spec} · "
@@ -44,7 +44,7 @@ def summary(v: Variant) -> str:
 
 
 def _paytable(v: Variant) -> Table:
-    bet = "call" if v.family is Family.HOLDEM else "raise"
+    bet = v.raise_word
     table = Table(title="Paytables (pays N to 1)")
     table.add_column("hand")
     table.add_column("ante")
@@ -68,7 +68,7 @@ def _rules(v: Variant) -> Table:
     table.add_column("value")
     table.add_row("source", v.source or "-")
     table.add_row("family", str(v.family))
-    table.add_row("call" if v.family is Family.HOLDEM else "raise", f"{v.raise_multiple} x ante")
+    table.add_row(v.raise_word, f"{v.raise_multiple} x ante")
     table.add_row("dealer qualifies with", v.qualifier.description)
     table.add_row("seats", str(v.seats))
     for i, lim in enumerate(v.limits):

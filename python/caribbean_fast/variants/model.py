@@ -310,6 +310,11 @@ class Variant:
         self._check_paytables()
 
     @property
+    def raise_word(self) -> str:
+        """What the game calls its second bet: "call" in Casino Hold'em, "raise" in stud."""
+        return "call" if self.family is Family.HOLDEM else "raise"
+
+    @property
     def classes(self) -> tuple[HandClass, ...]:
         """The hand classes of this variant, lowest first (Ace-King only where it is named)."""
         return tuple(c for c in HandClass if self.ace_king or c is not HandClass.ACE_KING)
