@@ -41,6 +41,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "exchange": {"table": ("table", True), "cards": ("cards", False)},
     "set_limit": {"table": ("table", True), "amount": ("amount_or_null", True)},
     "history": {"table": ("table", True), "last": ("last", False)},
+    "advice": {"table": ("table", True)},
 }
 TYPES = frozenset(_FIELDS)
 

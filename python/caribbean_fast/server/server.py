@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from .accounts import Accounts
+from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
 from .db import Database, connect
@@ -31,6 +32,7 @@ class Server:
         self.accounts = Accounts(self.db)
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
         self.owners: dict[str, Owner] = {}
+        self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
         self._leasing: asyncio.Task[None] | None = None
 

@@ -169,4 +169,6 @@ async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple
     if command.type in ("watch", "unwatch"):
         server.hub.watch(conn, owner.spec.id, command.type == "watch")
         return {}, [owner.view_frame(None)] if command.type == "watch" else []
+    if command.type == "advice":
+        return server.advisors.advise(owner, conn.account), []
     return await owner.submit(command, conn.account), []
