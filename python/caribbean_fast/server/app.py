@@ -16,12 +16,13 @@ from ..errors import ServerError
 from .accounts import Session
 from .config import Settings
 from .server import Server
+from .web import web_routes
 from .ws import COOKIE, endpoint, token_of
 
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429}
+_STATUS |= {"rate_limited": 429, "no_table": 404}
 
 
 def _error(err: ServerError) -> JSONResponse:
@@ -136,6 +137,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", endpoint),
+        *web_routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ServerError: _server_error})
     app.state.server = server

@@ -1,0 +1,560 @@
+// The table page, /play/<game>: a seat at a table of that game, drawn from the server's views
+// (docs/protocol.md). The page keeps no rule of its own: the server's `actions` say which buttons
+// work, its refusals are shown in words, and the paytables come from /api/rules/<table>.
+
+import { askLogin, whoAmI } from "./auth.js";
+import { cardRow, chipStack, chipSvg, chipColour, chipValues } from "./cards.js";
+import { verifyRound } from "./fair.js";
+import { Link, api, refusal } from "./net.js";
+import { Trainer } from "./trainer.js";
+
+const $ = (id) => document.getElementById(id);
+const game = decodeURIComponent(location.pathname.split("/").pop());
+
+const state = {
+  me: null,
+  table: null,
+  rules: null,
+  view: null,
+  stake: 0,
+  chip: 0,
+  chips: [],
+  commitments: new Map(), // round -> the commitment shown before its deal
+  verified: new Set(),
+  recalled: new Set(),
+  link: null,
+};
+
+// ---- money ------------------------------------------------------------------------------------
+
+function money(amount) {
+  const c = state.rules ? state.rules.currency : { code: "USD", minor_per_major: 100 };
+  const digits = Math.max(0, String(c.minor_per_major).length - 1);
+  return new Intl.NumberFormat("en", { style: "currency", currency: c.code, minimumFractionDigits: digits }).format(
+    amount / c.minor_per_major,
+  );
+}
+
+function shortMoney(amount) {
+  const major = amount / state.rules.currency.minor_per_major;
+  return major >= 1000 ? `${major / 1000}k` : String(major);
+}
+
+function minorOf(text) {
+  const value = Number(String(text).replace(",", "."));
+  return Number.isFinite(value) ? Math.round(value * state.rules.currency.minor_per_major) : NaN;
+}
+
+// ---- messages ---------------------------------------------------------------------------------
+
+function say(text, info = false) {
+  const node = $("message");
+  node.textContent = text;
+  node.classList.toggle("info", info);
+}
+
+async function send(type, fields = {}) {
+  const answer = await state.link.send(type, { table: state.table, ...fields });
+  if (!answer.ok) say(refusal(answer));
+  else say("", true);
+  return answer;
+}
+
+// ---- the bets ----------------------------------------------------------------------------------
+
+const can = (action) => !!state.view && state.view.actions.includes(action);
+const holdem = () => state.rules.family === "holdem";
+const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
+
+function clampStake(amount) {
+  const lim = state.rules.limits;
+  return lim ? Math.max(lim.minimum, Math.min(lim.maximum, amount)) : Math.max(1, amount);
+}
+
+async function changeStake(majors) {
+  state.stake = clampStake(state.stake + majors * state.rules.currency.minor_per_major);
+  renderFigures();
+  if (state.view && state.view.bets.ante && can("ante")) await send("ante", { amount: state.stake });
+}
+
+async function placeChip(spot) {
+  if (!state.view) return;
+  const bets = state.view.bets;
+  if (spot === "ante") {
+    const answer = await send("ante", { amount: bets.ante + state.chip });
+    if (answer.ok) state.stake = state.view.bets.ante;
+  } else if (spot === "side") {
+    const bet = sideBet();
+    await send("side_bet", { name: bet.name, amount: Math.min(bet.maximum, (bets.side_bets[bet.name] || 0) + state.chip) });
+  } else if (spot === "progressive") {
+    await toggleProgressive();
+  }
+  renderFigures();
+}
+
+async function toggleProgressive() {
+  await send("progressive", { on: !state.view.bets.progressive });
+}
+
+async function toggleSideBet() {
+  const bet = sideBet();
+  const placed = state.view.bets.side_bets[bet.name] || 0;
+  await send("side_bet", { name: bet.name, amount: placed ? 0 : Math.max(bet.minimum, Math.min(bet.maximum, state.stake)) });
+}
+
+async function rebet() {
+  const answer = await send("rebet");
+  if (answer.ok && state.view.bets.ante) state.stake = state.view.bets.ante;
+  renderFigures();
+}
+
+async function deal() {
+  if (state.view.phase === "deciding") return;
+  if (state.view.bets.ante !== state.stake || !state.view.bets.ante) {
+    const placed = await send("ante", { amount: state.stake });
+    if (!placed.ok) return;
+  }
+  await send("deal");
+}
+
+async function decide(kind) {
+  const before = state.view;
+  const answer = await send(kind === "fold" ? "fold" : "raise");
+  if (answer.ok) trainer.decided(before, kind === "fold" ? "fold" : "raise");
+}
+
+/** Enter: raise (call) once dealt, else deal (placing the stake as the ante first). */
+async function enter() {
+  if (can("raise")) await decide("raise");
+  else await deal();
+}
+
+// ---- drawing ------------------------------------------------------------------------------------
+
+function renderFigures() {
+  const v = state.view;
+  $("balance").textContent = v ? money(v.balance) : "–";
+  $("stake").textContent = state.rules ? money(state.stake) : "–";
+  if (v && state.rules.progressive) $("meter").textContent = money(v.meter);
+}
+
+function renderSpot(id, amount, label) {
+  const spot = $(id);
+  const stack = spot.querySelector(".stack");
+  chipStack(stack, amount, state.chips, shortMoney);
+  spot.querySelector(".spot-amount").textContent = amount ? money(amount) : "";
+  spot.classList.toggle("has-bet", amount > 0);
+  spot.setAttribute("aria-label", `${label}: ${amount ? money(amount) : "no bet"}`);
+}
+
+function renderSpots(v) {
+  const bet = state.rules.bet === "call" ? "Call" : "Raise";
+  const side = sideBet();
+  renderSpot("spot-ante", v.bets.ante, state.chip ? `Ante, tap to add a ${money(state.chip)} chip` : "Ante");
+  renderSpot("spot-raise", v.bets.raise, bet);
+  if (state.rules.progressive) renderSpot("spot-progressive", v.bets.progressive, "Progressive, tap to tick or untick");
+  if (side) renderSpot("spot-side", v.bets.side_bets[side.name] || 0, `${side.name}, tap to add a chip`);
+}
+
+function renderCards(v) {
+  const stud = !holdem();
+  const dealt = v.cards.length > 0;
+  const showdown = !!v.seed;
+  const dealerHidden = stud ? (dealt && !showdown ? 5 - v.dealer.length : 0) : dealt && !showdown ? 2 : 0;
+  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", stud);
+  if (!stud) cardRow($("board"), v.board, dealt && v.board.length < 5 ? 5 - v.board.length : 0, "Board");
+  cardRow($("cards"), v.cards, 0, "Your cards");
+  $("hand").textContent = v.hand;
+  const outcome = v.result ? v.result.outcome : null;
+  $("dealer-hand").textContent = !outcome || outcome.decision === "fold" ? "" : outcome.dealer_qualifies ? "Dealer qualifies" : "Dealer does not qualify";
+}
+
+function renderResult(v) {
+  const node = $("result");
+  node.className = "result";
+  if (!v.result) {
+    node.textContent = v.phase === "deciding" && v.cards.length ? "Your decision" : "";
+    return;
+  }
+  const net = v.result.net.total;
+  node.classList.add(net > 0 ? "won" : net < 0 ? "lost" : "push");
+  node.textContent = `${net > 0 ? "Won" : net < 0 ? "Lost" : "Push"} ${net ? money(Math.abs(net)) : ""}`.trim();
+}
+
+function renderOthers(v) {
+  const list = $("others");
+  list.replaceChildren(
+    ...v.others.map((o) => {
+      const item = document.createElement("li");
+      item.className = "seat-box";
+      const status = !o.dealt ? "waiting" : o.decided ? "decided" : "deciding…";
+      const who = o.player || "empty seat";
+      item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
+      item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
+      item.querySelector(".seat-status").textContent =
+        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}${o.bets.raise ? ` · raised ${money(o.bets.raise)}` : ""}`;
+      cardRow(item.querySelector(".cards"), o.cards, 0, `Seat ${o.seat + 1}'s cards`);
+      item.dataset.seat = String(o.seat);
+      item.setAttribute("aria-label", `Seat ${o.seat + 1}, ${who}, ${status}`);
+      return item;
+    }),
+  );
+}
+
+function renderButtons(v) {
+  const deciding = v.phase === "deciding" && v.cards.length && !v.result;
+  $("b-rebet").disabled = !can("rebet");
+  $("b-clear").disabled = !can("clear");
+  $("b-deal").disabled = !(can("deal") || can("ante"));
+  $("b-fold").disabled = !can("fold");
+  $("b-raise").disabled = !can("raise");
+  $("b-up").disabled = $("b-down").disabled = deciding;
+  $("b-progressive").disabled = !can("progressive");
+  $("b-progressive").setAttribute("aria-pressed", String(!!v.bets.progressive));
+  const side = sideBet();
+  if (side) {
+    $("b-side").disabled = !can("ante") && !can("deal");
+    $("b-side").setAttribute("aria-pressed", String(!!v.bets.side_bets[side.name]));
+  }
+  if (state.rules.exchanges) {
+    const most = state.rules.exchanges.most_per_round;
+    $("b-exchange").disabled = !can("exchange");
+    $("b-exchange").textContent = `Exchange all (${v.exchanges}/${most})`;
+  }
+}
+
+function renderTimer(v) {
+  const node = $("timer");
+  if (!v.deadline || v.result) {
+    node.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((Date.parse(v.deadline) - Date.now()) / 1000));
+  node.hidden = false;
+  node.textContent = `${v.phase === "deciding" ? "Decide" : "Bets close"} in ${left} s`;
+  node.classList.toggle("urgent", left <= 5);
+}
+
+function render() {
+  const v = state.view;
+  if (!v) return;
+  renderFigures();
+  renderCards(v);
+  renderSpots(v);
+  renderResult(v);
+  renderOthers(v);
+  renderButtons(v);
+  renderTimer(v);
+  $("commitment").textContent = v.commitment || "– (the next round's appears when bets open)";
+  trainer.show(v);
+}
+
+// ---- fairness and the last rounds ---------------------------------------------------------------
+
+async function checkFairness(v) {
+  if (!v.seed || state.verified.has(v.round)) return;
+  state.verified.add(v.round);
+  const shown = state.commitments.get(v.round);
+  const item = document.createElement("div");
+  item.className = "fair-round";
+  item.dataset.round = String(v.round);
+  if (!shown) {
+    item.innerHTML = `<p>Round ${v.round}: its commitment was not seen before the deal on this page.</p>`;
+  }
+  const { ok, lines } = await verifyRound(v, shown || v.commitment, holdem());
+  const head = document.createElement("p");
+  head.className = ok ? "fair-ok" : "fair-bad";
+  head.textContent = `Round ${v.round}: ${ok ? "verified ✓ the deck matches" : "MISMATCH ✗"}`;
+  const seed = document.createElement("p");
+  seed.innerHTML = "Revealed seed: <code></code>";
+  seed.querySelector("code").textContent = v.seed;
+  const list = document.createElement("ul");
+  list.className = "fair-lines";
+  list.append(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  item.append(head, seed, list);
+  $("fairness").prepend(item);
+  while ($("fairness").children.length > 5) $("fairness").lastElementChild.remove();
+}
+
+function addRecall(round, cards, dealer, board, hand, net) {
+  if (state.recalled.has(round)) return;
+  state.recalled.add(round);
+  const item = document.createElement("li");
+  item.value = round;
+  const against = holdem() ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
+  item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${
+    net > 0 ? "won " + money(net) : net < 0 ? "lost " + money(-net) : "push"
+  }`;
+  const list = $("recall");
+  const after = [...list.children].find((li) => Number(li.value) < round);
+  list.insertBefore(item, after || null);
+  while (list.children.length > 10) list.lastElementChild.remove();
+}
+
+/** A round from `history` or `recall`: its events as this seat saw them. */
+function recallEvents(events) {
+  let cards = [];
+  let dealer = [];
+  let board = [];
+  let settled = null;
+  for (const e of events) {
+    if (e.kind === "dealt" && e.seat === state.view?.seat && e.cards) cards = e.cards;
+    if (e.kind === "exchanged" && e.seat === state.view?.seat && e.cards) cards = e.cards;
+    if (e.kind === "revealed") {
+      dealer = e.dealer ? e.dealer.split(" ") : dealer;
+      board = e.board ? e.board.split(" ") : board;
+    }
+    if (e.kind === "settled" && e.seat === state.view?.seat) settled = e;
+  }
+  if (settled && events.length) {
+    const text = (list) => list.map((c) => (typeof c === "number" ? "23456789TJQKA"[c >> 2] + "cdhs"[c & 3] : c));
+    addRecall(events[0].round, text(cards), text(dealer), text(board), settled.hand || "", settled.net.total);
+  }
+}
+
+// ---- frames ---------------------------------------------------------------------------------------
+
+function onView(frame) {
+  if (frame.table !== state.table || frame.view.seat === null) return;
+  const v = frame.view;
+  const previous = state.view;
+  state.view = v;
+  if (v.commitment && !v.seed && !state.commitments.has(v.round)) state.commitments.set(v.round, v.commitment);
+  if (!state.stake) state.stake = clampStake(v.bets.ante || (state.rules.limits ? state.rules.limits.minimum : 100));
+  $("sit").hidden = true;
+  render();
+  if (v.result && v.seed && (!previous || previous.round !== v.round || !previous.result)) {
+    addRecall(v.round, v.cards, v.dealer, v.board, v.result.hand || v.hand, v.result.net.total);
+  }
+  checkFairness(v);
+}
+
+async function onWelcome(frame) {
+  if (!frame.account) {
+    state.link.stopped = true;
+    say("You are not logged in: log in to take a seat.");
+    return;
+  }
+  const held = frame.seats.find((s) => state.tables.some((t) => t.table === s.table));
+  if (held) {
+    if (held.table !== state.table) {
+      state.table = held.table;
+      await loadRules();
+    }
+    if (!state.historyLoaded) loadHistory();
+    return; // the server sends the seat's view and the rounds missed meanwhile
+  }
+  const free = state.tables.find((t) => t.free > 0) || state.tables[0];
+  state.table = free.table;
+  await loadRules();
+  offerSeat(frame.wallet);
+}
+
+function onFrame(frame) {
+  if (frame.type === "welcome") onWelcome(frame);
+  else if (frame.type === "view") onView(frame);
+  else if (frame.type === "recall" && frame.table === state.table) frame.rounds.forEach(recallEvents);
+  else if (frame.type === "closed") say(`The server closed the connection: ${frame.reason}`);
+}
+
+function onStatus(status, delay) {
+  const node = $("link");
+  node.classList.toggle("down", status !== "online");
+  if (status === "online") node.textContent = "online";
+  else if (status === "reconnecting") node.textContent = `connection lost: retrying in ${(delay / 1000).toFixed(1)} s`;
+  else node.textContent = "logged out";
+}
+
+// ---- sitting down ------------------------------------------------------------------------------
+
+function offerSeat(wallet) {
+  const lim = state.rules.limits || { minimum: 100, maximum: 10000 };
+  const suggested = Math.min(wallet, Math.max(lim.maximum * 3, lim.minimum * 50));
+  $("buy-in").value = String(suggested / state.rules.currency.minor_per_major);
+  $("sit").hidden = false;
+  renderStatic();
+}
+
+async function sitDown(event) {
+  event.preventDefault();
+  const amount = minorOf($("buy-in").value);
+  if (!Number.isInteger(amount) || amount <= 0) {
+    say("The buy-in is an amount of money, such as 200 or 50.50");
+    return;
+  }
+  const answer = await send("sit", { buy_in: amount });
+  if (answer.ok) {
+    $("sit").hidden = true;
+    loadHistory();
+  }
+}
+
+async function loadRules() {
+  const answer = await api(`/api/rules/${encodeURIComponent(state.table)}`);
+  state.rules = answer.body;
+  state.chips = chipValues(state.rules.limits || { minimum: 100, maximum: 10000 }, state.rules.currency.minor_per_major);
+  state.chip = state.chips[0];
+  renderStatic();
+}
+
+async function loadHistory() {
+  state.historyLoaded = true;
+  const answer = await state.link.send("history", { table: state.table, last: 10 });
+  if (answer.ok) answer.result.rounds.forEach(recallEvents);
+}
+
+/** What does not change during the session: the title, the chips, the buttons of this game. */
+function renderStatic() {
+  const r = state.rules;
+  document.title = `${r.title} · caribbean-fast`;
+  $("title").textContent = r.title;
+  $("board-zone").hidden = r.family !== "holdem";
+  $("meter-box").hidden = $("spot-progressive").hidden = $("b-progressive").hidden = !r.progressive;
+  const side = sideBet();
+  $("spot-side").hidden = $("b-side").hidden = !side;
+  if (side) {
+    const label = side.name === "aa-bonus" ? "AA Bonus" : side.name;
+    $("b-side").textContent = label;
+    $("spot-side").querySelector(".spot-name").textContent = label;
+  }
+  $("b-exchange").hidden = !r.exchanges;
+  const bet = r.bet === "call" ? "Call" : "Raise";
+  $("b-raise").textContent = bet;
+  $("raise-name").textContent = bet;
+  $("rule-line").textContent = `Dealer qualifies with ${r.qualifier.split(" (")[0].replace("-", " ")} · ${bet} ${r.raise_multiple}× ante`;
+  renderChips();
+  renderPaytables();
+}
+
+function renderChips() {
+  const rack = $("chips");
+  rack.replaceChildren(
+    ...state.chips.map((value) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "chip-button";
+      button.dataset.chip = String(value);
+      button.setAttribute("aria-label", `${money(value)} chip`);
+      button.setAttribute("aria-pressed", String(value === state.chip));
+      button.append(chipSvg(chipColour(state.chips, value), shortMoney(value)));
+      button.addEventListener("click", () => {
+        state.chip = value;
+        renderChips();
+        say(`${money(value)} chip picked: tap the ante spot to bet it`, true);
+      });
+      return button;
+    }),
+  );
+}
+
+function tableOf(caption, head, rows) {
+  const table = document.createElement("table");
+  table.createCaption().textContent = caption;
+  const top = table.createTHead().insertRow();
+  for (const h of head) top.append(Object.assign(document.createElement("th"), { textContent: h }));
+  const body = table.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const cell of row) tr.insertCell().textContent = cell;
+  }
+  return table;
+}
+
+function renderPaytables() {
+  const r = state.rules;
+  const bet = r.bet === "call" ? "Call" : "Raise";
+  const parts = [
+    tableOf("Pays N to 1", ["Hand", "Ante", bet, `${bet}, no qualifier`], r.paytable.map((p) => [p.hand, p.ante, p.raise, p.raise_no_qualify])),
+  ];
+  if (r.progressive) {
+    const rows = r.progressive.prizes.map((p) => [p.hand, p.amount ? money(p.amount) : `${p.meter_percent}% of the meter`]);
+    parts.push(tableOf(`Progressive (stake ${money(r.progressive.stake)})`, ["Hand", "Prize"], rows));
+  }
+  for (const side of r.side_bets) {
+    parts.push(tableOf(`${side.name} (${money(side.minimum)} to ${money(side.maximum)})`, ["Hand or better", "Pays"], side.tiers.map((t) => [t.hand, t.pays])));
+  }
+  if (r.exchanges) {
+    const note = document.createElement("p");
+    note.textContent = `Exchange: the whole hand for ${r.exchanges.fee_antes} ante, at most ${r.exchanges.most_per_round} times a round.`;
+    parts.push(note);
+  }
+  $("paytables").replaceChildren(...parts);
+}
+
+// ---- keys and taps -----------------------------------------------------------------------------
+
+function onKey(event) {
+  const target = event.target;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || !state.view) return;
+  const key = event.key;
+  const step = event.shiftKey ? 10 : 1;
+  let handled = true;
+  if (key === "Insert" || key === "0") rebet();
+  else if (key === "Enter") {
+    if (["BUTTON", "SUMMARY", "A"].includes(target.tagName)) return; // the focused control's own action
+    enter();
+  } else if (key === "-" || key === "Subtract") decide("fold");
+  else if (key === "Delete" || key === ".") send("clear");
+  else if (key === "ArrowUp") changeStake(step);
+  else if (key === "ArrowDown") changeStake(-step);
+  else handled = false;
+  if (handled) event.preventDefault();
+}
+
+function wire() {
+  $("b-rebet").addEventListener("click", rebet);
+  $("b-clear").addEventListener("click", () => send("clear"));
+  $("b-deal").addEventListener("click", deal);
+  $("b-fold").addEventListener("click", () => decide("fold"));
+  $("b-raise").addEventListener("click", () => decide("raise"));
+  $("b-up").addEventListener("click", () => changeStake(1));
+  $("b-down").addEventListener("click", () => changeStake(-1));
+  $("b-progressive").addEventListener("click", toggleProgressive);
+  $("b-side").addEventListener("click", toggleSideBet);
+  $("b-exchange").addEventListener("click", () => send("exchange"));
+  for (const spot of ["ante", "progressive", "side"]) $(`spot-${spot}`).addEventListener("click", () => placeChip(spot));
+  $("sit-form").addEventListener("submit", sitDown);
+  $("topup-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const amount = minorOf($("topup").value);
+    if (Number.isInteger(amount) && amount > 0) await send("top_up", { amount });
+    else say("The top-up is an amount of money, such as 100");
+  });
+  $("b-leave").addEventListener("click", async () => {
+    const answer = await send("leave");
+    if (answer.ok) {
+      say(`You left the table with ${money(answer.result.returned)}. ${trainer.report()}`);
+      state.view = null;
+      offerSeat((await whoAmI()).wallet);
+    }
+  });
+  document.addEventListener("keydown", onKey);
+  setInterval(() => state.view && renderTimer(state.view), 250);
+}
+
+const trainer = new Trainer({
+  panel: $("advice"),
+  mistakes: $("mistakes"),
+  toggle: $("trainer-on"),
+  end: $("b-end"),
+  ask: () => state.link.send("advice", { table: state.table }),
+  money,
+  bet: () => (state.rules && state.rules.bet === "call" ? "call" : "raise"),
+});
+
+async function main() {
+  wire();
+  state.me = (await whoAmI()) || (await askLogin($("auth")));
+  const lobby = await api("/api/lobby");
+  state.tables = lobby.body.tables.filter((t) => t.game === game);
+  if (!state.tables.length) {
+    say(`This server has no table of ${game}.`);
+    return;
+  }
+  state.table = state.tables[0].table;
+  await loadRules();
+  state.link = new Link({ onFrame, onStatus });
+  state.link.connect();
+}
+
+main();
