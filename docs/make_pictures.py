@@ -1,5 +1,6 @@
-"""Draws the README's pictures into docs/: one chart of each kind, and a screenshot of the terminal
-client for every game, a round dealt on a seeded table (Textual, headless).
+"""Draws the pictures of the README and the documentation site into docs/: one chart of each kind,
+and a screenshot of the terminal client for every game, a round dealt on a seeded table (Textual,
+headless).
 
 Run: ``python docs/make_pictures.py``
 """

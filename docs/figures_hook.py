@@ -1,0 +1,84 @@
+"""MkDocs hook: every figure on the site is computed by the installed package while the site builds,
+so no page holds a number that could drift from the code.
+
+A page asks for a command's output with an HTML comment on a line of its own:
+
+- ``<!-- cli: analyze cyberstud --format markdown -->`` puts the output in the page as Markdown
+  (its headings one level down, under the page's own);
+- ``<!-- cli-text: report -->`` puts ``$ caribbean-fast report`` and the output in a text block;
+- ``<!-- cli-help -->`` puts the ``--help`` of every command and sub-command, walked from the parser.
+
+Commands run in this process through ``caribbean_fast.cli.main``, with a fixed terminal width;
+outputs are cached, so the par sheets are enumerated once per build (and once per ``mkdocs serve``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import re
+import shlex
+from functools import cache
+from typing import Any
+
+from caribbean_fast import cli
+
+WIDTH = "120"
+DIRECTIVE = re.compile(r"^<!-- (cli|cli-text|cli-help)(?::\s*(.*?))?\s*-->$", re.MULTILINE)
+
+
+@cache
+def run(command: str) -> str:
+    """The output of ``caribbean-fast COMMAND`` (a failing command fails the build, with its output)."""
+    out = io.StringIO()
+    os.environ["COLUMNS"] = WIDTH
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            status = cli.main(shlex.split(command))
+        except SystemExit as exit_:  # argparse's --help and usage errors
+            status = exit_.code if isinstance(exit_.code, int) else 1
+    if status:
+        raise RuntimeError(f"caribbean-fast {command} exited {status}:\n{out.getvalue()}")
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
+
+
+def _demoted(markdown: str) -> str:
+    return "\n".join("#" + line if line.startswith("#") else line for line in markdown.splitlines())
+
+
+def _text_block(command: str) -> str:
+    return f"```text\n$ caribbean-fast {command}\n{run(command)}\n```"
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
+    """Every command line that has its own help: the program, each sub-command, depth first."""
+    found = [prefix]
+    for action in parser._actions:  # argparse keeps sub-commands only here
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _commands(sub, f"{prefix} {name}".strip())
+    return found
+
+
+def _all_help() -> str:
+    sections = []
+    for command in _commands(cli._parser()):
+        title = f"caribbean-fast {command}".strip()
+        sections.append(f"## `{title}`\n\n{_text_block(f'{command} --help'.strip())}")
+    return "\n\n".join(sections)
+
+
+def _expand(match: re.Match[str]) -> str:
+    kind, command = match.group(1), match.group(2) or ""
+    if kind == "cli":
+        return _demoted(run(command))
+    if kind == "cli-text":
+        return _text_block(command)
+    return _all_help()
+
+
+def on_page_markdown(markdown: str, **_: Any) -> str:
+    """MkDocs calls this for every page before rendering it."""
+    return DIRECTIVE.sub(_expand, markdown)
