@@ -4,6 +4,10 @@ seat could only fold."""
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+from pathlib import Path
+
 import numpy as np
 import pytest
 from tables import Clock
@@ -11,10 +15,12 @@ from tables import Clock
 from caribbean_fast import load_variant
 from caribbean_fast.analysis.strategy import SITUATIONS, StrategyTable
 from caribbean_fast.cards import Deck, format_cards
+from caribbean_fast.cli import main
 from caribbean_fast.engine import Phase, Table
-from caribbean_fast.errors import ArgumentError, InsufficientFundsError
+from caribbean_fast.errors import ArgumentError, IllegalActionError, InsufficientFundsError, VariantError
 from caribbean_fast.hands import HandClass, class_floor
 from caribbean_fast.variants import Family
+from caribbean_fast.variants.model import BetLimits, Timing
 
 
 def test_an_incomplete_strategy_table_is_refused() -> None:
@@ -105,3 +111,78 @@ def test_rebet_in_holdem_never_stakes_what_the_call_needs() -> None:
     with pytest.raises(InsufficientFundsError, match=r"the call of 8\.00"):
         t.rebet(0)  # 4.00 and its call of 8.00 are more than 10.00
     assert t.balance(0) == 1_000 and not t.can_rebet(0)
+
+
+PRESET = (Path(__file__).parents[1] / "python/caribbean_fast/variants/presets/network-24h.toml").read_text()
+
+
+def changed(old: str, new: str) -> str:
+    assert old in PRESET, old
+    return PRESET.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            changed("raise_multiple = 2", "raise_multiple = 1e300"),
+            "must be more than 0 to 100, not 1e+300",
+        ),
+        (changed("raise_multiple = 2", "raise_multiple = 101"), "raise_multiple: must be more than 0 to 100, not 101"),
+        (changed("raise_multiple = 2", 'raise_multiple = "1/3000000"'), "raise_multiple: 1/3000000 is too fine"),
+        (changed("royal_flush = 200", "royal_flush = 1e30"), "royal_flush: must be 0 to 1,000,000"),
+        (changed("royal_flush = 200", "royal_flush = inf"), "royal_flush: expected a number"),
+        (changed("royal_flush = 200", "royal_flush = nan"), "royal_flush: expected a number"),
+        (changed('maximum = "100.00"', "maximum = inf"), "limits[1].maximum: inf is not an amount"),
+        (changed('maximum = "100.00"', 'maximum = "1e12"'), "limits[1].maximum: 1e12 is not an amount"),
+        (changed("decision_seconds = 20", "decision_seconds = inf"), "timing.decision_seconds: must be more than 0"),
+        (changed("decision_seconds = 20", "decision_seconds = nan"), "timing.decision_seconds: must be more than 0"),
+        (changed("decision_seconds = 20", "decision_seconds = 1" + "0" * 400), "timing.decision_seconds: must be"),
+        (changed("raise_multiple = 2", 'raise_multiple = "1e999999999"'), "is not a number a variant can hold"),
+        (changed("raise_multiple = 2", "raise_multiple = " + "9" * 5000), "not valid TOML"),
+        ("x = " + "[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ],
+)
+def test_variant_numbers_out_of_bounds_are_refused_at_load(tmp_path: Path, text: str, words: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(VariantError, match=re.escape(words)):
+        load_variant(path)
+
+
+def test_a_variant_file_that_is_not_utf8_or_too_big(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(PRESET.replace("24hNetwork", "24hNetwork \xe9").encode("latin-1"))
+    with pytest.raises(VariantError, match="not UTF-8 text"):
+        load_variant(latin)
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (2 << 20))
+    with pytest.raises(VariantError, match="a variant file is at most 1,048,576"):
+        load_variant(big)
+    assert main(["variants", "show", str(latin)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not UTF-8 text" in err
+
+
+def test_python_built_variants_are_bounded_too() -> None:
+    v = load_variant("cyberstud")
+    changes: list[tuple[dict[str, object], str]] = [
+        ({"raise_multiple": Fraction(10**300)}, "raise_multiple: must be more than 0 to 100"),
+        ({"raise_multiple": 2.5}, "must be a whole number or a Fraction"),
+        ({"seats": True}, "seats: must be 1 to 7"),
+    ]
+    for change, words in changes:
+        with pytest.raises(VariantError, match=words):
+            v.replace(**change)
+    with pytest.raises(VariantError, match=r"timing\.decision_seconds: must be more than 0 to 10,000,000 seconds"):
+        Timing(decision_seconds=float("inf"))
+    with pytest.raises(VariantError, match="must be 1 to 10,000,000,000 minor units"):
+        BetLimits(1, 10**30)
+
+
+def test_amounts_at_a_table_are_bounded_and_named_in_the_currency() -> None:
+    t = seated("cyberstud", 1_000)
+    with pytest.raises(IllegalActionError, match=r"a deposit must be at most 100000000\.00 USD"):
+        t.deposit(0, 10**30)
+    with pytest.raises(IllegalActionError, match=r"a deposit must be positive, not -10\.00 USD"):
+        t.deposit(0, -1000)

@@ -108,7 +108,7 @@ def _bad(old: str, new: str) -> str:
         ),
         (_bad("raise_multiple = 2", "raise_multiple = 0"), "raise_multiple: must be more than 0"),
         (_bad("raise_multiple = 2", 'raise_multiple = "two"'), "raise_multiple: expected a number"),
-        (_bad("royal_flush = 200", "royal_flush = -200"), "royal_flush: a payout cannot be negative"),
+        (_bad("royal_flush = 200", "royal_flush = -200"), "royal_flush: must be 0 to 1,000,000, not -200"),
         (_bad("royal_flush = 200", 'royal_flush = "lots"'), "raise_paytable.royal_flush: expected a number"),
         (_bad("royal_flush = 200", "royal_flush = true"), "raise_paytable.royal_flush: expected a number"),
         (_bad("royal_flush = 200", "royal_flush = 200\nfive_aces = 1000"), "five_aces.*is not a hand class"),

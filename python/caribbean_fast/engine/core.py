@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError
 from ..variants import Variant
+from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
 from .accounts import AccountBook
 from .events import Event, Transfer
@@ -186,7 +187,8 @@ class TableCore:
         illegal(
             isinstance(amount, bool) or not isinstance(amount, int), f"{what} must be whole minor units, not {amount!r}"
         )
-        illegal(amount <= 0, f"{what} must be positive, not {amount}")
+        illegal(amount <= 0, f"{what} must be positive, not {self._fmt(amount)}")
+        illegal(amount > MAX_AMOUNT, f"{what} must be at most {self._fmt(MAX_AMOUNT)}, not {self._fmt(amount)}")
         return amount
 
     def _funds(self, transfers: list[Transfer]) -> None:

@@ -22,6 +22,11 @@ from ..hands import HandClass
 from .thresholds import HandThreshold
 
 __all__ = [
+    "MAX_AMOUNT",
+    "MAX_DENOMINATOR",
+    "MAX_PAYOUT",
+    "MAX_RAISE_MULTIPLE",
+    "MAX_SECONDS",
     "BetLimits",
     "Currency",
     "Exchanges",
@@ -49,6 +54,57 @@ def _check(condition: bool, where: str, reason: str) -> None:
         raise VariantError(f"{where}: {reason}")
 
 
+MAX_AMOUNT = 10**10
+"""The most minor units any limit, stake, prize, meter reset (and a table's deposit) may be. With
+payouts of at most MAX_PAYOUT to 1 on raises of at most MAX_RAISE_MULTIPLE antes, a round's win
+stays below 10**18, inside the 64-bit integers of numpy counts and the server's wallets."""
+MAX_PAYOUT = 10**6
+"""The most a paytable or side-bet tier may pay, "N to 1"."""
+MAX_RAISE_MULTIPLE = 100
+"""The most antes a raise (call) or an exchange fee may be."""
+MAX_DENOMINATOR = 10**6
+"""The largest denominator of a fraction in a variant (a payout of 1/3 is fine; 1e-300 is not)."""
+MAX_SECONDS = 10**7
+"""The longest time limit, in seconds (about 116 days): finite, so clocks can add it."""
+
+
+def _amount(value: object, where: str, least: int = 0) -> int:
+    """A whole number of minor units from `least` to MAX_AMOUNT."""
+    _check(isinstance(value, int) and not isinstance(value, bool), where, f"must be whole minor units, not {value!r}")
+    assert isinstance(value, int)
+    _check(least <= value <= MAX_AMOUNT, where, f"must be {least} to {MAX_AMOUNT:,} minor units, not {value:,}")
+    return value
+
+
+def _ratio(value: object, where: str, most: int, positive: bool = False) -> Fraction:
+    """A fraction from 0 (or above 0) to `most`, whose denominator is at most MAX_DENOMINATOR."""
+    _check(
+        isinstance(value, int | Fraction) and not isinstance(value, bool),
+        where,
+        f"must be a whole number or a Fraction, not {value!r}",
+    )
+    assert isinstance(value, int | Fraction)
+    number = Fraction(value)
+    low = "more than 0" if positive else "0"
+    _check(
+        (number > 0 if positive else number >= 0) and number <= most,
+        where,
+        f"must be {low} to {most:,}, not {_short(number)}",
+    )
+    _check(
+        number.denominator <= MAX_DENOMINATOR,
+        where,
+        f"{_short(number)} is too fine: a denominator of at most {MAX_DENOMINATOR:,}",
+    )
+    return number
+
+
+def _short(number: Fraction) -> str:
+    """A number for a message: exact when short, else in scientific notation."""
+    text = str(number)
+    return text if len(text) <= 24 else f"{float(number):.6g}"
+
+
 Paytable = Mapping[HandClass, Fraction]
 """What a bet pays "N to 1" for each hand class; a class absent from the table pushes."""
 
@@ -59,13 +115,7 @@ def _frozen_paytable(table: Mapping[HandClass, Fraction | int], where: str) -> P
     out: dict[HandClass, Fraction] = {}
     for hand_class, pays in table.items():
         _check(isinstance(hand_class, HandClass), where, f"{hand_class!r} is not a hand class")
-        _check(
-            isinstance(pays, int | Fraction) and not isinstance(pays, bool),
-            f"{where}.{hand_class.name.lower()}",
-            f"a payout must be a number, not {pays!r}",
-        )
-        _check(pays >= 0, f"{where}.{hand_class.name.lower()}", f"a payout cannot be negative ({pays})")
-        out[hand_class] = Fraction(pays)
+        out[hand_class] = _ratio(pays, f"{where}.{hand_class.name.lower()}", MAX_PAYOUT)
     return dict(sorted(out.items()))
 
 
@@ -115,14 +165,11 @@ class BetLimits:
     above_maximum: OutOfRange = OutOfRange.REJECT
 
     def __post_init__(self) -> None:
-        _check(self.minimum > 0, "limits.minimum", f"must be positive, not {self.minimum}")
+        _amount(self.minimum, "limits.minimum", least=1)
+        _amount(self.maximum, "limits.maximum", least=1)
         _check(self.minimum <= self.maximum, "limits", f"minimum {self.minimum} is above maximum {self.maximum}")
         if self.balance_fraction is not None:
-            _check(
-                0 < self.balance_fraction <= 1,
-                "limits.balance_fraction",
-                f"must be in (0, 1], not {self.balance_fraction}",
-            )
+            _ratio(self.balance_fraction, "limits.balance_fraction", 1, positive=True)
 
     def adjust(self, amount: int, balance: int | None = None) -> int | None:
         """The ante a request becomes under these limits, or None where the rules refuse it."""
@@ -149,12 +196,13 @@ class Prize:
     meter_share: Fraction = Fraction(0)
 
     def __post_init__(self) -> None:
-        _check(self.amount >= 0, "progressive.prizes", f"an amount cannot be negative ({self.amount})")
+        _amount(self.amount, "progressive.prizes")
         _check(
-            0 <= self.meter_share <= 1,
+            isinstance(self.meter_share, int | Fraction) and 0 <= self.meter_share <= 1,
             "progressive.prizes",
-            f"a meter share must be 0% to 100%, not {float(self.meter_share) * 100:g}%",
+            f"a meter share must be 0% to 100%, not {self.meter_share!r}",
         )
+        _ratio(self.meter_share, "progressive.prizes", 1)
         _check(
             (self.amount > 0) != (self.meter_share > 0),
             "progressive.prizes",
@@ -182,7 +230,9 @@ class Progressive:
     split: MeterSplit = MeterSplit.EQUAL
 
     def __post_init__(self) -> None:
-        _check(self.stake > 0, "progressive.stake", f"must be positive, not {self.stake}")
+        _amount(self.stake, "progressive.stake", least=1)
+        _amount(self.contribution, "progressive.contribution")
+        _amount(self.reset, "progressive.reset")
         _check(
             0 <= self.contribution <= self.stake,
             "progressive.contribution",
@@ -208,7 +258,10 @@ class SideBet:
         where = f"side_bets.{self.name}"
         _check(bool(self.name) and self.name.replace("-", "").isalnum(), "side_bets", f"bad name {self.name!r}")
         _check(bool(self.tiers), where, "at least one tier is needed")
-        _check(all(p > 0 for _, p in self.tiers), f"{where}.tiers", "every tier must pay more than 0")
+        for _, pays in self.tiers:
+            _ratio(pays, f"{where}.tiers", MAX_PAYOUT, positive=True)
+        _amount(self.minimum, f"{where}.minimum", least=1)
+        _amount(self.maximum, f"{where}.maximum", least=1)
         _check(
             0 < self.minimum <= self.maximum,
             where,
@@ -231,7 +284,10 @@ class Exchanges:
     must_cover_call: bool = True
 
     def __post_init__(self) -> None:
-        _check(self.fee_antes >= 0, "exchanges.fee_antes", f"cannot be negative ({self.fee_antes})")
+        _ratio(self.fee_antes, "exchanges.fee_antes", MAX_RAISE_MULTIPLE)
+        for name in ("most_per_round", "most_cards"):
+            value = getattr(self, name)
+            _check(isinstance(value, int) and not isinstance(value, bool), f"exchanges.{name}", f"not {value!r}")
         _check(
             1 <= self.most_per_round <= 10,
             "exchanges.most_per_round",
@@ -262,7 +318,12 @@ class Timing:
     def __post_init__(self) -> None:
         for name in ("bet_seconds", "decision_seconds", "idle_seconds"):
             value = getattr(self, name)
-            _check(value is None or value > 0, f"timing.{name}", f"must be positive, not {value}")
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            _check(
+                value is None or (number and 0 < value <= MAX_SECONDS),
+                f"timing.{name}",
+                f"must be more than 0 to {MAX_SECONDS:,} seconds, not {value!r}",
+            )
 
 
 @dataclass(frozen=True)
@@ -295,8 +356,12 @@ class Variant:
             "name",
             f"{self.name!r} is not a name (letters, digits, hyphens)",
         )
-        _check(self.raise_multiple > 0, "raise_multiple", f"must be more than 0, not {self.raise_multiple}")
-        _check(1 <= self.seats <= 7, "seats", f"must be 1 to 7, not {self.seats}")
+        _ratio(self.raise_multiple, "raise_multiple", MAX_RAISE_MULTIPLE, positive=True)
+        _check(
+            isinstance(self.seats, int) and not isinstance(self.seats, bool) and 1 <= self.seats <= 7,
+            "seats",
+            f"must be 1 to 7, not {self.seats!r}",
+        )
         _check(bool(self.limits), "limits", "at least one table of limits is needed")
         _check(
             self.exchanges is None or self.family is Family.STUD,

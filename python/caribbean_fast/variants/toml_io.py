@@ -7,6 +7,7 @@ fractions accept 2, 2.5, "5/2"; meter shares are percentages ("10%")."""
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
@@ -19,6 +20,8 @@ import tomli_w
 from ..errors import VariantError
 from ..hands import HandClass
 from .model import (
+    MAX_AMOUNT,
+    MAX_SECONDS,
     BetLimits,
     Currency,
     Exchanges,
@@ -35,7 +38,10 @@ from .model import (
 )
 from .thresholds import HandThreshold
 
-__all__ = ["from_dict", "read_variant", "to_dict", "to_toml", "write_variant"]
+__all__ = ["MAX_FILE_BYTES", "from_dict", "read_variant", "to_dict", "to_toml", "write_variant"]
+
+MAX_FILE_BYTES = 1 << 20
+"""A variant file is a page of text; anything larger is refused before it is read."""
 
 T = TypeVar("T")
 Data = Mapping[str, Any]
@@ -62,8 +68,12 @@ def _table(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str
 def _fraction(value: Any, where: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise _fail(where, f"expected a number, got {value!r}")
+    text = str(value).strip()
+    exponent = re.search(r"e([+-]?\d+)$", text, re.IGNORECASE)
+    if len(text) > 40 or (exponent and abs(int(exponent[1])) > 400):
+        raise _fail(where, f"{text[:40]} is not a number a variant can hold (a payout is at most 1,000,000)")
     try:
-        return Fraction(str(value).strip())
+        return Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise _fail(where, f"expected a number such as 2, 2.5 or 5/2, got {value!r}") from None
 
@@ -77,6 +87,8 @@ def _int(value: Any, where: str) -> int:
 def _seconds(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _fail(where, f"expected seconds as a number, got {value!r}")
+    if not 0 < value <= MAX_SECONDS:  # NaN fails too; and a huge int never reaches float()
+        raise _fail(where, f"must be more than 0 to {MAX_SECONDS:,} seconds, not {value!r}")
     return float(value)
 
 
@@ -106,6 +118,8 @@ def _money(value: Any, where: str, currency: Currency) -> int:
         minor = Decimal(str(value)) * currency.minor_per_major
     except InvalidOperation:
         raise _fail(where, f'expected an amount such as "0.50", got {value!r}') from None
+    if not minor.is_finite() or abs(minor) > MAX_AMOUNT:
+        raise _fail(where, f"{value} is not an amount of at most {currency.format(MAX_AMOUNT)}")
     if minor != minor.to_integral_value():
         raise _fail(where, f"{value} is not a whole number of {currency.code} minor units")
     return int(minor)
@@ -394,11 +408,19 @@ def read_variant(path: str | Path) -> Variant:
     """A variant from a TOML file; VariantError for a file that is not TOML or not a variant."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise VariantError(f"{path}: {path.stat().st_size:,} bytes; a variant file is at most {MAX_FILE_BYTES:,}")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise VariantError(f"{path}: cannot read: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise VariantError(f"{path}: not UTF-8 text (byte {err.start} is {err.object[err.start]:#04x})") from None
     except tomllib.TOMLDecodeError as err:
         raise VariantError(f"{path}: not valid TOML: {err}") from None
+    except ValueError as err:  # tomllib's own: an integer of thousands of digits
+        raise VariantError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise VariantError(f"{path}: not a variant: nested too deep") from None
     try:
         return from_dict(data)
     except VariantError as err:
