@@ -373,6 +373,7 @@ function offerSeat(wallet) {
   $("buy-in").value = String(suggested / state.rules.currency.minor_per_major);
   $("sit").hidden = false;
   renderStatic();
+  $("buy-in").focus();
 }
 
 async function sitDown(event) {

@@ -1,0 +1,79 @@
+"""What the browser tests share: the server's tables for them (one of each game, game 3 with a
+short decision timer), a server on a chosen port (to restart it where the page reconnects),
+sitting down through the page, and amounts as the page writes them."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import replace
+
+from live_server import LiveServer, settings
+from playwright.sync_api import Page, expect
+
+from caribbean_fast.server import Settings
+from caribbean_fast.server.tables import Owner, TableSpec
+from caribbean_fast.variants import PRESETS, load_variant
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's chromium package; Playwright downloads no browser
+DECISION_SECONDS = 4.0  # game 3's decision timer in these tests (the preset's is 20 s)
+SYMBOLS = {"USD": "$", "EUR": "\u20ac"}
+
+
+def browser_tables() -> list[TableSpec]:
+    """Three tables of every game (each test's guest takes the first free seat)."""
+    specs = []
+    for name in PRESETS:
+        variant = load_variant(name)
+        if variant.timing.decision_seconds:
+            variant = replace(variant, timing=replace(variant.timing, decision_seconds=DECISION_SECONDS))
+        specs += [TableSpec(f"{name}-{k}", variant, variant.seats) for k in (1, 2, 3)]
+    return specs
+
+
+def browser_settings(database: str) -> Settings:
+    """The grace period outlasts the decision timer, so a closed page's hand is decided by the timer."""
+    return replace(settings(database), tables=browser_tables(), grace=30.0, tick=0.1)
+
+
+class PortServer(LiveServer):
+    """A live server on a given port (0: a free one), so a second one can take the first's place."""
+
+    def __init__(self, config: Settings, port: int) -> None:
+        super().__init__(config)
+        self.sock.close()
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
+        self.port = self.sock.getsockname()[1]
+
+
+def money(amount: int, code: str) -> str:
+    """An amount in minor units as the page writes it (Intl.NumberFormat, English): $1,234.50."""
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{SYMBOLS[code]}{abs(amount) / 100:,.2f}"
+
+
+def sit(page: Page, server: LiveServer, game: str) -> int:
+    """Opens /play/<game> as a new guest and sits down with the buy-in the page offers; returns it."""
+    page.goto(f"{server.http}/play/{game}")
+    page.get_by_role("button", name="Play as guest").click()
+    expect(page.locator("#buy-in")).not_to_have_value("")
+    buy_in = round(float(page.locator("#buy-in").input_value()) * 100)
+    page.get_by_role("button", name="Sit down").click()
+    expect(page.locator("#sit")).to_be_hidden()
+    expect(page.locator("#balance")).not_to_have_text("\u2013")
+    return buy_in
+
+
+def account_of(page: Page) -> str:
+    me = page.evaluate("fetch('/api/me').then((r) => r.json())")
+    return str(me["account"])
+
+
+def seat_at(server: LiveServer, account: str) -> tuple[Owner, int]:
+    """The table and seat the account holds, from the server itself."""
+    for owner in server.app.state.server.owners.values():
+        seat = owner.seat_of(account)
+        if seat is not None:
+            return owner, seat
+    raise AssertionError(f"{account} holds no seat")

@@ -1,0 +1,324 @@
+"""The table page in a real browser: Playwright driving Debian's Chromium headless against a live
+`caribbean-fast serve` (uvicorn on loopback). Each test plays as a player does (mouse, keys or
+taps) and asserts on what the page shows and on the server's books. Under CI (CI=true) a missing
+Chromium fails these tests; elsewhere it skips them."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import (
+    CHROMIUM,
+    PortServer,
+    account_of,
+    browser_settings,
+    money,
+    seat_at,
+    sit,
+)
+from live_server import LiveServer
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from caribbean_fast.analysis import analyze
+from caribbean_fast.cards import card_text
+from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.server.tables import Owner
+from caribbean_fast.variants import PRESETS, Family
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(browser_settings(str(tmp_path_factory.mktemp("browser") / "tables.db"))) as live:
+        yield live
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, **options: Any) -> Page:
+    context = browser.new_context(viewport=viewport, **options)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def settle_check(page: Page, owner: Owner, seat: int, start: int) -> int:
+    """The round is settled: the page shows the net the server settled, and the seat's balance at
+    the table moved by exactly that net."""
+    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push)"))
+    results = owner.t.state.seats[seat].results
+    assert results is not None
+    net = int(results["net"]["total"])
+    assert owner.t.balance(seat) == start + net
+    code = owner.spec.variant.currency.code
+    word = "Won" if net > 0 else "Lost" if net < 0 else "Push"
+    expect(page.locator("#result")).to_have_text(f"{word} {money(abs(net), code)}" if net else "Push")
+    expect(page.locator("#balance")).to_have_text(money(start + net, code))
+    return net
+
+
+@pytest.mark.parametrize("game", PRESETS)
+def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browser, game: str) -> None:
+    page = new_page(browser)
+    buy_in = sit(page, server, game)
+    owner, seat = seat_at(server, account_of(page))
+    variant = owner.spec.variant
+    code = variant.currency.code
+    start = owner.t.balance(seat)
+    assert start == buy_in
+    assert page.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"] == server.settings.demo_balance - buy_in
+    page.locator(".chip-button").nth(1).click()
+    chip = int(page.locator(".chip-button").nth(1).get_attribute("data-chip") or 0)
+    page.locator("#spot-ante").click()
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text(money(chip, code))
+    expect(page.locator("#spot-ante .stack .chip")).not_to_have_count(0)
+    assert owner.t.state.seats[seat].bets.ante == chip
+    if variant.progressive:
+        page.locator("#b-progressive").click()
+        expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
+    if variant.side_bets:
+        page.locator("#b-side").click()
+        expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
+        assert owner.t.state.seats[seat].bets.side(variant.side_bets[0].name) > 0
+    page.locator("#b-deal").click()
+    dealt = 5 if variant.family is Family.STUD else 2
+    expect(page.locator("#cards svg.card")).to_have_count(dealt)
+    assert page.locator("#cards svg.card").first.get_attribute("aria-label") in _names(owner, seat)
+    if variant.family is Family.HOLDEM:
+        expect(page.locator("#board svg.card:not(.back)")).to_have_count(3)
+    else:
+        expect(page.locator("#dealer svg.card:not(.back)")).to_have_count(1)
+    if variant.exchanges:
+        before = list(owner.t.view(seat).cards)
+        page.locator("#b-exchange").click()
+        expect(page.locator("#b-exchange")).to_have_text(re.compile(r"\(1/3\)"))
+        assert owner.t.view(seat).cards != tuple(before)
+    page.locator("#b-raise").click()
+    settle_check(page, owner, seat, start)
+    expect(page.locator("#recall li")).to_have_count(1)
+    page.context.close()
+
+
+def _names(owner: Owner, seat: int) -> list[str]:
+    from caribbean_fast.cards import RANKS
+
+    names = {"T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+    numbers = dict(zip(RANKS[:8], ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"], strict=True))
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    return [f"{names.get(c[0]) or numbers[c[0]]} of {suits[c[1]]}" for c in owner.t.view(seat).cards]
+
+
+def test_seed_000s_keys_play_game_1_without_a_mouse(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(f"{server.http}/play/atlantic-city")
+    page.locator("input[name=name]").focus()
+    for _ in range(4):
+        page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Play as guest")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#buy-in")).to_be_focused()
+    expect(page.locator("#buy-in")).not_to_have_value("")
+    buy_in = round(float(page.locator("#buy-in").input_value()) * 100)
+    page.keyboard.press("Enter")  # sits down with the buy-in offered
+    expect(page.locator("#balance")).to_have_text(money(buy_in, "USD"))
+    owner, seat = seat_at(server, account_of(page))
+    start = owner.t.balance(seat)
+    expect(page.locator("#stake")).to_have_text("$5.00")  # the minimum
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Shift+ArrowUp")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#stake")).to_have_text("$15.00")
+    page.keyboard.press("Enter")  # places the stake as the ante and deals
+    expect(page.locator("#cards svg.card")).to_have_count(5)
+    assert owner.t.state.seats[seat].bets.ante == 1500
+    page.keyboard.press("Enter")  # raises
+    start += settle_check(page, owner, seat, start)
+    page.keyboard.press("0")  # repeats the last bet
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
+    page.keyboard.press(".")  # clears it
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
+    assert owner.t.state.seats[seat].bets.ante == 0
+    page.keyboard.press("Insert")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
+    page.keyboard.press("Delete")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text("Your decision")
+    page.keyboard.press("-")  # folds: the ante is lost
+    net = settle_check(page, owner, seat, start)
+    assert net == -1500
+    page.context.close()
+
+
+def test_game_5_at_phone_size_by_taps(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser, PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{server.http}/play/casino-holdem")
+    page.get_by_role("button", name="Play as guest").tap()
+    expect(page.locator("#buy-in")).not_to_have_value("")
+    buy_in = round(float(page.locator("#buy-in").input_value()) * 100)
+    page.get_by_role("button", name="Sit down").tap()
+    expect(page.locator("#balance")).to_have_text(money(buy_in, "EUR"))
+    owner, seat = seat_at(server, account_of(page))
+    start = owner.t.balance(seat)
+    page.locator(".chip-button").nth(2).tap()
+    page.locator("#spot-ante").tap()
+    page.locator("#spot-ante").tap()
+    chip = int(page.locator(".chip-button").nth(2).get_attribute("data-chip") or 0)
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text(money(2 * chip, "EUR"))
+    page.locator("#b-side").tap()
+    page.locator("#b-deal").tap()
+    expect(page.locator("#cards svg.card")).to_have_count(2)
+    _fits_a_phone(page)
+    page.locator("#b-raise").tap()
+    settle_check(page, owner, seat, start)
+    page.context.close()
+
+
+def _fits_a_phone(page: Page) -> None:
+    """Nothing wider than the screen; every control a finger taps is at least 44 px each way."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    controls = page.locator(".controls button:visible, .spot:visible, .panel summary")
+    assert controls.count() >= 12
+    for k in range(controls.count()):
+        box = controls.nth(k).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, controls.nth(k).inner_text()
+
+
+def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
+    server: LiveServer, browser: Browser
+) -> None:
+    alice, bob = new_page(browser), new_page(browser)
+    sit(alice, server, "network-24h")
+    sit(bob, server, "network-24h")
+    owner, a_seat = seat_at(server, account_of(alice))
+    _, b_seat = seat_at(server, account_of(bob))
+    assert owner.spec.id == seat_at(server, account_of(bob))[0].spec.id
+    starts = {a_seat: owner.t.balance(a_seat), b_seat: owner.t.balance(b_seat)}
+    for page in (alice, bob):
+        page.locator("#spot-ante").click()
+        expect(page.locator("#spot-ante .spot-amount")).not_to_have_text("")
+    expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text(account_of(bob))
+    alice.locator("#b-deal").click()
+    expect(bob.locator("#timer")).to_have_text(re.compile(r"Decide in \d+ s"))
+    bob.context.close()  # bob's page is gone before he decides
+    alice.locator("#b-raise").click()
+    expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text("decided", timeout=20_000)
+    expect(alice.locator(f"#others li[data-seat='{b_seat}'] svg.card")).to_have_count(5)
+    decided = [e for e in owner.t.events if e.kind == "decided" and e.seat == b_seat]
+    assert decided[-1].public["auto"] is True
+    settle_check(alice, owner, a_seat, starts[a_seat])
+    b_results = owner.t.state.seats[b_seat].results
+    assert b_results is not None
+    assert owner.t.balance(b_seat) == starts[b_seat] + int(b_results["net"]["total"])
+    alice.context.close()
+
+
+def test_the_page_returns_to_its_seat_and_round_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
+    database = str(tmp_path / "restart.db")
+    with PortServer(browser_settings(database), 0) as first:
+        port = first.port
+        page = new_page(browser)
+        buy_in = sit(page, first, "cyberstud")
+        page.locator("#spot-ante").click()
+        page.locator("#b-deal").click()
+        expect(page.locator("#cards svg.card")).to_have_count(5)
+        cards = [page.locator("#cards svg.card").nth(k).get_attribute("aria-label") for k in range(5)]
+        round_before = page.locator("#fair-panel code").inner_text()
+    expect(page.locator("#link")).to_have_text(re.compile("connection lost"))
+    with PortServer(browser_settings(database), port) as second:
+        expect(page.locator("#link")).to_have_text("online", timeout=20_000)
+        expect(page.locator("#cards svg.card")).to_have_count(5)
+        assert [page.locator("#cards svg.card").nth(k).get_attribute("aria-label") for k in range(5)] == cards
+        assert page.locator("#fair-panel code").first.inner_text() == round_before
+        owner, seat = seat_at(second, account_of(page))
+        if owner.t.state.seats[seat].results is None:  # still undecided after the restart
+            page.locator("#b-raise").click()
+        settle_check(page, owner, seat, buy_in)
+        page.context.close()
+
+
+def test_the_page_checks_the_revealed_seed_against_the_deck(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "cyberstud")
+    page.locator("#spot-ante").click()
+    expect(page.locator("#commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    commitment = page.locator("#commitment").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    page.locator("#b-deal").click()
+    page.locator("#b-raise").click()
+    expect(page.locator("#fairness .fair-ok")).to_contain_text("verified")
+    seed = page.locator("#fairness code").first.inner_text()
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    owner, seat = seat_at(server, account_of(page))
+    assert owner.t.view(seat).seed == seed
+    # the browser's deck (Web Crypto) is the engine's, card for card, for several seeds
+    seeds = [seed, *(hashlib.sha256(bytes([k])).hexdigest() for k in range(4))]
+    decks = page.evaluate(
+        "(seeds) => import('/static/js/fair.js').then((f) => Promise.all(seeds.map(f.deckFromSeed)))", seeds
+    )
+    assert decks == [[card_text(c) for c in deck_from_seed(bytes.fromhex(s))] for s in seeds]
+    # a view whose dealer cards differ from the seed's deck is a mismatch
+    view = page.evaluate(
+        "async (seed) => { const f = await import('/static/js/fair.js'); const d = await f.deckFromSeed(seed);"
+        " const v = {seed, seat: 0, cards: [d[0], d[2], d[4], d[6], d[8]], dealer: [d[1], d[3], d[5], d[7], d[10]],"
+        " board: [], others: [], exchanges: 0};"
+        " const c = await f.commitmentOf(seed); return [(await f.verifyRound(v, c, false)).ok,"
+        " (await f.verifyRound({...v, dealer: [d[1], d[3], d[5], d[7], d[9]]}, c, false)).ok]; }",
+        seed,
+    )
+    assert view == [False, True]
+    page.context.close()
+
+
+def test_the_trainer_gives_the_par_sheets_best_decision(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "cyberstud")
+    page.locator("#trainer-panel summary").click()
+    page.locator("#trainer-on").check()
+    owner, seat = seat_at(server, account_of(page))
+    strategy = analyze(owner.spec.variant).table
+    for _ in range(2):
+        page.locator("#b-deal").click()
+        expect(page.locator("#result")).to_have_text("Your decision")
+        view = owner.t.view(seat)
+        best = strategy.decide(list(view.cards), list(view.dealer[-1:]))
+        shown = page.locator("[data-testid=best]")
+        expect(shown).to_have_text("raise" if best.value == "raise" else "fold", ignore_case=True, timeout=90_000)
+        wrong = "#b-fold" if best.value == "raise" else "#b-raise"
+        page.locator(wrong).click()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push)"))
+    expect(page.locator("#mistakes")).to_have_text("2 mistakes in 2 decisions so far.")
+    page.locator("#b-end").click()
+    expect(page.locator("#mistakes")).to_have_text(
+        re.compile(r"^Trainer: 2 mistakes in 2 decisions, costing \d+\.\d{4} antes")
+    )
+    page.context.close()
+
+
+def test_the_lobby_lists_every_game_and_links_its_table(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server.http)
+    page.get_by_role("button", name="Play as guest").click()
+    expect(page.locator(".game-card")).to_have_count(len(PRESETS))
+    page.get_by_role("link", name=re.compile("Play Casino Hold'em")).click()
+    expect(page).to_have_url(f"{server.http}/play/casino-holdem")
+    expect(page.get_by_role("button", name="Sit down")).to_be_visible()
+    page.context.close()
