@@ -19,6 +19,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
     p.add_argument("--grace", type=float, default=10.0, help="seconds a dropped player keeps playing")
+    p.add_argument("--rate", type=float, default=20.0, help="frames a second a socket may send (flood limit)")
+    p.add_argument("--burst", type=float, default=50.0, help="frames a socket may send at once")
+    p.add_argument("--share", default="0/1", help="I/K: process I of K started together splits the tables")
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=run_serve)
     a = commands.add_parser("accounts", help="the server's play-money accounts")
@@ -53,12 +56,28 @@ def run_serve(args: argparse.Namespace) -> int:
 
     setup(args.log_level)
     tables = load_tables(args.tables) if args.tables else default_tables()
-    settings = Settings(args.database, tables, args.demo, origins=tuple(args.origin), grace=args.grace)
+    settings = Settings(
+        args.database,
+        tables,
+        args.demo,
+        origins=tuple(args.origin),
+        grace=args.grace,
+        rate=args.rate,
+        burst=args.burst,
+        share=_share(args.share),
+    )
     app = create_app(settings)
     uvicorn.run(
         app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_config=None, timeout_graceful_shutdown=5
     )
     return 0
+
+
+def _share(text: str) -> tuple[int, int]:
+    i, _, k = text.partition("/")
+    if not (i.isdigit() and k.isdigit() and 0 <= int(i) < int(k)):
+        raise CaribbeanFastError(f"--share is I/K with 0 <= I < K, not {text!r}")
+    return int(i), int(k)
 
 
 def run_accounts(args: argparse.Namespace) -> int:

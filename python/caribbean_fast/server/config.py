@@ -38,7 +38,8 @@ class Settings:
     origins: tuple[str, ...] = ()  # allowed Origins besides the server's own
     rate: float = 20.0  # frames a second a socket may send, sustained
     burst: float = 50.0  # and at once
-    lease: float = 2.0  # seconds between attempts to take over tables another process left (PostgreSQL)
+    lease: float = 2.0  # seconds between attempts to take over tables another process left
+    share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
 
 
 def default_tables() -> list[TableSpec]:

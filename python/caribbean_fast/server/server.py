@@ -18,7 +18,7 @@ from .config import Settings
 from .db import Database, connect
 from .hub import Hub
 from .metrics import Metrics
-from .tables import Owner
+from .tables import Owner, TableSpec
 
 __all__ = ["Server"]
 
@@ -39,27 +39,39 @@ class Server:
     async def start(self) -> None:
         self.db.start()
         await self.db.run(self.book.load)
-        await self._take_over()
+        await self._take_over(foreign=self.settings.share[1] == 1)
         self._leasing = asyncio.create_task(self._lease_loop())
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
 
-    async def _take_over(self) -> None:
+    async def _take_over(self, foreign: bool = True) -> None:
         """Serves every table whose lease this process can take: at start, and when the process
-        that served it has died. The table is restored from its record by the engine's rules."""
-        for spec in self.settings.tables:
-            if spec.id in self.owners or not await self._lease(spec.id):
-                continue
-            owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
-            await owner.open()
-            owner.start(self.settings.tick)
-            self.owners[spec.id] = owner
-            _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round}})
+        that served it has died. The table is restored from its record by the engine's rules.
+        With `share` (i, k), the first pass takes only every k-th table from the i-th, so k
+        processes started together split the tables; later passes take any table left free."""
+        mine = [
+            spec
+            for k, spec in enumerate(self.settings.tables)
+            if spec.id not in self.owners and (foreign or k % self.settings.share[1] == self.settings.share[0])
+        ]
+        for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
+            await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
+
+    async def _serve(self, spec: TableSpec) -> None:
+        if not await self._lease(spec.id):
+            return
+        owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
+        await owner.open()
+        owner.start(self.settings.tick)
+        self.owners[spec.id] = owner
+        _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round}})
 
     async def _lease(self, table_id: str) -> bool:
         return await self.db.run(lambda tx: self.db.dialect.try_lease(table_id))
 
     async def _lease_loop(self) -> None:
+        if self.settings.share[1] > 1:
+            await asyncio.sleep(2 * self.settings.lease)  # the other processes' first pass
         while len(self.owners) < len(self.settings.tables):
             await asyncio.sleep(self.settings.lease)
             try:

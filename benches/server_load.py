@@ -1,0 +1,384 @@
+"""Load on the game server: N bot players over real WebSockets on loopback, at tables of every game,
+with random disconnects and reconnects, against `caribbean-fast serve` processes this script starts.
+
+Run: ``python benches/server_load.py --clients 2000 --seconds 60 --pace 1 --format json``
+(``--database postgresql://...`` with ``--processes 2``; ``--kill-at 30`` kills the server with
+SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watchers open instead
+and reports the server's memory per connection). Prints one JSON object: clients, tables, rounds,
+commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
+reconciles and every table's record audits clean afterwards), and more.
+
+The bots' accounts and session tokens are written into the database before the server starts
+(hashing 2,000 passwords with argon2id would take minutes and measures nothing about serving).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from caribbean_fast.engine import audit
+from caribbean_fast.server.accounts import create_account, hash_password
+from caribbean_fast.server.db import Database, Tx, connect
+from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.wallets import reconcile
+from caribbean_fast.variants import PRESETS, load_variant
+
+REFUSALS = {"illegal", "insufficient_funds", "not_seated", "seat_taken"}
+DROP = 0.005  # the chance a bot drops its socket after a command, and reconnects
+WALLET = 10**8
+
+
+@dataclass
+class Stats:
+    commands: int = 0
+    refused: int = 0
+    errors: int = 0
+    lost: int = 0  # commands in flight when the server was killed
+    reconnects: int = 0
+    latencies: list[float] = field(default_factory=list)
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+
+# ---- set-up ----------------------------------------------------------------------------------------
+
+
+def plan(clients: int) -> tuple[str, list[tuple[str, int]]]:
+    """The tables file for `clients` bots spread over every game, and each bot's table and minimum."""
+    text, seats_of = "", []
+    for k, name in enumerate(PRESETS):
+        variant = load_variant(name)
+        players = len(range(k, clients, len(PRESETS)))
+        count = -(-players // variant.seats)
+        if count:
+            text += f'[[table]]\nvariant = "{name}"\ncount = {count}\n\n'
+            seats_of += [
+                (f"{name}-{t + 1}", variant.limits[0].minimum) for t in range(count) for _ in range(variant.seats)
+            ]
+    return text, seats_of[:clients] if len(seats_of) >= clients else seats_of
+
+
+def seed_accounts(url: str, n: int) -> list[str]:
+    """n accounts with play money and a session each; their tokens."""
+    hashed, tokens = hash_password("bench password"), [secrets.token_urlsafe(24) for _ in range(n)]
+    expires = "9999-01-01T00:00:00+00:00"
+
+    def job(tx: Tx) -> None:
+        for k in range(len(tokens)):
+            create_account(tx, f"bot-{k}", hashed, WALLET)
+        tx.many(
+            "INSERT INTO sessions VALUES (?, ?, ?)",
+            [(hashlib.sha256(t.encode()).hexdigest(), f"bot-{k}", expires) for k, t in enumerate(tokens)],
+        )
+
+    db = Database(connect(url))
+    db.run_now(job)
+    db.dialect.close()
+    return tokens
+
+
+class Process:
+    def __init__(self, url: str, tables: Path, port: int, share: str, log: Path) -> None:
+        self.url, self.tables, self.port, self.share, self.log = url, tables, port, share, log
+        self.proc = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        command = [
+            sys.executable,
+            "-m",
+            "caribbean_fast.cli",
+            "serve",
+            "--database",
+            self.url,
+            "--port",
+            str(self.port),
+        ]
+        command += ["--tables", str(self.tables), "--rate", "1000", "--burst", "1000", "--grace", "2"]
+        command += ["--share", self.share, "--log-level", "warning"]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
+
+    def health(self) -> dict[str, Any] | None:
+        try:
+            answer: dict[str, Any] = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=5).json()
+            return answer
+        except httpx.HTTPError:
+            return None
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def kill_and_restart(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc = self._start()
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(120)
+
+
+def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> None:
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        served = [p.health() for p in processes]
+        if all(served) and sum(h["tables"] for h in served if h) == tables:
+            return
+        time.sleep(0.5)
+    raise TimeoutError("the servers did not serve every table")
+
+
+# ---- the bots ----------------------------------------------------------------------------------------
+
+
+class Bot:
+    def __init__(
+        self, token: str, table: str, minimum: int, ports: list[int], stats: Stats, pace: float | None
+    ) -> None:
+        self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
+        self.stats, self.pace, self.rng = stats, pace, random.Random(token)
+        self.port = ports[0]
+        self.view: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.next = 0
+
+    async def run(self, until: float) -> None:
+        while time.monotonic() < until:
+            try:
+                await self._session(until)
+            except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+                self.stats.reconnects += 1
+                self.port = self.rng.choice(self.ports)
+                await asyncio.sleep(0.5)
+
+    async def _session(self, until: float) -> None:
+        url, headers = f"ws://127.0.0.1:{self.port}/ws", {"Authorization": f"Bearer {self.token}"}
+        async with websockets.connect(url, additional_headers=headers, max_size=None, open_timeout=30) as ws:
+            reader = asyncio.create_task(self._read(ws))
+            try:
+                await self._play(ws, until)
+            finally:
+                reader.cancel()
+                for done in self.answers.values():
+                    if not done.done():
+                        self.stats.lost += 1
+                        done.cancel()
+                self.answers.clear()
+
+    async def _read(self, ws: Any) -> None:
+        async for text in ws:
+            frame = json.loads(text)
+            if frame["type"] == "answer" and frame["id"] in self.answers:
+                self.answers.pop(frame["id"]).set_result(frame)
+            elif frame["type"] == "view" and frame["table"] == self.table:
+                self.view = frame["view"]
+                self.changed.set()
+
+    async def _command(self, ws: Any, kind: str, **fields: Any) -> dict[str, Any] | None:
+        self.next += 1
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[self.next] = done
+        start = time.perf_counter()
+        await ws.send(json.dumps({"v": 1, "id": self.next, "type": kind, "table": self.table, **fields}))
+        answer = await asyncio.wait_for(done, 30)
+        self.stats.latencies.append((time.perf_counter() - start) * 1000)
+        self.stats.commands += 1
+        if not answer["ok"]:
+            code = answer["error"]["code"]
+            if code == "unavailable":
+                raise OSError("the table is served elsewhere")
+            if code in REFUSALS:
+                self.stats.refused += 1
+            else:
+                self.stats.error(code)
+        return answer
+
+    async def _play(self, ws: Any, until: float) -> None:
+        sit = await self._command(ws, "sit", buy_in=1000 * self.minimum)
+        if sit and not sit["ok"] and sit["error"]["code"] != "seat_taken":
+            return
+        while time.monotonic() < until:
+            if self.pace:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.pace)
+            action = self._choose()
+            if action is None:
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), 5)
+                continue
+            await self._command(ws, *action[:1], **action[1])
+            if self.rng.random() < DROP:
+                return
+
+    def _choose(self) -> tuple[str, dict[str, Any]] | None:
+        v = self.view
+        if v is None:
+            return None
+        phase, actions = v["phase"], v["actions"]
+        if v["balance"] < 20 * self.minimum and phase != "deciding":
+            return ("top_up", {"amount": 1000 * self.minimum})
+        if phase in ("waiting", "settled") or (phase == "betting" and not v["bets"]["ante"]):
+            return ("ante", {"amount": self.minimum})
+        if phase == "betting":
+            return ("deal", {})
+        if "raise" in actions:
+            return ("raise", {}) if self.rng.random() < 0.6 else ("fold", {})
+        if "fold" in actions:
+            return ("fold", {})
+        return None
+
+
+async def load(bots: list[Bot], seconds: float, kill_at: float | None, processes: list[Process]) -> float:
+    start = time.monotonic()
+    until = start + seconds
+    tasks = [asyncio.create_task(b.run(until)) for b in bots]
+    if kill_at is not None:
+        await asyncio.sleep(kill_at)
+        await asyncio.to_thread(processes[0].kill_and_restart)
+    await asyncio.gather(*tasks)
+    return time.monotonic() - start
+
+
+async def idle(n: int, port: int) -> int:
+    """Opens n lobby watchers and keeps them; returns how many answered."""
+    sockets, answered = [], 0
+    for k in range(0, n, 500):
+        batch = await asyncio.gather(
+            *(websockets.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=60) for _ in range(min(500, n - k)))
+        )
+        sockets += batch
+    for ws in sockets:
+        await ws.send(json.dumps({"v": 1, "id": 1, "type": "lobby"}))
+    for ws in sockets:
+        while json.loads(await ws.recv())["type"] != "answer":
+            pass
+        answered += 1
+    await asyncio.sleep(2)
+    return answered
+
+
+# ---- after -------------------------------------------------------------------------------------------
+
+
+def books(url: str) -> tuple[bool, int, list[str]]:
+    """(reconciled, rounds closed, tables whose audit failed)."""
+    db = Database(connect(url))
+    sums = db.run_now(reconcile)
+    ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
+    failed = []
+    for table_id in ids:
+        record = TableRecord(table_id)
+        db.run_now(record.load)
+        if not audit(record).ok:
+            failed.append(table_id)
+    rounds = db.run_now(lambda tx: tx.one("SELECT COUNT(*) FROM table_events WHERE kind = 'round_closed'"))
+    db.dialect.close()
+    return sums.reconciled and not failed, int(rounds[0]) if rounds else 0, failed
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--pace", type=float, default=None, help="each client acts about once every PACE s")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--kill-at", type=float, default=None, help="SIGKILL the (first) server this many s in")
+    parser.add_argument("--idle", type=int, default=0, help="hold this many lobby watchers open instead")
+    parser.add_argument("--format", choices=["json"], default="json")
+    args = parser.parse_args()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    with tempfile.TemporaryDirectory() as folder:
+        print(json.dumps(run(args, Path(folder))))
+
+
+def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    url = args.database or str(folder / "casino.db")
+    text, seats = plan(max(args.clients, 1))
+    tables_file = folder / "tables.toml"
+    tables_file.write_text(text)
+    tables = len({t for t, _ in seats})
+    tokens = seed_accounts(url, len(seats))
+    ports = [_free_port() for _ in range(args.processes)]
+    log = folder / "serve.log"
+    processes = [Process(url, tables_file, p, f"{i}/{args.processes}", log) for i, p in enumerate(ports)]
+    try:
+        wait_served(processes, tables)
+        if args.idle:
+            before = processes[0].rss_kb()
+            answered = asyncio.run(idle(args.idle, ports[0]))
+            after = processes[0].rss_kb()
+            return {
+                "connections": args.idle,
+                "answered": answered,
+                "rss_before_kb": before,
+                "rss_after_kb": after,
+                "kb_per_connection": round((after - before) / args.idle, 2),
+            }
+        stats = Stats()
+        bots = [Bot(tok, t, m, ports, stats, args.pace) for tok, (t, m) in zip(tokens, seats, strict=True)]
+        elapsed = asyncio.run(load(bots, args.seconds, args.kill_at, processes))
+    finally:
+        for p in processes:
+            p.stop()
+    reconciled, rounds, failed = books(url)
+    return {
+        "clients": len(bots),
+        "tables": tables,
+        "seconds": round(elapsed, 1),
+        "rounds": rounds,
+        "commands": stats.commands,
+        "errors": stats.errors,
+        "refused": stats.refused,
+        "lost": stats.lost,
+        "reconnects": stats.reconnects,
+        "p50_ms": percentile(stats.latencies, 0.5),
+        "p99_ms": percentile(stats.latencies, 0.99),
+        "rounds_per_second": round(rounds / elapsed, 1),
+        "reconciled": reconciled,
+        "audit_failures": failed[:5],
+        "error_codes": stats.error_codes,
+        "processes": args.processes,
+        "database": "postgresql" if url.startswith("postgres") else "sqlite",
+    }
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+if __name__ == "__main__":
+    main()
