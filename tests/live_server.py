@@ -49,7 +49,9 @@ class LiveServer:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(self.app, ws_max_size=MAX_FRAME, log_config=None, lifespan="on")
+        config = uvicorn.Config(
+            self.app, ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_config=None, lifespan="on"
+        )
         self.uvicorn = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.uvicorn.serve(sockets=[self.sock])))
 

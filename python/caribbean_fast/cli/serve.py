@@ -68,7 +68,13 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     app = create_app(settings)
     uvicorn.run(
-        app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_config=None, timeout_graceful_shutdown=5
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=MAX_FRAME,
+        ws_per_message_deflate=False,
+        log_config=None,
+        timeout_graceful_shutdown=5,
     )
     return 0
 

@@ -71,6 +71,7 @@ class Hub:
         self.connections: set[Connection] = set()
         self._accounts: defaultdict[str, set[Connection]] = defaultdict(set)
         self._watchers: defaultdict[str, set[Connection]] = defaultdict(set)
+        self.held: defaultdict[str, dict[str, int]] = defaultdict(dict)  # account -> table -> seat
 
     def join(self, conn: Connection) -> None:
         self.connections.add(conn)

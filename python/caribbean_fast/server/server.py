@@ -35,12 +35,14 @@ class Server:
         self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
         self._leasing: asyncio.Task[None] | None = None
+        self._clock: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.db.start()
         await self.db.run(self.book.load)
         await self._take_over(foreign=self.settings.share[1] == 1)
         self._leasing = asyncio.create_task(self._lease_loop())
+        self._clock = asyncio.create_task(self._ticks())
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
 
     async def _take_over(self, foreign: bool = True) -> None:
@@ -62,9 +64,16 @@ class Server:
             return
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
         await owner.open()
-        owner.start(self.settings.tick)
+        owner.start()
         self.owners[spec.id] = owner
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round}})
+
+    async def _ticks(self) -> None:
+        """The clock: every owner ticks its table once a `tick`."""
+        while True:
+            await asyncio.sleep(self.settings.tick)
+            for owner in list(self.owners.values()):
+                owner.tick()
 
     async def _lease(self, table_id: str) -> bool:
         return await self.db.run(lambda tx: self.db.dialect.try_lease(table_id))
@@ -85,8 +94,9 @@ class Server:
         return [here.get(s.id) or {"table": s.id, "game": s.variant.name, "here": False} for s in self.settings.tables]
 
     async def stop(self) -> None:
-        if self._leasing is not None:
-            self._leasing.cancel()
+        for task in (self._leasing, self._clock):
+            if task is not None:
+                task.cancel()
         for conn in list(self.hub.connections):
             conn.close(1001, "shutdown")
         await asyncio.sleep(0.05)
@@ -98,15 +108,11 @@ class Server:
         _log.info("stopped", extra={"fields": {"tables": len(self.owners)}})
 
     def seats_of(self, account: str) -> list[dict[str, Any]]:
-        return [
-            {"table": tid, "seat": seat}
-            for tid, owner in self.owners.items()
-            if (seat := owner.seat_of(account)) is not None
-        ]
+        return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
 
     def went_away(self, account: str) -> None:
         """The account's last socket closed: after the grace period, the game's disconnect rule."""
-        held = [o for o in self.owners.values() if o.seat_of(account) is not None]
+        held = [self.owners[table] for table in self.hub.held.get(account, {}) if table in self.owners]
         for owner in held:
             owner.went_away(account)
         if held:

@@ -47,8 +47,11 @@ class Owner:
         self.record = TableRecord(spec.id)
         self.table: Table | None = None
         self.players: dict[int, str] = {}
+        self._loaded: dict[int, str] = {}  # the seats' holders as the database has them
         self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
-        self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
+        self._queue = asyncio.Queue()
+        self._tick_queued = False
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events counted in the metrics
 
@@ -59,13 +62,16 @@ class Owner:
         opens a new one."""
         self.table = await self.db.run(self._open_job)
         self._seen = len(self.t.events)
+        for seat in list(self.players):
+            self._hold(seat, None)
+        for seat, account in self._loaded.items():
+            self._hold(seat, account)
 
     def _open_job(self, tx: Tx) -> Table:
         s = self.spec
         found = self.record.load(tx)
-        self.players = {
-            int(k): str(a) for k, a in tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
-        }
+        seats = tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
+        self._loaded = {int(k): str(a) for k, a in seats}
         if found:
             table = restore(self.record, book=self.book)
         else:
@@ -73,37 +79,43 @@ class Owner:
             table = Table(
                 s.variant, seats=s.seats, limits=s.limits, store=self.record, book=self.book, accounts=accounts
             )
-        for seat, account in self.players.items():
+        for seat, account in self._loaded.items():
             table.accounts[seat] = account
         self.record.flush(tx)
         return table
 
-    def start(self, tick_seconds: float) -> None:
-        self._task = asyncio.create_task(self._serve(tick_seconds), name=f"owner {self.spec.id}")
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._serve(), name=f"owner {self.spec.id}")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
+    def tick(self) -> None:
+        """The server's clock: a tick joins the queue, unless one waits there already."""
+        if not self._tick_queued:
+            self._tick_queued = True
+            self._queue.put_nowait(None)
+
     async def submit(self, command: Command, account: str | None) -> dict[str, Any]:
         """Queues a command for the owner; its result once committed, or the refusal raised."""
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        await self._queue.put((command, account, done))
+        self._queue.put_nowait((command, account, done))
         return await done
 
-    async def _serve(self, tick_seconds: float) -> None:
-        next_tick = time.monotonic()
+    async def _serve(self) -> None:
         while True:
-            timeout = max(0.0, next_tick - time.monotonic())
-            try:
-                command, account, done = await asyncio.wait_for(self._queue.get(), timeout)
-            except TimeoutError:
-                next_tick = time.monotonic() + tick_seconds
+            item = await self._queue.get()
+            if item is None:
+                self._tick_queued = False
                 await self._guarded(self._tick)
                 continue
+            command, account, done = item
             try:
-                done.set_result(await self._run(command, account))
+                result = await self._run(command, account)
+                if not done.cancelled():
+                    done.set_result(result)
             except CaribbeanFastError as err:
                 if not done.cancelled():
                     done.set_exception(err)
@@ -190,16 +202,30 @@ class Owner:
             )
         if self.t.phase is Phase.CLOSED:
             self.t.reopen()
-        await self._money_job(lambda tx: self._sit_job(tx, account, seat, buy_in))
+        self._hold(seat, account)  # before the commit, so the views after it go to the new player
+        try:
+            await self._money_job(lambda tx: self._sit_job(tx, account, seat, buy_in))
+        except BaseException:
+            self._hold(seat, None)
+            raise
         self.away.pop(account, None)
         return {"seat": seat}
+
+    def _hold(self, seat: int, account: str | None) -> None:
+        """Who holds the seat (None: nobody), here and in the hub's index of every account's seats."""
+        if account is None:
+            gone = self.players.pop(seat, None)
+            if gone is not None:
+                self.hub.held[gone].pop(self.spec.id, None)
+            return
+        self.players[seat] = account
+        self.hub.held[account][self.spec.id] = seat
 
     def _sit_job(self, tx: Tx, account: str, seat: int, buy_in: int) -> None:
         wallets.debit(tx, account, buy_in)
         tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, seat, account))
         self.t.deposit(seat, buy_in)
         self.t.accounts[seat] = account
-        self.players[seat] = account
 
     def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
         wallets.debit(tx, account, amount)
@@ -213,6 +239,7 @@ class Owner:
             self.t.clear(seat)
         returned = self.t.balance(seat)
         await self._money_job(lambda tx: self._leave_job(tx, account, seat, returned))
+        self._hold(seat, None)
         return {"returned": returned}
 
     def _leave_job(self, tx: Tx, account: str, seat: int, amount: int) -> None:
@@ -220,7 +247,6 @@ class Owner:
         if amount:
             self.t.withdraw(seat, amount)
             wallets.credit(tx, account, amount)
-        self.players.pop(seat, None)
 
     async def _money_job(self, job: Callable[[Tx], None]) -> None:
         """A wallet move and the table's event in one job (anything pending is committed first,
@@ -257,8 +283,11 @@ class Owner:
         """A commit failed after the engine moved on: the table is rebuilt from what is committed."""
         _log.error("table %s: a commit failed; restoring the table from its record", self.spec.id)
         self.record = TableRecord(self.spec.id)
-        self.table = await self.db.run(self._open_job)
-        self._seen = len(self.t.events)
+        await self.open()
+        for seat in list(self.players):
+            self._hold(seat, None)
+        for seat, account in self._loaded.items():
+            self._hold(seat, account)
 
     # ---- the clock and connections ------------------------------------------------------------------
 
