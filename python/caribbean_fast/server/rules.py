@@ -47,7 +47,7 @@ def rules_json(table: str, v: Variant, limits: int) -> dict[str, Any]:
         "game": v.name,
         "title": v.title,
         "family": str(v.family),
-        "bet": "call" if v.family is Family.HOLDEM else "raise",
+        "bet": "call" if v.family is Family.HOLDEM or v.exchanges else "raise",  # as the games name it
         "raise_multiple": str(v.raise_multiple),
         "qualifier": v.qualifier.description,
         "paytable": _paytable(v),

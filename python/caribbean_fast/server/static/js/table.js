@@ -219,7 +219,8 @@ function renderButtons(v) {
   if (state.rules.exchanges) {
     const most = state.rules.exchanges.most_per_round;
     $("b-exchange").disabled = !can("exchange");
-    $("b-exchange").textContent = `Exchange all (${v.exchanges}/${most})`;
+    $("b-exchange").textContent = `Exchange (${v.exchanges}/${most})`;
+    $("b-exchange").setAttribute("aria-label", `Exchange the whole hand, ${v.exchanges} of ${most} exchanges used`);
   }
 }
 
@@ -425,6 +426,7 @@ function renderStatic() {
   $("rule-line").textContent = `Dealer qualifies with ${r.qualifier.split(" (")[0].replace("-", " ")} · ${bet} ${r.raise_multiple}× ante`;
   renderChips();
   renderPaytables();
+  if (matchMedia("(min-width: 900px)").matches) $("pay-panel").open = true; // room at the side
 }
 
 function renderChips() {
