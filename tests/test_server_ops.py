@@ -8,11 +8,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, settings
+from live_server import Client, LiveServer, query, settings
 
 from caribbean_fast.cli import main
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server import load_tables
+from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.variants import load_variant
 
 
 @pytest.fixture
@@ -82,3 +84,23 @@ def test_tables_file(tmp_path: Path) -> None:
         ("net-1", "network-24h", 3),
         ("net-2", "network-24h", 3),
     ]
+
+
+def test_game_1_personal_limit_holds_on_every_table_of_the_account(tmp_path: Path) -> None:
+    game1 = load_variant("atlantic-city")
+    tables = [TableSpec("ac-1", game1, 1), TableSpec("ac-2", game1, 1)]
+    with LiveServer(settings(str(tmp_path / "casino.db"), tables=tables)) as server:
+        c = Client(server.ws, server.guest())
+        c.ok("sit", table="ac-1", buy_in=20_000)
+        c.ok("sit", table="ac-2", buy_in=20_000)
+        c.ok("set_limit", table="ac-1", amount=600)
+        refused = c.cmd("ante", table="ac-2", amount=1_000)
+        assert refused["error"] == {
+            "code": "illegal",
+            "message": "an ante of 10.00 USD is over the personal limit 6.00 USD",
+        }
+        c.ok("ante", table="ac-2", amount=600)
+        again = c.cmd("set_limit", table="ac-2", amount=None)
+        assert again["error"]["code"] == "illegal" and "at most once a week" in again["error"]["message"]
+        account = c.welcome["account"]
+    assert query(server.settings.database, "SELECT amount FROM limits WHERE account = ?", (account,)) == [(600,)]

@@ -5,6 +5,7 @@ file, with PostgreSQL on each table's advisory lock."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -30,8 +31,12 @@ def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Pat
         first.wait(2)
         second = ServerProcess(database_url, str(tables))
         second.wait(0)
+        time.sleep(0.5)
         lobby = httpx.get(f"{second.http}/api/lobby").json()["tables"]
-        assert [(t["table"], t["here"]) for t in lobby] == [("cyberstud-1", False), ("network-24h-1", False)]
+        assert [(t["table"], t["here"], t["endpoint"]) for t in lobby] == [
+            ("cyberstud-1", False, first.ws),
+            ("network-24h-1", False, first.ws),
+        ]  # a player finds every table from any process's lobby
         token = httpx.post(f"{second.http}/api/guest").json()["token"]  # accounts are shared
         player = Client(first.ws, token)
         player.ok("sit", table="cyberstud-1", buy_in=10_000)

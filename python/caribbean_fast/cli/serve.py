@@ -21,6 +21,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--grace", type=float, default=10.0, help="seconds a dropped player keeps playing")
     p.add_argument("--rate", type=float, default=20.0, help="frames a second a socket may send (flood limit)")
     p.add_argument("--burst", type=float, default=50.0, help="frames a socket may send at once")
+    p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
     p.add_argument("--share", default="0/1", help="I/K: process I of K started together splits the tables")
     p.add_argument("--log-level", default="info")
     p.set_defaults(run=run_serve)
@@ -65,6 +66,7 @@ def run_serve(args: argparse.Namespace) -> int:
         rate=args.rate,
         burst=args.burst,
         share=_share(args.share),
+        endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
     )
     app = create_app(settings)
     uvicorn.run(

@@ -39,6 +39,7 @@ class Settings:
     rate: float = 20.0  # frames a second a socket may send, sustained
     burst: float = 50.0  # and at once
     lease: float = 2.0  # seconds between attempts to take over tables another process left
+    endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
     share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
 
 

@@ -38,6 +38,7 @@ SCHEMA = [
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
     """CREATE TABLE IF NOT EXISTS table_meta (
         table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
+    "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS table_events (
         table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
         seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",

@@ -15,7 +15,7 @@ from .accounts import Accounts
 from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
-from .db import Database, connect
+from .db import Database, Tx, connect
 from .hub import Hub
 from .metrics import Metrics
 from .tables import Owner, TableSpec
@@ -36,6 +36,7 @@ class Server:
         self._grace: set[asyncio.Task[None]] = set()
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
+        self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
 
     async def start(self) -> None:
         self.db.start()
@@ -62,6 +63,7 @@ class Server:
     async def _serve(self, spec: TableSpec) -> None:
         if not await self._lease(spec.id):
             return
+        await self.db.run(lambda tx: _announce(tx, spec.id, self.settings.endpoint))
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
         await owner.open()
         owner.start()
@@ -81,17 +83,27 @@ class Server:
     async def _lease_loop(self) -> None:
         if self.settings.share[1] > 1:
             await asyncio.sleep(2 * self.settings.lease)  # the other processes' first pass
-        while len(self.owners) < len(self.settings.tables):
-            await asyncio.sleep(self.settings.lease)
+        while True:
             try:
-                await self._take_over()
+                if len(self.owners) < len(self.settings.tables):
+                    await self._take_over()
+                await self._where_elsewhere()
             except Exception:
                 _log.exception("taking tables over failed")
+            await asyncio.sleep(self.settings.lease)
+
+    async def _where_elsewhere(self) -> None:
+        rows = await self.db.run(lambda tx: tx.all("SELECT table_id, endpoint FROM leases"))
+        self.elsewhere = {str(t): str(e) for t, e in rows if t not in self.owners}
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""
         here = {tid: {**o.lobby_entry(), "here": True} for tid, o in self.owners.items()}
-        return [here.get(s.id) or {"table": s.id, "game": s.variant.name, "here": False} for s in self.settings.tables]
+        return [
+            here.get(s.id)
+            or {"table": s.id, "game": s.variant.name, "here": False, "endpoint": self.elsewhere.get(s.id)}
+            for s in self.settings.tables
+        ]
 
     async def stop(self) -> None:
         for task in (self._leasing, self._clock):
@@ -129,6 +141,12 @@ class Server:
                 await owner.disconnect(account)
             except Exception as err:  # the seat was left meanwhile, or the table refused
                 _log.info("disconnect", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
+
+
+def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
+    """Where the table is served now, for the other processes' lobbies."""
+    tx.execute("DELETE FROM leases WHERE table_id = ?", (table_id,))
+    tx.execute("INSERT INTO leases VALUES (?, ?)", (table_id, endpoint))
 
 
 def _safe(url: str) -> str:

@@ -164,7 +164,8 @@ async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple
     owner = server.owners.get(command.table or "")
     if owner is None:
         if any(s.id == command.table for s in server.settings.tables):
-            raise ServerError(f"{command.table} is served by another process just now", "unavailable")
+            where = server.elsewhere.get(command.table or "") or "another process"
+            raise ServerError(f"{command.table} is served at {where}", "unavailable")
         raise ServerError(f"no table {command.table!r}", "no_table")
     if command.type in ("watch", "unwatch"):
         server.hub.watch(conn, owner.spec.id, command.type == "watch")
