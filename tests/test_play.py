@@ -49,17 +49,17 @@ def test_game1_keys_stake_progressive_deal_raise(monkeypatch: pytest.MonkeyPatch
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("shift+up", "down", "p")  # type: ignore[attr-defined]
-        assert "stake 14.00 USD" in app.screen_text() and "progressive 1.00 USD" in app.screen_text()
+        assert "stake 50.00 USD" in app.screen_text() and "progressive 1.00 USD" in app.screen_text()
         await pilot.press("enter")  # type: ignore[attr-defined]
         assert "[9c] [9d] [2h] [5s] [Kc]" in app.screen_text() and "[##] [##] [##] [##] [Qs]" in app.screen_text()
         assert "[Ac]" not in app.screen_text()
         await pilot.press("enter")  # type: ignore[attr-defined]
         text = app.screen_text()
-        assert "[Ac] [Kh] [8s] [5h] [Qs]" in text and "Pair of Nines: won 41.00 USD" in text
+        assert "[Ac] [Kh] [8s] [5h] [Qs]" in text and "Pair of Nines, beats the dealer; net 149.00 USD" in text
 
     play(table, script)
     assert table.phase is Phase.SETTLED
-    assert table.balance(0) == 100_000 + 1400 + 2 * 1400 - 100  # ante and raise win, progressive lost
+    assert table.balance(0) == 100_000 + 5000 + 2 * 5000 - 100  # ante and raise win, progressive lost
 
 
 def test_game2_repeat_and_clear_keys() -> None:
@@ -87,7 +87,8 @@ def test_game3_other_seats_and_the_timer(monkeypatch: pytest.MonkeyPatch) -> Non
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
         assert "time left 20 s" in app.screen_text()
-        assert app.screen_text().count("[##] [##] [##] [##] [##]   decided") == 2  # their cards stay hidden
+        text = app.screen_text()
+        assert text.count("[##] [##] [##] [##] [##]   folds") == 2  # their cards hidden, their decisions told
         clock.advance(20)
         app.tick()
         assert "time ran out: Pair of Nines" in app.message
@@ -106,7 +107,7 @@ def test_game4_exchange_keys(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("1", "2", "x")  # type: ignore[attr-defined]
         assert "[Ad] [Ah] [9h] [Jc] [As]" in app.screen_text()
         await pilot.press("c")  # type: ignore[attr-defined]
-        assert app.message == "Three of a kind, Aces: won 60.00 USD"
+        assert app.message == "Three of a kind, Aces, beats the dealer; net 60.00 USD (exchange fees 10.00 USD)"
 
     play(table, script)
     assert table.balance(0) == 100_000 + 1000 + 6000 - 1000
@@ -160,7 +161,7 @@ def test_trainer_reports_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_recorded_session_restores(tmp_path: Path) -> None:
-    args = Namespace(variant="cyberstud", store=tmp_path / "me.db", seats=1, seed=3, balance=50.0)
+    args = Namespace(variant="cyberstud", store=tmp_path / "me.db", seats=1, seed=3, balance=50.0, limits=None)
     table = open_table(args)
 
     async def script(app: PlayApp, pilot: object) -> None:

@@ -86,7 +86,7 @@ def test_resume_refuses_options_the_record_does_not_hold(record: Path, change: l
 def test_play_on_another_games_store_is_refused(record: Path) -> None:
     before = fingerprint(record)
     for variant, seats, balance in (("casino-holdem", None, None), (GAME, 1, None), (GAME, None, 3.0)):
-        args = Namespace(variant=variant, store=record, seats=seats, seed=None, balance=balance)
+        args = Namespace(variant=variant, store=record, seats=seats, seed=None, balance=balance, limits=None)
         with pytest.raises(StoreError, match="continues the table it records"):
             open_table(args)
     assert fingerprint(record) == before

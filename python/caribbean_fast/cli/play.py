@@ -20,6 +20,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--balance", type=float, default=None, help="the opening balance, in the currency (1000)")
     p.add_argument("--seats", type=int, default=None, help="seats (1); you are seat 0, the rest play --others")
     p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
+    p.add_argument("--limits", type=int, default=None, help="the game's table of limits, 0 first (0)")
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
     p.add_argument("--others", choices=sorted(STRATEGIES), default="simple")
     p.add_argument("--trainer", action="store_true", help="the best choice and its value before each decision")
@@ -36,16 +37,18 @@ def open_table(args: argparse.Namespace) -> Table:
     if args.store is not None and args.store.exists():
         store = continued(args.store)
         try:
-            refuse_differences(store, variant, {"--seats": args.seats, "--seed": args.seed, "--balance": deposit})
+            asked = {"--seats": args.seats, "--seed": args.seed, "--balance": deposit, "--limits": args.limits}
+            refuse_differences(store, variant, asked)
             return restore(store)
         except BaseException:
             store.close()
             raise
-    Table.check_config(variant, args.seats or 1)
+    seats, limits = args.seats or 1, args.limits or 0
+    Table.check_config(variant, seats, limits)
     if args.store is None:
-        return _deposited(Table(variant, seats=args.seats or 1, seed=args.seed), deposit)
+        return _deposited(Table(variant, seats=seats, limits=limits, seed=args.seed), deposit)
     with new_record(args.store) as store:
-        return _deposited(Table(variant, seats=args.seats or 1, seed=args.seed, store=store), deposit)
+        return _deposited(Table(variant, seats=seats, limits=limits, seed=args.seed, store=store), deposit)
 
 
 def _deposited(table: Table, deposit: int | None) -> Table:

@@ -59,7 +59,7 @@ def recorded_options(store: SqliteStore) -> dict[str, Any]:
         raise StoreError(f"{store.path}: malformed meta data: 'run' is not JSON") from None
     deposit = next((e for e in (r.event for r in store.rows()) if e.kind == "deposit"), None)
     balance = deposit.public["args"]["amount"] if deposit is not None else None
-    options = {"--seats": config["seats"], "--seed": config["seed"], "--balance": balance}
+    options = {"--seats": config["seats"], "--seed": config["seed"], "--balance": balance, "--limits": config["limits"]}
     if isinstance(run, dict):
         options |= {f"--{k}": v for k, v in run.items()}
     return {"variant": config["variant"], **options}

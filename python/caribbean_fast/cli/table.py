@@ -147,6 +147,6 @@ def run_history(args: argparse.Namespace) -> int:
     for steps in seat_history(events, args.seat, args.last):
         print(f"--- round {steps[0]['round']} ({steps[0]['time']})")
         for step in steps:
-            if (text := describe_step(step, table.variant.currency)) is not None:
+            if (text := describe_step(step, table.variant)) is not None:
                 print("   " + text)
     return 0

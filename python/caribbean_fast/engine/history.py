@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import format_cards
-from ..variants import Currency
+from ..variants import Currency, Variant
 from .events import Event
 
-__all__ = ["describe_step", "seat_history"]
+__all__ = ["describe_step", "outcome_words", "seat_history"]
 
 Step = dict[str, Any]
 
@@ -45,14 +45,24 @@ def _dealt(s: Step, c: Currency) -> str:
     return f"seat {s['seat']} dealt" + (f": {format_cards(s['cards'])}" if "cards" in s else "")
 
 
+def outcome_words(result: Step, c: Currency) -> str:
+    """A settled seat in words: how the round ended for it, then its net, with any exchange fees
+    named, so that the words never contradict the money ("lose" with a positive net, "push" for
+    a win that the fees cancelled)."""
+    o, net = result["outcome"], result["net"]
+    if o["decision"] == "fold":
+        how = "folded"
+    elif not o["dealer_qualifies"]:
+        how = "the dealer does not qualify"
+    else:
+        how = {"win": "beats the dealer", "lose": "loses to the dealer", "tie": "ties the dealer"}[o["showdown"]]
+    fees = -int(net.get("exchange_fees", 0))
+    paid = f" (exchange fees {c.format(fees)})" if fees else ""
+    return f"{result['hand']}, {how}; net {c.format(net['total'])}{paid}"
+
+
 def _settled(s: Step, c: Currency) -> str:
-    o, net = s["outcome"], s["net"]
-    how = (
-        "folded"
-        if o["decision"] == "fold"
-        else o["showdown"] + ("" if o["dealer_qualifies"] else ", dealer does not qualify")
-    )
-    return f"seat {s['seat']}: {s['hand']}, {how}; net {c.format(net['total'])}"
+    return f"seat {s['seat']}: {outcome_words(s, c)}"
 
 
 def _closed(s: Step, c: Currency) -> str:
@@ -64,7 +74,7 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
     "bets": lambda s, c: f"seat {s['seat']} {_bets(s, c)}",
     "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
     "dealt": _dealt,
-    "decided": lambda s, c: f"seat {s['seat']} {s['decision']}s" + (" (automatic)" if s["auto"] else ""),
+    "decided": lambda s, c: f"seat {s['seat']} {s['word']}s" + (" (automatic)" if s["auto"] else ""),
     "exchanged": lambda s, c: (
         f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
         + (f": now {format_cards(s['cards'])}" if "cards" in s else "")
@@ -78,7 +88,12 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
 }
 
 
-def describe_step(step: Step, currency: Currency) -> str | None:
-    """One step in words, or None for a step that only records a command."""
+def describe_step(step: Step, variant: Variant) -> str | None:
+    """One step in words, in the game's own terms ("calls" in hold'em), or None for a step that
+    only records a command."""
     words = _WORDS.get(step["kind"])
-    return words(step, currency) if words else None
+    if words is None:
+        return None
+    if step["kind"] == "decided":
+        step = step | {"word": variant.raise_word if step["decision"] == "raise" else "fold"}
+    return words(step, variant.currency)

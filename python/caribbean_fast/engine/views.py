@@ -25,6 +25,8 @@ class OtherSeat:
     dealt: bool
     decided: bool
     cards: tuple[str, ...]  # empty until the showdown reveals them
+    decision: str | None = None  # "raise" or "fold", as every seat is told once it is taken
+    result: dict[str, Any] | None = None  # the seat's settlement, public once the round is settled
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,15 @@ def seat_view(table: Table, seat: int) -> SeatView:
     else:
         dealer = r.dealer if shown else r.dealer[-1:] if state.phase is Phase.DECIDING else []
     others = tuple(
-        OtherSeat(k, s.bets, s.dealt, s.decision is not None, _texts(s.cards) if shown and s.dealt else ())
+        OtherSeat(
+            k,
+            s.bets,
+            s.dealt,
+            s.decision is not None,
+            _texts(s.cards) if shown and s.dealt else (),
+            str(s.decision) if s.decision is not None else None,
+            s.results,
+        )
         for k, s in enumerate(state.seats)
         if k != seat
     )

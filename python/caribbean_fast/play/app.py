@@ -9,17 +9,20 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..errors import CaribbeanFastError
 from ..settlement import Decision
-from .render import help_text, history_text, paytable, status, table_area
+from .render import help_text, history_text, packed, paytable, status, table_area
 from .session import PlaySession
 
 __all__ = ["PlayApp"]
+
+_KEY_NAMES = {"enter": "⏎", "minus": "-", "delete": "del", "question_mark": "?", "up": "↑↓"}
 
 _PICKS = [Binding(str(i + 1), f"pick({i})", "pick", show=i == 0) for i in range(5)]
 _NEEDS = {"side_bet": "side_bets", "progressive": "progressive", "pick": "exchanges", "exchange": "exchanges"}
@@ -34,6 +37,8 @@ class PlayApp(App[str]):
     #table { border: round green; padding: 0 1; height: auto; min-height: 10; }
     #message { height: 2; padding: 0 1; color: $warning; }
     #panel { border: round $accent; padding: 0 1; height: auto; display: none; }
+    #status { height: auto; }
+    #keys { dock: bottom; height: auto; background: $panel; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("enter", "enter", "deal/raise"),
@@ -44,8 +49,8 @@ class PlayApp(App[str]):
         Binding("full_stop", "clear", "clear", show=False),
         Binding("up", "stake(1)", "stake"),
         Binding("down", "stake(-1)", "stake", show=False),
-        Binding("shift+up", "stake(10)", "+10", show=False),
-        Binding("shift+down", "stake(-10)", "-10", show=False),
+        Binding("shift+up", "stake(10)", "+10 chips", show=False),
+        Binding("shift+down", "stake(-10)", "-10 chips", show=False),
         Binding("p", "progressive", "progressive"),
         Binding("b", "side_bet", "AA bonus"),
         Binding("c", "call", "call"),
@@ -65,6 +70,7 @@ class PlayApp(App[str]):
         self.session, self.tick_seconds = session, tick_seconds
         self.message = "Up/Down set the stake, Enter deals. Press ? for every key."
         self.shown_panel: str | None = None
+        self.quitting = False  # q pressed once while the seat's hand is dealt
         self._keys = {b.key: b.action.split("(")[0] for b in self.BINDINGS if isinstance(b, Binding)}
 
     def compose(self) -> ComposeResult:
@@ -72,7 +78,7 @@ class PlayApp(App[str]):
         yield Static(id="table")
         yield Static(id="message")
         yield Static(id="panel")
-        yield Footer()
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.title = self.session.table.variant.title
@@ -85,7 +91,7 @@ class PlayApp(App[str]):
     def renderables(self) -> dict[str, RenderableType]:
         now = self.session.table.clock()
         parts: dict[str, RenderableType] = {
-            "status": status(self.session, now),
+            "status": status(self.session, now, self.size.width - 2 if self.size.width else 200),
             "table": table_area(self.session),
             "message": self.message,
         }
@@ -94,10 +100,24 @@ class PlayApp(App[str]):
         elif self.shown_panel == "history":
             parts["panel"] = history_text(self.session)
         elif self.shown_panel == "help":
-            parts["panel"] = help_text()
+            parts["panel"] = help_text(self.session.table.variant)
         return parts
 
+    def keys_line(self, width: int) -> Text:
+        """This game's keys, as many to a line as `width` holds, a key never parted from its
+        words (Textual's footer cuts off what does not fit on one line)."""
+        pairs = [
+            Text(f"{_KEY_NAMES.get(b.key, b.key)} {b.description}")
+            for b in self.BINDINGS
+            if isinstance(b, Binding) and b.show and self.check_action(b.action.split("(")[0], ())
+        ]
+        return packed(pairs, width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.redraw()
+
     def redraw(self) -> None:
+        self.query_one("#keys", Static).update(self.keys_line(self.size.width - 2))
         parts = self.renderables()
         for name, renderable in parts.items():
             self.query_one(f"#{name}", Static).update(renderable)
@@ -106,7 +126,7 @@ class PlayApp(App[str]):
     def screen_text(self) -> str:
         """Everything drawn, as plain text (for tests and logs)."""
         console = Console(record=True, width=200, file=io.StringIO())
-        for renderable in self.renderables().values():
+        for renderable in [*self.renderables().values(), self.keys_line(200)]:
             console.print(renderable)
         return console.export_text()
 
@@ -127,6 +147,8 @@ class PlayApp(App[str]):
 
     def on_key(self, event: events.Key) -> None:
         action = self._keys.get(event.key)
+        if action != "quit_table":
+            self.quitting = False
         if event.key not in ("ctrl+q", "ctrl+c", "tab", "shift+tab") and not (action and self.check_action(action, ())):
             self.message = f"The key {event.key!r} does nothing here: press ? for the keys."
             self.redraw()
@@ -166,6 +188,13 @@ class PlayApp(App[str]):
         self.redraw()
 
     def action_quit_table(self) -> None:
+        """Quits, saying what the session came to; while the seat's hand is dealt, only on a
+        second q."""
+        if self.session.in_round and not self.quitting:
+            self.quitting = True
+            self.message = "Your hand is dealt and undecided: press q again to quit and leave it."
+            self.redraw()
+            return
         self.exit(self.session.report())
 
     def tick(self) -> None:

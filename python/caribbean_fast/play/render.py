@@ -11,28 +11,30 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..engine import SeatView, Table
-from ..engine.history import describe_step
+from ..engine.history import describe_step, outcome_words
+from ..hands import evaluate
 from ..variants import Family, Variant
 from ..variants.describe import render_variant
-from .session import PlaySession
+from .session import CHIPS, PlaySession
 
-__all__ = ["KEYS", "help_text", "history_text", "paytable", "status", "table_area"]
+__all__ = ["KEYS", "help_text", "history_text", "packed", "paytable", "status", "table_area"]
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("Enter", "deal; raise (call) once dealt"),
-    ("-", "fold"),
-    ("0 / Ins", "repeat the last bet"),
-    ("Del / .", "clear the bet"),
-    ("Up / Down", "stake +1 / -1 (Shift: 10)"),
-    ("p", "progressive bet on / off"),
-    ("b", "side bet (AA Bonus) on / off"),
-    ("c", "call (as Enter once dealt)"),
-    ("r", "rebet"),
-    ("1-5", "pick cards to exchange (game 4)"),
-    ("x", "exchange the picked cards"),
-    ("t / h / ?", "paytable / history / help"),
-    ("q", "quit"),
+KEYS: tuple[tuple[str, str, str], ...] = (
+    ("Enter", "deal; raise (call) once dealt", ""),
+    ("-", "fold", ""),
+    ("0 / Ins", "repeat the last bet", ""),
+    ("Del / .", "clear the bet", ""),
+    ("Up / Down", "stake up / down by chip values (Shift: ten steps)", ""),
+    ("p", "progressive bet on / off", "progressive"),
+    ("b", "side bet (AA Bonus) on / off", "side_bets"),
+    ("c", "call (as Enter once dealt)", ""),
+    ("r", "rebet", ""),
+    ("1-5", "pick cards to exchange", "exchanges"),
+    ("x", "exchange the picked cards", "exchanges"),
+    ("t / h / ?", "paytable / history / help", ""),
+    ("q", "quit (twice while your hand is dealt)", ""),
 )
+"""Every key, what it does, and the variant field a game needs for it ("": every game)."""
 
 _RED = {"d", "h"}
 
@@ -52,17 +54,35 @@ def _cards(cards: tuple[str, ...], hidden: int = 0, picked: frozenset[int] = fro
     return out
 
 
-def status(session: PlaySession, now: datetime) -> Text:
+def packed(items: list[Text], width: int) -> Text:
+    """The items on as few lines of `width` as they fit, two spaces apart, none split."""
+    out, used = Text(), 0
+    for item in items:
+        if used and used + 2 + len(item) > max(width, 20):
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append("  ")
+            used += 2
+        out.append_text(item)
+        used += len(item)
+    return out
+
+
+def status(session: PlaySession, now: datetime, width: int = 200) -> Text:
+    """The phase, the timer and the money first, the game's title last, each kept whole: on a
+    narrow terminal the status takes two lines rather than cut off what a player needs."""
     t, view = session.table, session.table.view(session.seat)
     fmt = t.variant.currency.format
-    line = Text(f"{t.variant.title}   ", style="bold")
-    line.append(f"balance {fmt(view.balance)}   stake {fmt(session.stake)}   round {view.round} ({view.phase})")
-    if t.variant.progressive:
-        line.append(f"   meter {fmt(view.meter)}", style="bold yellow")
+    items = [Text(f"round {view.round} ({view.phase})", style="bold")]
     if view.deadline is not None:
         left = max(0.0, (view.deadline - now).total_seconds())
-        line.append(f"   time left {left:.0f} s", style="bold magenta" if left > 5 else "bold red")
-    return line
+        items.append(Text(f"time left {left:.0f} s", style="bold magenta" if left > 5 else "bold red"))
+    items += [Text(f"balance {fmt(view.balance)}"), Text(f"stake {fmt(session.stake)}")]
+    if t.variant.progressive:
+        items.append(Text(f"meter {fmt(view.meter)}", style="bold yellow"))
+    items.append(Text(t.variant.title, style="dim"))
+    return packed(items, width)
 
 
 def _dealer(v: Variant, view: SeatView) -> Text:
@@ -73,24 +93,15 @@ def _dealer(v: Variant, view: SeatView) -> Text:
         out.append_text(_cards(view.dealer, hidden=2 if view.phase == "deciding" else 0))
         out.append("   Board  ", style="bold")
         out.append_text(_cards(view.board))
+    shown = [*view.dealer, *view.board] if v.family is Family.HOLDEM else list(view.dealer)
+    if len(shown) >= 5:  # the showdown: the dealer's hand named, and whether it qualifies
+        strength = evaluate(shown).strength
+        qualifies = "qualifies" if v.qualifier.admits(strength) else "does not qualify"
+        out.append(f"  {evaluate(shown).describe()}, {qualifies}", style="green")
     return out
 
 
-_CHIPS = (
-    1000,
-    500,
-    100,
-    25,
-    10,
-    5,
-    1,
-    Fraction(1, 2),
-    Fraction(1, 4),
-    Fraction(1, 10),
-    Fraction(1, 20),
-    Fraction(1, 100),
-)
-"""Chip values in major units, largest first."""
+_CHIPS = tuple(reversed(CHIPS))  # largest first
 
 
 def chips(amount: int, minor_per_major: int) -> str:
@@ -109,7 +120,7 @@ def chips(amount: int, minor_per_major: int) -> str:
 def _bets(table: Table, view: SeatView) -> Text:
     """Every bet spot of the game, with its stake and its chips."""
     v, b = table.variant, view.bets
-    spots = [("ante", b.ante), ("raise" if v.family is Family.STUD else "call", b.raise_)]
+    spots = [("ante", b.ante), (v.raise_word, b.raise_)]
     spots += [(bet.name, b.side(bet.name)) for bet in v.side_bets]
     spots += [("progressive", b.progressive)] if v.progressive else []
     out = Text()
@@ -137,12 +148,17 @@ def table_area(session: PlaySession) -> RenderableType:
         Text("Bets    ").append_text(_bets(table, view)),
     ]
     if view.result is not None and view.phase != "deciding":
-        net = view.result["net"]["total"]
-        parts.append(Text(f"Last    {view.result['hand']}: net {table.variant.currency.format(net)}", style="cyan"))
+        parts.append(Text(f"Last    {outcome_words(view.result, table.variant.currency)}", style="cyan"))
+    fmt = table.variant.currency.format
     for other in view.others:
         line = Text(f"Seat {other.seat}  ")
         line.append_text(_cards(other.cards, hidden=5 if other.dealt and not other.cards else 0))
-        line.append("  decided" if other.decided else "")
+        if other.result is not None:
+            line.append(f"  {outcome_words(other.result, table.variant.currency)}")
+        elif other.decision is not None:
+            line.append(f"  {table.variant.raise_word + 's' if other.decision == 'raise' else 'folds'}")
+        elif other.bets.ante:
+            line.append(f"  ante {fmt(other.bets.ante)}" + ("" if other.dealt else ", waiting for the deal"))
         parts.append(line)
     parts.append(Text("Pays    " + _pays(table.variant), style="dim"))
     parts.append(Text("Rounds  " + _last_rounds(session), style="dim"))
@@ -179,18 +195,19 @@ def paytable(variant: Variant) -> RenderableType:
 
 
 def history_text(session: PlaySession, rounds: int = 5) -> RenderableType:
-    currency = session.table.variant.currency
     out = RichTable(title=f"Last {rounds} rounds", show_header=False, box=None)
     for steps in session.table.history(session.seat, rounds):
         out.add_row(Text(f"round {steps[0]['round']}", style="bold"))
         for step in steps:
-            if (text := describe_step(step, currency)) is not None:
+            if (text := describe_step(step, session.table.variant)) is not None:
                 out.add_row("  " + text)
     return out
 
 
-def help_text() -> RenderableType:
+def help_text(variant: Variant) -> RenderableType:
+    """This game's keys only."""
     out = RichTable(title="Keys", show_header=False, box=None)
-    for key, what in KEYS:
-        out.add_row(Text(key, style="bold"), what)
+    for key, what, needs in KEYS:
+        if not needs or getattr(variant, needs):
+            out.add_row(Text(key, style="bold"), what)
     return out

@@ -12,11 +12,28 @@ from fractions import Fraction
 from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
 from ..engine.autoplay import play_others_bets, play_others_decisions
+from ..engine.history import outcome_words
 from ..errors import IllegalActionError
 from ..settlement import Decision
 from ..variants import Family
 
-__all__ = ["Mistake", "PlaySession"]
+__all__ = ["CHIPS", "Mistake", "PlaySession", "stake_step"]
+
+CHIPS: tuple[Fraction, ...] = tuple(
+    Fraction(v) for v in ("1/100", "1/20", "1/10", "1/4", "1/2", 1, 5, 10, 25, 100, 500, 1000)
+)
+"""Chip values in major units, smallest first: the stake moves by them, and bets are drawn in them."""
+
+
+def stake_step(stake: int, minor_per_major: int, up: bool, times: int = 1) -> int:
+    """The stake `times` chips up (or down): the chip is the largest not above the stake (below
+    it, going down), and the stake lands on a whole number of that chip."""
+    chips = [int(v * minor_per_major) for v in CHIPS if (v * minor_per_major).denominator == 1]
+    if up:
+        step = max([c for c in chips if c <= stake] or [chips[0]])
+        return (stake // step + times) * step
+    step = max([c for c in chips if c < stake] or [chips[0]])
+    return max(step, (-(-stake // step) - times) * step)
 
 
 @dataclass(frozen=True)
@@ -40,11 +57,13 @@ class PlaySession:
 
     # ---- bets ------------------------------------------------------------------------------------
 
-    def change_stake(self, majors: int) -> str:
-        """Up/Down: the stake by one (Shift: ten) of the currency's major unit, within the limits."""
-        step = majors * self.table.variant.currency.minor_per_major
-        lim = self.table.limits
-        self.stake = max(lim.minimum, min(lim.maximum, self.stake + step))
+    def change_stake(self, steps: int) -> str:
+        """Up/Down: the stake to the next (previous) amount a pile of chips makes, by the chip
+        that fits it (0.50, 1, 2 ... 5, 10, 20 ... 25, 50, 75 ...); Shift: ten of that chip;
+        within the limits."""
+        lim, per = self.table.limits, self.table.variant.currency.minor_per_major
+        stake = stake_step(self.stake, per, up=steps > 0, times=abs(steps))
+        self.stake = max(lim.minimum, min(lim.maximum, stake))
         return f"stake {self._fmt(self.stake)}"
 
     def repeat_last_bet(self) -> str:
@@ -128,7 +147,12 @@ class PlaySession:
     def tick(self) -> str | None:
         """Applies the clock: a decision that timed out is taken automatically."""
         events = self.table.tick()
-        return "time ran out: " + self.result_text() if events else None
+        if not events:
+            return None
+        closed = next((e.public for e in events if e.kind == "round_closed"), {})
+        if closed.get("void"):
+            return f"time ran out: the round is void ({closed.get('reason', '')}), every bet refunded"
+        return "time ran out: " + self.result_text()
 
     # ---- what the screen shows -------------------------------------------------------------------
 
@@ -141,19 +165,45 @@ class PlaySession:
         return self.advisor.advise(list(view.cards), list(board))
 
     def result_text(self) -> str:
-        result = self.table.state.seats[self.seat].results
+        state = self.table.state
+        result = state.seats[self.seat].results
+        if self.table.phase is Phase.SETTLED and state.round.void:
+            return "the round is void: every bet refunded"
         if self.table.phase is not Phase.SETTLED or result is None:
             return "decided; waiting for the other seats"
-        total = int(result["net"]["total"])
-        return f"{result['hand']}: {'won' if total > 0 else 'lost' if total < 0 else 'push'} {self._fmt(abs(total))}"
+        return outcome_words(result, self.table.variant.currency)
+
+    @property
+    def in_round(self) -> bool:
+        """The seat is dealt in and has not decided: quitting now leaves the hand to the table."""
+        return self.seat in self.table.undecided()
+
+    def session_result(self) -> str:
+        """What the session came to: rounds settled for the seat, and the balance against the
+        money brought to the table."""
+        events = self.table.events
+        brought = sum(
+            int(e.public.get("deposit", 0)) - int(e.public.get("withdrawal", 0))
+            for e in events
+            if e.kind == "funds" and e.seat == self.seat
+        )
+        settled = sum(1 for e in events if e.kind == "settled" and e.seat == self.seat)
+        staked = self.table.state.seats[self.seat].bets.total
+        balance = self.table.balance(self.seat) + staked
+        left = f"; round {self.table.round} left undecided, {self._fmt(staked)} on the table" if self.in_round else ""
+        return (
+            f"Session: {settled} rounds played; balance {self._fmt(balance)}, "
+            f"net {self._fmt(balance - brought)} on the {self._fmt(brought)} brought{left}"
+        )
 
     def report(self) -> str:
-        """The trainer's session report: the mistakes and what they cost."""
+        """What the session came to, then the trainer's report: the mistakes and their cost."""
         if self.advisor is None:
-            return ""
+            return self.session_result()
         cost = sum((m.cost for m in self.mistakes), Fraction(0))
         lines = [
-            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes"
+            self.session_result(),
+            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
         ]
         lines += [
             f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
