@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..analysis.advice import Advisor
 from ..engine import Table, restore
@@ -12,6 +15,9 @@ from ..errors import CaribbeanFastError
 from ..play import PlaySession
 from ..variants import load_variant
 from .records import continued, new_record, refuse_differences
+
+if TYPE_CHECKING:
+    from ..play.remote import RemoteSession
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,6 +30,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
     p.add_argument("--others", choices=sorted(STRATEGIES), default="simple")
     p.add_argument("--trainer", action="store_true", help="the best choice and its value before each decision")
+    p.add_argument("--connect", metavar="URL", default=None, help="play at a server's table (http://host:8000)")
+    p.add_argument(
+        "--user",
+        default=None,
+        help="with --connect: the account (password: $CARIBBEAN_FAST_PASSWORD or asked); default a guest",
+    )
     p.set_defaults(run=run)
 
 
@@ -57,11 +69,39 @@ def _deposited(table: Table, deposit: int | None) -> Table:
     return table
 
 
+def remote_session(args: argparse.Namespace) -> RemoteSession:
+    """A seat at a table of the game on the server at --connect (the seat already held there, or
+    a free one bought into with --balance)."""
+    from ..play.remote import RemoteSession, log_in
+
+    local = [name for name in ("--seats", "--seed", "--store") if getattr(args, name[2:]) is not None]
+    if local:
+        raise CaribbeanFastError(f"{local[0]} is for a table here, not with --connect")
+    base = args.connect.rstrip("/")
+    if not base.startswith(("http://", "https://")):
+        raise CaribbeanFastError(f"--connect takes the server's http:// or https:// address, not {args.connect!r}")
+    password = None
+    if args.user is not None:
+        password = os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass(f"password of {args.user}: ")
+    variant = load_variant(args.variant)
+    buy_in = None if args.balance is None else round(args.balance * variant.currency.minor_per_major)
+    return RemoteSession(base, log_in(base, args.user, password), variant.name, buy_in, trainer=args.trainer)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from ..play.app import PlayApp
     except ImportError:
         raise CaribbeanFastError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
+    if args.connect is not None:
+        session = remote_session(args)
+        try:
+            report = PlayApp(session).run()
+        finally:
+            session.link.close()
+        if report:
+            print(report)
+        return 0
     table = open_table(args)
     if args.trainer:
         print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -19,6 +19,9 @@ from ..errors import CaribbeanFastError
 from ..settlement import Decision
 from .render import help_text, history_text, packed, paytable, status, table_area
 from .session import PlaySession
+
+if TYPE_CHECKING:
+    from .remote import RemoteSession
 
 __all__ = ["PlayApp"]
 
@@ -65,7 +68,7 @@ class PlayApp(App[str]):
 
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: PlaySession, tick_seconds: float | None = 1.0) -> None:
+    def __init__(self, session: PlaySession | RemoteSession, tick_seconds: float | None = 1.0) -> None:
         super().__init__()
         self.session, self.tick_seconds = session, tick_seconds
         self.message = "Up/Down set the stake, Enter deals. Press ? for every key."

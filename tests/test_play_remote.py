@@ -1,0 +1,92 @@
+"""`caribbean-fast play NAME --connect URL`: the terminal table's keys played at a live server's
+table, the screen drawn from the server's views, and the money moved on the server's books."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
+
+import pytest
+from live_server import LiveServer, settings, small_tables
+
+from caribbean_fast.cli import main
+from caribbean_fast.errors import ServerError
+from caribbean_fast.play.app import PlayApp
+from caribbean_fast.play.remote import RemoteSession, log_in
+from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.variants import load_variant
+
+Script = Callable[[PlayApp, object], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    game4 = TableSpec("caribbean-poker-1", load_variant("caribbean-poker"), 1)
+    config = replace(settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=[*small_tables(), game4])
+    with LiveServer(config) as live:
+        yield live
+
+
+def play(session: RemoteSession, script: Script) -> str:
+    app = PlayApp(session, tick_seconds=None)
+
+    async def drive() -> None:
+        async with app.run_test(size=(130, 45)) as pilot:
+            await script(app, pilot)
+
+    asyncio.run(drive())
+    session.link.close()
+    return app.return_value or ""
+
+
+def test_a_round_of_game_2_by_the_seeds_keys_at_a_server(server: LiveServer) -> None:
+    session = RemoteSession(server.http, log_in(server.http, None, None), "cyberstud", 20_000)
+    owner = server.app.state.server.owners[session.table_id]
+    assert owner.t.balance(session.seat) == 20_000
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("minus")  # type: ignore[attr-defined]
+        assert "Not allowed: there is no dealt round to decide" in app.screen_text()
+        await pilot.press("shift+up", "down", "enter")  # type: ignore[attr-defined]
+        assert "stake 10.00 USD" in app.screen_text()
+        cards = owner.t.view(session.seat).cards
+        assert "[" + "] [".join(cards) + "]" in app.screen_text()
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        result = owner.t.state.seats[session.seat].results
+        assert result is not None
+        net = int(result["net"]["total"])
+        assert re.search(rf"{result['hand']}: (won|lost|push) {abs(net) / 100:.2f} USD", app.screen_text())
+        assert owner.t.balance(session.seat) == 20_000 + net
+
+    play(session, script)
+
+
+def test_game_4_exchanges_the_whole_hand_at_a_server(server: LiveServer) -> None:
+    session = RemoteSession(server.http, log_in(server.http, None, None), "caribbean-poker", 20_000)
+    owner = server.app.state.server.owners[session.table_id]
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        before = owner.t.view(session.seat).cards
+        await pilot.press("x")  # type: ignore[attr-defined]
+        after = owner.t.view(session.seat).cards
+        assert after != before and "exchanged: now " + " ".join(after) in app.screen_text()
+        assert owner.t.view(session.seat).exchanges == 1
+        await pilot.press("minus")  # type: ignore[attr-defined]
+        result = owner.t.state.seats[session.seat].results
+        assert result is not None and int(result["net"]["total"]) == -200  # the ante and the fee
+
+    play(session, script)
+
+
+def test_the_command_line_refuses_what_cannot_work(server: LiveServer, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "cyberstud", "--connect", "ftp://nowhere"]) != 0
+    assert "--connect takes the server's http:// or https:// address" in capsys.readouterr().err
+    assert main(["play", "cyberstud", "--connect", server.http, "--seed", "3"]) != 0
+    assert "--seed is for a table here, not with --connect" in capsys.readouterr().err
+    with pytest.raises(ServerError, match="no table of atlantic-city"):
+        RemoteSession(server.http, log_in(server.http, None, None), "atlantic-city", 10_000)
+    with pytest.raises(ServerError, match="cannot reach"):
+        log_in("http://127.0.0.1:9", None, None)
