@@ -4,7 +4,6 @@ table, the screen drawn from the server's views, and the money moved on the serv
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 
@@ -12,6 +11,7 @@ import pytest
 from live_server import LiveServer, settings, small_tables
 
 from caribbean_fast.cli import main
+from caribbean_fast.engine.history import outcome_words
 from caribbean_fast.errors import ServerError
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.remote import RemoteSession, log_in
@@ -57,8 +57,10 @@ def test_a_round_of_game_2_by_the_seeds_keys_at_a_server(server: LiveServer) -> 
         result = owner.t.state.seats[session.seat].results
         assert result is not None
         net = int(result["net"]["total"])
-        assert re.search(rf"{result['hand']}: (won|lost|push) {abs(net) / 100:.2f} USD", app.screen_text())
+        currency = owner.spec.variant.currency
+        assert outcome_words(result, currency) in app.screen_text()
         assert owner.t.balance(session.seat) == 20_000 + net
+        assert f"balance {currency.format(20_000 + net)}" in app.screen_text()
 
     play(session, script)
 
