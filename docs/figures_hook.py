@@ -79,6 +79,16 @@ def _expand(match: re.Match[str]) -> str:
     return _all_help()
 
 
+def expand(markdown: str) -> str:
+    """The page with every directive replaced by its output; a misspelt directive is an error
+    rather than a comment that silently shows nothing."""
+    expanded = DIRECTIVE.sub(_expand, markdown)
+    for line in expanded.splitlines():
+        if line.startswith("<!-- cli"):
+            raise ValueError(f"not a figures directive (see docs/figures_hook.py): {line}")
+    return expanded
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
     """MkDocs calls this for every page before rendering it."""
-    return DIRECTIVE.sub(_expand, markdown)
+    return expand(markdown)

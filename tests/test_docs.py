@@ -1,0 +1,62 @@
+"""The documentation's figures: the hook that computes them while the site builds, and the README's
+copy of the report, which must be what the command prints today."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import caribbean_fast
+from caribbean_fast.cli import main
+
+ROOT = Path(__file__).parent.parent
+
+
+def load_hook() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("figures_hook", ROOT / "docs" / "figures_hook.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_hook_puts_a_commands_output_in_the_page() -> None:
+    page = load_hook().expand("before\n<!-- cli-text: --version -->\nafter")
+    version = f"caribbean-fast {caribbean_fast.__version__}"
+    assert page == f"before\n```text\n$ caribbean-fast --version\n{version}\n```\nafter"
+
+
+def test_hook_demotes_markdown_headings() -> None:
+    page = load_hook().expand("<!-- cli: analyze cyberstud --format markdown -->")
+    assert page.startswith("## Cyber Caribbean Stud Poker: par sheet, best strategy\n")
+    assert "\n### Return table\n" in page
+
+
+def test_hook_refuses_a_failing_command_and_a_misspelt_directive() -> None:
+    hook = load_hook()
+    with pytest.raises(RuntimeError, match="caribbean-fast analyze no-such-game exited 2"):
+        hook.expand("<!-- cli: analyze no-such-game -->")
+    with pytest.raises(ValueError, match="not a figures directive"):
+        hook.expand("<!-- cli-txt: report -->")
+
+
+def test_cli_reference_walks_every_sub_command() -> None:
+    page = load_hook().expand("<!-- cli-help -->")
+    for command in ("eval", "variants show", "analyze", "table run", "table audit", "plot meter"):
+        assert f"## `caribbean-fast {command}`" in page
+        assert f"$ caribbean-fast {command} --help\nusage: caribbean-fast {command}" in page
+
+
+def test_readme_report_is_what_the_command_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    block = re.search(r"```text\n\$ caribbean-fast report\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert block is not None
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["report"]) == 0
+    printed = capsys.readouterr().out
+    assert [line.rstrip() for line in printed.splitlines()] == [line.rstrip() for line in block[1].splitlines()]
