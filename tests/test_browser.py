@@ -28,6 +28,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
 from caribbean_fast.variants import PRESETS, Family
 
@@ -113,6 +114,8 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
         assert owner.t.view(seat).cards != tuple(before)
     page.locator("#b-raise").click()
     settle_check(page, owner, seat, start)
+    shown = owner.t.view(seat)
+    expect(page.locator("#dealer-hand")).to_contain_text(evaluate([*shown.dealer, *shown.board]).describe())
     expect(page.locator("#recall li")).to_have_count(1)
     page.context.close()
 
@@ -142,6 +145,8 @@ def test_seed_000s_keys_play_game_1_without_a_mouse(server: LiveServer, browser:
     owner, seat = seat_at(server, account_of(page))
     start = owner.t.balance(seat)
     expect(page.locator("#stake")).to_have_text("$5.00")  # the minimum
+    page.keyboard.press("-")  # nothing dealt: refused, in words
+    expect(page.locator("#message")).to_have_text("there is no dealt round to decide")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Shift+ArrowUp")
     page.keyboard.press("ArrowDown")

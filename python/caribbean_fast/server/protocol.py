@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.views import SeatView
 from ..errors import ServerError
+from ..hands import evaluate
 
 __all__ = ["MAX_FRAME", "VERSION", "Command", "answer", "frame", "frame_id", "parse", "view_json"]
 
@@ -181,6 +182,7 @@ def view_json(view: SeatView, players: dict[int, str], public: bool = False) -> 
         "cards": list(view.cards),
         "hand": view.hand,
         "dealer": list(view.dealer),
+        "dealer_hand": _dealer_hand(view),
         "board": list(view.board),
         "others": others,
         "player": players.get(view.seat),
@@ -197,6 +199,12 @@ def view_json(view: SeatView, players: dict[int, str], public: bool = False) -> 
     if public:
         return _public(me, shown)
     return me
+
+
+def _dealer_hand(view: SeatView) -> str:
+    """The dealer's hand in words once the showdown revealed it (hold'em: with the board), else ""."""
+    shown = [*view.dealer, *view.board]
+    return evaluate(shown).describe() if view.seed and len(view.dealer) >= 2 and len(shown) >= 5 else ""
 
 
 def _public(me: dict[str, Any], shown: bool) -> dict[str, Any]:

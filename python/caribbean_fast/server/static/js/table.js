@@ -166,7 +166,8 @@ function renderCards(v) {
   cardRow($("cards"), v.cards, 0, "Your cards");
   $("hand").textContent = v.hand;
   const outcome = v.result ? v.result.outcome : null;
-  $("dealer-hand").textContent = !outcome || outcome.decision === "fold" ? "" : outcome.dealer_qualifies ? "Dealer qualifies" : "Dealer does not qualify";
+  const qualifies = !outcome || outcome.decision === "fold" ? "" : outcome.dealer_qualifies ? "qualifies" : "does not qualify";
+  $("dealer-hand").textContent = [v.dealer_hand, qualifies].filter(Boolean).join(" · ");
 }
 
 function renderResult(v) {
