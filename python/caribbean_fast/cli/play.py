@@ -55,7 +55,8 @@ def open_table(args: argparse.Namespace) -> Table:
         except BaseException:
             store.close()
             raise
-    seats, limits = args.seats or 1, args.limits or 0
+    seats = 1 if args.seats is None else args.seats
+    limits = 0 if args.limits is None else args.limits
     Table.check_config(variant, seats, limits)
     if args.store is None:
         return _deposited(Table(variant, seats=seats, limits=limits, seed=args.seed), deposit)
@@ -64,8 +65,16 @@ def open_table(args: argparse.Namespace) -> Table:
 
 
 def _deposited(table: Table, deposit: int | None) -> Table:
+    """The table with every seat's deposit, which must cover a round at the minimum ante."""
+    deposit = deposit or 1000 * table.variant.currency.minor_per_major
+    least = table.limits.minimum + int(table.limits.minimum * table.variant.raise_multiple)
+    if deposit < least:
+        fmt = table.variant.currency.format
+        raise CaribbeanFastError(
+            f"--balance {fmt(deposit)} cannot cover the minimum ante and its {table.variant.raise_word} ({fmt(least)})"
+        )
     for seat in range(table.seats):
-        table.deposit(seat, deposit or 1000 * table.variant.currency.minor_per_major)
+        table.deposit(seat, deposit)
     return table
 
 

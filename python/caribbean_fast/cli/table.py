@@ -78,9 +78,10 @@ def _resumed(args: argparse.Namespace, variant: Variant) -> Table:
 
 def _started(args: argparse.Namespace, variant: Variant) -> Table:
     """A new table, its options and deposits recorded; no file is left if any of it fails."""
-    Table.check_config(variant, args.seats or 1)
+    seats = 1 if args.seats is None else args.seats
+    Table.check_config(variant, seats)
     with new_record(args.store) as store:
-        table = Table(variant, seats=args.seats or 1, seed=args.seed, store=store)
+        table = Table(variant, seats=seats, seed=args.seed, store=store)
         args.strategy = args.strategy or "simple"
         args.balance = args.balance or 200 * (args.ante or table.limits.minimum)
         options = {k: getattr(args, k) for k in ("strategy", "ante", "progressive", "balance")}

@@ -1,0 +1,197 @@
+"""Random bad input to every command-line sub-command and the public functions (issue 12): each
+ends in the package's error (for the command line: exit 2 and one line) or a correct answer,
+within a memory bound and a time bound, and leaves every store it was given byte for byte as it
+was. Each request runs in a forked child of tests/bad_input_worker.py (memory capped by
+setrlimit), so that a crash is reported rather than taking the test runner down."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from caribbean_fast.cli import main
+
+HERE = Path(__file__).parent
+NUMBERS = [
+    "-1",
+    "0",
+    "-5",
+    "2.5",
+    "1e20",
+    "1e300",
+    "nan",
+    "inf",
+    "-inf",
+    str(2**64),
+    str(-(2**64)),
+    "",
+    "x",
+    "9" * 5000,
+]
+BAD_COUNTS = ["-1", "0", "-5", "1e20", "nan", "inf", str(2**64), "x"]
+GAMES = ["cyberstud", "network-24h", "caribbean-poker", "casino-holdem", "atlantic-city"]
+
+
+class Worker:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "bad_input_worker.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.process.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def worker() -> Iterator[Worker]:
+    w = Worker()
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A record, and files that are not one: the paths the commands are given."""
+    folder = tmp_path_factory.mktemp("bad-input")
+    record = folder / "record.db"
+    assert main(["table", "run", "network-24h", "--store", str(record), "--rounds", "3", "--seats", "2"]) == 0
+    (folder / "empty.db").touch()
+    (folder / "text.db").write_text("not a database\n" * 40)
+    (folder / "latin.toml").write_bytes("name = 'caf\xe9'\n".encode("latin-1"))
+    (folder / "folder.toml").mkdir()
+    import sqlite3
+
+    db = sqlite3.connect(folder / "foreign.db")
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    return {p.name: p for p in folder.iterdir()} | {"missing.db": folder / "missing.db", "new.db": folder / "new.db"}
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def option(name: str, values: list[str]) -> st.SearchStrategy[list[str]]:
+    return st.sampled_from(values).map(lambda v: [f"{name}={v}"])
+
+
+def table_argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
+    """`table` jobs: readers on any file, and runs that always carry at least one bad option."""
+    reader = st.tuples(st.sampled_from(["audit", "history"]), st.sampled_from(paths)).map(lambda t: ["table", *t])
+    seat = st.tuples(reader, option("--seat", NUMBERS), option("--last", NUMBERS)).map(
+        lambda t: [*t[0], *t[1], *t[2]] if t[0][1] == "history" else t[0]
+    )
+    bad = st.one_of(
+        option("--seats", ["-1", "0", "99", "x"]), option("--balance", NUMBERS[:7]), option("--ante", ["-5", "0", "x"])
+    )
+    run = st.tuples(
+        st.sampled_from([*GAMES, "nonsense", *paths]),
+        st.sampled_from(paths),
+        st.booleans(),
+        bad,
+        st.one_of(st.just([]), option("--rounds", BAD_COUNTS), option("--seed", NUMBERS)),
+    ).map(lambda t: ["table", "run", t[0], "--store", t[1], *(["--resume"] if t[2] else []), *t[3], *t[4]])
+    return st.one_of(seat, run)
+
+
+def argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
+    cards = st.lists(
+        st.sampled_from(["As", "Kd", "10h", "1x", "", "As", "52", "-1", "Zz", "é"]), min_size=1, max_size=8
+    )
+    play_bad = st.one_of(
+        option("--seats", ["-1", "0", "9"]),
+        option("--balance", ["-1", "0", "-5", "nan", "inf", "-inf", "1e300", "2.5", "x"]),
+        option("--limits", ["-1", "7"]),
+    )
+    return st.one_of(
+        cards.map(lambda c: ["eval", *c]),
+        st.sampled_from([*GAMES, *paths, "nonsense"]).map(lambda v: ["variants", "show", v]),
+        st.tuples(st.sampled_from([*paths, "nonsense"]), st.sampled_from(["best", "psychic"])).map(
+            lambda t: ["analyze", t[0], "--strategy", t[1]]
+        ),
+        st.tuples(st.sampled_from(GAMES), st.sampled_from(["psychic", ""])).map(
+            lambda t: ["analyze", t[0], "--strategy", t[1]]
+        ),
+        table_argv(paths),
+        st.tuples(st.sampled_from([*GAMES, *paths]), play_bad, st.sampled_from([[], ["--store", paths[0]]])).map(
+            lambda t: ["play", t[0], *t[1], *t[2]]
+        ),
+    )
+
+
+def check_cli(answer: dict[str, Any], args: list[str]) -> None:
+    status, err = answer["status"], answer["stderr"]
+    assert status in (0, 1, 2), (args, answer)  # not killed by a signal, not a crash
+    assert "Traceback" not in err and "Traceback" not in answer["stdout"], (args, err)
+    if status == 2:
+        lines = err.strip().splitlines()
+        ours = len(lines) == 1 and lines[0].startswith("caribbean-fast: error: ")
+        argparse = len(lines) >= 2 and lines[0].startswith("usage:") and ": error: " in lines[-1]
+        assert ours or argparse, (args, err)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_command_line_refuses_bad_input_in_one_line(
+    worker: Worker, files: dict[str, Path], data: st.DataObject
+) -> None:
+    names = ["record.db", "empty.db", "text.db", "foreign.db", "latin.toml", "folder.toml", "missing.db", "new.db"]
+    paths = [str(files[n]) for n in names]
+    args = data.draw(argv(paths))
+    before = fingerprint(files["record.db"].parent)
+    check_cli(worker({"cli": args}), args)
+    assert fingerprint(files["record.db"].parent) == before, args
+
+
+def call_requests() -> st.SearchStrategy[dict[str, Any]]:
+    ints = st.one_of(
+        st.integers(-(2**70), 2**70),
+        st.sampled_from([-1, 0, 2**63, 2**64]).map(lambda n: {"int": str(n)}),
+    )
+    text = st.text(max_size=12)
+    game = st.sampled_from(GAMES).map(lambda g: {"variant": g})
+    return st.one_of(
+        st.tuples(st.one_of(text, st.lists(ints, max_size=8))).map(lambda a: {"call": "evaluate", "args": list(a)}),
+        st.integers(5, 7)  # rows of int64 ids (the array's dtype and shape errors are issue 11's)
+        .flatmap(lambda n: st.lists(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=n, max_size=n), min_size=1))
+        .map(lambda a: {"call": "evaluate_many", "args": [a]}),
+        st.tuples(text, st.one_of(ints, st.lists(ints, max_size=3))).map(
+            lambda a: {"call": "parse_cards", "args": list(a)}
+        ),
+        ints.map(lambda a: {"call": "card_text", "args": [a]}),
+        st.one_of(ints, text).map(lambda a: {"call": "parse_card", "args": [a]}),
+        ints.map(lambda a: {"call": "class_floor", "args": [a]}),
+        ints.map(lambda a: {"call": "Deck", "args": [a]}),
+        st.one_of(text, st.just("/")).map(lambda a: {"call": "load_variant", "args": [a]}),
+        st.tuples(game, st.sampled_from(["psychic", "", "BEST"])).map(lambda a: {"call": "analyze", "args": list(a)}),
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(request=call_requests())
+def test_public_functions_refuse_bad_arguments(worker: Worker, request: dict[str, Any]) -> None:
+    answer = worker(request)
+    assert answer["status"] == 0, (request, answer)  # no signal: no abort, no memory or time overrun
+    assert "outcome: ok" in answer["stdout"] or "outcome: error" in answer["stdout"], (request, answer)
