@@ -19,7 +19,7 @@ from caribbean_fast import load_variant
 from caribbean_fast.cli import main
 from caribbean_fast.cli.play import open_table
 from caribbean_fast.cli.records import new_record
-from caribbean_fast.engine import IN_USE, MemoryStore, SqliteStore, StoreError, Table, audit
+from caribbean_fast.engine import IN_USE, MemoryStore, SqliteAccountBook, SqliteStore, StoreError, Table, audit
 from caribbean_fast.engine.events import chain_hash
 
 GAME = "network-24h"  # four seats
@@ -235,3 +235,19 @@ def test_a_failed_start_leaves_no_store(tmp_path: Path) -> None:
         assert status == 2
         one_error(err, f"not {bad[1]}")
         assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["foreign", "text"])
+def test_an_account_book_never_writes_into_another_file(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "book.db"
+    if kind == "foreign":
+        foreign(path)
+    else:
+        path.write_text("not a database\n" * 40)
+    before = fingerprint(path)
+    with pytest.raises(StoreError, match="not an account book"):
+        SqliteAccountBook(path)
+    assert fingerprint(path) == before
+    fresh = SqliteAccountBook(tmp_path / "new.db")
+    assert fresh.limit("alice") == (None, None)
+    assert SqliteAccountBook(tmp_path / "new.db").limit("alice") == (None, None)  # the book reopens

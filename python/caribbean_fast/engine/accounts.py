@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .limits import check_limit_change
+from .store import StoreError
 
 __all__ = ["AccountBook", "MemoryAccountBook", "SqliteAccountBook"]
 
@@ -40,16 +41,34 @@ class MemoryAccountBook:
 
 
 class SqliteAccountBook:
-    """The account book in a SQLite file that the tables of one casino share."""
+    """The account book in a SQLite file that the tables of one casino share. Like a table's
+    store, it makes its table only in a new or empty file: a file that is another database, or
+    no database, is refused (StoreError) and left as it was."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(Path(path), isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount INTEGER, changed TEXT)")
+        path = Path(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None)
+            names = {n for (n,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if names != {"limits"}:
+                if names or (path.exists() and path.stat().st_size):
+                    raise StoreError(f"{path}: not an account book (a database with other tables)")
+                self._db.execute("CREATE TABLE limits (account TEXT PRIMARY KEY, amount INTEGER, changed TEXT)")
+            self._db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as err:
+            raise StoreError(f"{path}: not an account book: {err}") from None
 
     def limit(self, account: str) -> tuple[int | None, datetime | None]:
         row = self._db.execute("SELECT amount, changed FROM limits WHERE account = ?", (account,)).fetchone()
-        return (row[0], datetime.fromisoformat(row[1])) if row else (None, None)
+        if row is None:
+            return None, None
+        try:
+            amount, changed = row[0], datetime.fromisoformat(row[1])
+        except (TypeError, ValueError):
+            raise StoreError(f"account {account!r}: a malformed limit in the book: {row!r}") from None
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+            raise StoreError(f"account {account!r}: a malformed limit in the book: {row!r}")
+        return amount, changed
 
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
         with self._db:
