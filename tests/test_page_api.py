@@ -1,0 +1,63 @@
+"""What the page reads besides the protocol's views: the page routes, a table's rules as JSON
+(from the variant the engine plays) and the trainer's `advice` command's refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+import httpx
+import pytest
+from live_server import Client, LiveServer, settings
+
+from caribbean_fast.variants import load_variant
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(settings(str(tmp_path_factory.mktemp("page") / "tables.db"))) as live:
+        yield live
+
+
+def test_the_page_routes(server: LiveServer) -> None:
+    lobby = httpx.get(f"{server.http}/")
+    assert lobby.status_code == 200 and '<script type="module" src="/static/js/lobby.js">' in lobby.text
+    table = httpx.get(f"{server.http}/play/casino-holdem")
+    assert table.status_code == 200 and 'id="felt"' in table.text
+    missing = httpx.get(f"{server.http}/play/atlantic-city")  # no such table on this server
+    assert missing.status_code == 404 and "No table of the game 'atlantic-city'" in missing.text
+    script = httpx.get(f"{server.http}/static/js/fair.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert httpx.get(f"{server.http}/static/js/nothing.js").status_code == 404
+
+
+@pytest.mark.parametrize("table", ["cyberstud-1", "network-24h-1", "casino-holdem-1"])
+def test_the_rules_are_the_variants(server: LiveServer, table: str) -> None:
+    rules = httpx.get(f"{server.http}/api/rules/{table}").json()
+    variant = load_variant(rules["game"])
+    assert rules["title"] == variant.title and rules["family"] == str(variant.family)
+    assert [row["hand"] for row in rules["paytable"]] == [c.label for c in reversed(variant.classes)]
+    assert Fraction(rules["raise_multiple"]) == variant.raise_multiple
+    assert rules["limits"] == {"minimum": variant.limits[0].minimum, "maximum": variant.limits[0].maximum}
+    assert rules["currency"]["code"] == variant.currency.code
+    assert [b["name"] for b in rules["side_bets"]] == [b.name for b in variant.side_bets]
+    assert (rules["progressive"] is None) == (variant.progressive is None)
+    if variant.progressive:
+        assert len(rules["progressive"]["prizes"]) == len(variant.progressive.prizes)
+
+
+def test_the_rules_of_no_table(server: LiveServer) -> None:
+    answer = httpx.get(f"{server.http}/api/rules/nowhere-1")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_table"
+
+
+def test_advice_is_refused_without_a_hand_to_decide(server: LiveServer) -> None:
+    client = Client(server.ws, server.guest())
+    refused = client.cmd("advice", table="casino-holdem-1")
+    assert refused["error"]["code"] == "not_seated"
+    client.ok("sit", table="casino-holdem-1", buy_in=10_000)
+    refused = client.cmd("advice", table="casino-holdem-1")
+    assert refused["error"] == {"code": "illegal", "message": "there is no undecided hand to advise on"}
+    assert client.cmd("advice", table="nowhere-1")["error"]["code"] == "no_table"
+    assert client.cmd("advice")["error"]["code"] == "bad_field"
+    client.close()
