@@ -4,8 +4,8 @@
 
 import { askLogin, whoAmI } from "./auth.js";
 import { cardRow, chipStack, chipSvg, chipColour, chipValues } from "./cards.js";
-import { verifyRound } from "./fair.js";
 import { Link, api, refusal } from "./net.js";
+import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
 import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,9 +19,6 @@ const state = {
   stake: 0,
   chip: 0,
   chips: [],
-  commitments: new Map(), // round -> the commitment shown before its deal
-  verified: new Set(),
-  recalled: new Set(),
   link: null,
 };
 
@@ -251,69 +248,6 @@ function render() {
   trainer.show(v);
 }
 
-// ---- fairness and the last rounds ---------------------------------------------------------------
-
-async function checkFairness(v) {
-  if (!v.seed || state.verified.has(v.round)) return;
-  state.verified.add(v.round);
-  const shown = state.commitments.get(v.round);
-  const item = document.createElement("div");
-  item.className = "fair-round";
-  item.dataset.round = String(v.round);
-  if (!shown) {
-    item.innerHTML = `<p>Round ${v.round}: its commitment was not seen before the deal on this page.</p>`;
-  }
-  const { ok, lines } = await verifyRound(v, shown || v.commitment, holdem());
-  const head = document.createElement("p");
-  head.className = ok ? "fair-ok" : "fair-bad";
-  head.textContent = `Round ${v.round}: ${ok ? "verified ✓ the deck matches" : "MISMATCH ✗"}`;
-  const seed = document.createElement("p");
-  seed.innerHTML = "Revealed seed: <code></code>";
-  seed.querySelector("code").textContent = v.seed;
-  const list = document.createElement("ul");
-  list.className = "fair-lines";
-  list.append(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
-  item.append(head, seed, list);
-  $("fairness").prepend(item);
-  while ($("fairness").children.length > 5) $("fairness").lastElementChild.remove();
-}
-
-function addRecall(round, cards, dealer, board, hand, net) {
-  if (state.recalled.has(round)) return;
-  state.recalled.add(round);
-  const item = document.createElement("li");
-  item.value = round;
-  const against = holdem() ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
-  item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${
-    net > 0 ? "won " + money(net) : net < 0 ? "lost " + money(-net) : "push"
-  }`;
-  const list = $("recall");
-  const after = [...list.children].find((li) => Number(li.value) < round);
-  list.insertBefore(item, after || null);
-  while (list.children.length > 10) list.lastElementChild.remove();
-}
-
-/** A round from `history` or `recall`: its events as this seat saw them. */
-function recallEvents(events) {
-  let cards = [];
-  let dealer = [];
-  let board = [];
-  let settled = null;
-  for (const e of events) {
-    if (e.kind === "dealt" && e.seat === state.view?.seat && e.cards) cards = e.cards;
-    if (e.kind === "exchanged" && e.seat === state.view?.seat && e.cards) cards = e.cards;
-    if (e.kind === "revealed") {
-      dealer = e.dealer ? e.dealer.split(" ") : dealer;
-      board = e.board ? e.board.split(" ") : board;
-    }
-    if (e.kind === "settled" && e.seat === state.view?.seat) settled = e;
-  }
-  if (settled && events.length) {
-    const text = (list) => list.map((c) => (typeof c === "number" ? "23456789TJQKA"[c >> 2] + "cdhs"[c & 3] : c));
-    addRecall(events[0].round, text(cards), text(dealer), text(board), settled.hand || "", settled.net.total);
-  }
-}
-
 // ---- frames ---------------------------------------------------------------------------------------
 
 function onView(frame) {
@@ -321,14 +255,15 @@ function onView(frame) {
   const v = frame.view;
   const previous = state.view;
   state.view = v;
-  if (v.commitment && !v.seed && !state.commitments.has(v.round)) state.commitments.set(v.round, v.commitment);
+  fairness.seen(v);
   if (!state.stake) state.stake = clampStake(v.bets.ante || (state.rules.limits ? state.rules.limits.minimum : 100));
   $("sit").hidden = true;
   render();
   if (v.result && v.seed && (!previous || previous.round !== v.round || !previous.result)) {
-    addRecall(v.round, v.cards, v.dealer, v.board, v.result.hand || v.hand, v.result.net.total);
+    const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
+    recall.add({ ...round, net: v.result.net.total }, holdem());
   }
-  checkFairness(v);
+  fairness.check(v, holdem());
 }
 
 async function onWelcome(frame) {
@@ -355,7 +290,9 @@ async function onWelcome(frame) {
 function onFrame(frame) {
   if (frame.type === "welcome") onWelcome(frame);
   else if (frame.type === "view") onView(frame);
-  else if (frame.type === "recall" && frame.table === state.table) frame.rounds.forEach(recallEvents);
+  else if (frame.type === "recall" && frame.table === state.table) {
+    for (const events of frame.rounds) recall.addEvents(events, frame.seat, holdem());
+  }
   else if (frame.type === "closed") say(`The server closed the connection: ${frame.reason}`);
 }
 
@@ -403,7 +340,7 @@ async function loadRules() {
 async function loadHistory() {
   state.historyLoaded = true;
   const answer = await state.link.send("history", { table: state.table, last: 10 });
-  if (answer.ok) answer.result.rounds.forEach(recallEvents);
+  if (answer.ok) for (const events of answer.result.rounds) recall.addEvents(events, state.view?.seat, holdem());
 }
 
 /** What does not change during the session: the title, the chips, the buttons of this game. */
@@ -426,7 +363,7 @@ function renderStatic() {
   $("raise-name").textContent = bet;
   $("rule-line").textContent = `Dealer qualifies with ${r.qualifier.split(" (")[0].replace("-", " ")} · ${bet} ${r.raise_multiple}× ante`;
   renderChips();
-  renderPaytables();
+  renderPaytables($("paytables"), r, money);
   if (matchMedia("(min-width: 900px)").matches) $("pay-panel").open = true; // room at the side
 }
 
@@ -449,40 +386,6 @@ function renderChips() {
       return button;
     }),
   );
-}
-
-function tableOf(caption, head, rows) {
-  const table = document.createElement("table");
-  table.createCaption().textContent = caption;
-  const top = table.createTHead().insertRow();
-  for (const h of head) top.append(Object.assign(document.createElement("th"), { textContent: h }));
-  const body = table.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    for (const cell of row) tr.insertCell().textContent = cell;
-  }
-  return table;
-}
-
-function renderPaytables() {
-  const r = state.rules;
-  const bet = r.bet === "call" ? "Call" : "Raise";
-  const parts = [
-    tableOf("Pays N to 1", ["Hand", "Ante", bet, `${bet}, no qualifier`], r.paytable.map((p) => [p.hand, p.ante, p.raise, p.raise_no_qualify])),
-  ];
-  if (r.progressive) {
-    const rows = r.progressive.prizes.map((p) => [p.hand, p.amount ? money(p.amount) : `${p.meter_percent}% of the meter`]);
-    parts.push(tableOf(`Progressive (stake ${money(r.progressive.stake)})`, ["Hand", "Prize"], rows));
-  }
-  for (const side of r.side_bets) {
-    parts.push(tableOf(`${side.name} (${money(side.minimum)} to ${money(side.maximum)})`, ["Hand or better", "Pays"], side.tiers.map((t) => [t.hand, t.pays])));
-  }
-  if (r.exchanges) {
-    const note = document.createElement("p");
-    note.textContent = `Exchange: the whole hand for ${r.exchanges.fee_antes} ante, at most ${r.exchanges.most_per_round} times a round.`;
-    parts.push(note);
-  }
-  $("paytables").replaceChildren(...parts);
 }
 
 // ---- keys and taps -----------------------------------------------------------------------------
@@ -536,6 +439,8 @@ function wire() {
   setInterval(() => state.view && renderTimer(state.view), 250);
 }
 
+const fairness = new FairnessPanel($("fairness"));
+const recall = new RecallList($("recall"), money);
 const trainer = new Trainer({
   panel: $("advice"),
   mistakes: $("mistakes"),

@@ -1,0 +1,121 @@
+// The side panels of the table page: the provably-fair checks of settled rounds, the last rounds
+// (game recall) and the paytables. Each draws into its own node; the table page feeds them views.
+
+import { verifyRound } from "./fair.js";
+
+const CARD = (c) => (typeof c === "number" ? "23456789TJQKA"[c >> 2] + "cdhs"[c & 3] : c);
+
+/** Commitments seen before each deal, and each settled round checked once against its seed. */
+export class FairnessPanel {
+  constructor(node) {
+    this.node = node;
+    this.commitments = new Map(); // round -> the commitment shown before its deal
+    this.verified = new Set();
+  }
+
+  /** Remembers the commitment a view shows before the round's seed is revealed. */
+  seen(view) {
+    if (view.commitment && !view.seed && !this.commitments.has(view.round)) {
+      this.commitments.set(view.round, view.commitment);
+    }
+  }
+
+  async check(view, holdem) {
+    if (!view.seed || this.verified.has(view.round)) return;
+    this.verified.add(view.round);
+    const shown = this.commitments.get(view.round);
+    const item = document.createElement("div");
+    item.className = "fair-round";
+    item.dataset.round = String(view.round);
+    if (!shown) item.append(paragraph(`Round ${view.round}: its commitment was not seen before the deal on this page.`));
+    const { ok, lines } = await verifyRound(view, shown || view.commitment, holdem);
+    const head = paragraph(`Round ${view.round}: ${ok ? "verified ✓ the deck matches" : "MISMATCH ✗"}`);
+    head.className = ok ? "fair-ok" : "fair-bad";
+    const seed = paragraph("Revealed seed: ");
+    seed.append(Object.assign(document.createElement("code"), { textContent: view.seed }));
+    const list = document.createElement("ul");
+    list.className = "fair-lines";
+    list.append(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+    item.append(head, seed, list);
+    this.node.prepend(item);
+    while (this.node.children.length > 5) this.node.lastElementChild.remove();
+  }
+}
+
+function paragraph(text) {
+  return Object.assign(document.createElement("p"), { textContent: text });
+}
+
+/** The seat's last ten rounds, newest first, from settled views, `history` and `recall`. */
+export class RecallList {
+  constructor(node, money) {
+    this.node = node;
+    this.money = money;
+    this.rounds = new Set();
+  }
+
+  add({ round, cards, dealer, board, hand, net }, holdem) {
+    if (this.rounds.has(round)) return;
+    this.rounds.add(round);
+    const item = document.createElement("li");
+    item.value = round;
+    const against = holdem ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
+    const outcome = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : "push";
+    item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${outcome}`;
+    const after = [...this.node.children].find((li) => Number(li.value) < round);
+    this.node.insertBefore(item, after || null);
+    while (this.node.children.length > 10) this.node.lastElementChild.remove();
+  }
+
+  /** A round from `history` or `recall`: its events as this seat saw them. */
+  addEvents(events, seat, holdem) {
+    let cards = [];
+    let dealer = [];
+    let board = [];
+    let settled = null;
+    for (const e of events) {
+      if ((e.kind === "dealt" || e.kind === "exchanged") && e.seat === seat && e.cards) cards = e.cards;
+      if (e.kind === "revealed") {
+        dealer = e.dealer ? e.dealer.split(" ") : dealer;
+        board = e.board ? e.board.split(" ") : board;
+      }
+      if (e.kind === "settled" && e.seat === seat) settled = e;
+    }
+    if (!settled || !events.length) return;
+    const round = { round: events[0].round, cards: cards.map(CARD), dealer, board, hand: settled.hand || "", net: settled.net.total };
+    this.add(round, holdem);
+  }
+}
+
+function tableOf(caption, head, rows) {
+  const table = document.createElement("table");
+  table.createCaption().textContent = caption;
+  const top = table.createTHead().insertRow();
+  for (const h of head) top.append(Object.assign(document.createElement("th"), { textContent: h }));
+  const body = table.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const cell of row) tr.insertCell().textContent = cell;
+  }
+  return table;
+}
+
+/** The paytables, the progressive's prizes, the side bets and the exchange rule of a table. */
+export function renderPaytables(node, rules, money) {
+  const bet = rules.bet === "call" ? "Call" : "Raise";
+  const rows = rules.paytable.map((p) => [p.hand, p.ante, p.raise, p.raise_no_qualify]);
+  const parts = [tableOf("Pays N to 1", ["Hand", "Ante", bet, `${bet}, no qualifier`], rows)];
+  if (rules.progressive) {
+    const prizes = rules.progressive.prizes.map((p) => [p.hand, p.amount ? money(p.amount) : `${p.meter_percent}% of the meter`]);
+    parts.push(tableOf(`Progressive (stake ${money(rules.progressive.stake)})`, ["Hand", "Prize"], prizes));
+  }
+  for (const side of rules.side_bets) {
+    const tiers = side.tiers.map((t) => [t.hand, t.pays]);
+    parts.push(tableOf(`${side.name} (${money(side.minimum)} to ${money(side.maximum)})`, ["Hand or better", "Pays"], tiers));
+  }
+  if (rules.exchanges) {
+    const x = rules.exchanges;
+    parts.push(paragraph(`Exchange: the whole hand for ${x.fee_antes} ante, at most ${x.most_per_round} times a round.`));
+  }
+  node.replaceChildren(...parts);
+}
