@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from browser_helpers import PortServer
 from live_server import LiveServer, settings, small_tables
 
 from caribbean_fast.cli import main
@@ -92,3 +94,25 @@ def test_the_command_line_refuses_what_cannot_work(server: LiveServer, capsys: p
         RemoteSession(server.http, log_in(server.http, None, None), "atlantic-city", 10_000)
     with pytest.raises(ServerError, match="cannot reach"):
         log_in("http://127.0.0.1:9", None, None)
+
+
+def test_the_terminal_client_returns_to_its_seat_after_the_server_restarts(tmp_path: Path) -> None:
+    config = replace(settings(str(tmp_path / "restart.db")), tables=small_tables())
+    with PortServer(config, 0) as first:
+        session = RemoteSession(first.http, log_in(first.http, None, None), "cyberstud", 20_000)
+        assert session.enter() == "dealt: raise (Enter), fold (-)"
+        cards, round_number = session.table.view(session.seat).cards, session.table.view(session.seat).round
+    said = [session.tick(), session.tick()]
+    assert said[-1] is not None and said[-1].startswith("cannot connect to ws://127.0.0.1:")
+    with PortServer(config, first.port) as second:
+        assert session.tick() == "connected again: back at the seat"
+        view = session.table.view(session.seat)
+        assert (view.cards, view.round) == (cards, round_number)
+        owner = second.app.state.server.owners[session.table_id]
+        if "raise" in view.actions:
+            session.enter()
+        result = owner.t.state.seats[session.seat].results
+        assert result is not None
+        assert session.table.view(session.seat).balance == owner.t.balance(session.seat)
+        assert owner.t.balance(session.seat) == 20_000 + int(result["net"]["total"])
+        session.link.close()
