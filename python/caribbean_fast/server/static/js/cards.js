@@ -51,6 +51,7 @@ export function cardRow(node, cards, hidden = 0, label = "", hiddenFirst = false
   const backs = Array.from({ length: hidden }, () => cardSvg(null));
   node.replaceChildren(...(hiddenFirst ? [...backs, ...shown] : [...shown, ...backs]));
   const spoken = cards.map(cardName).join(", ") + (hidden ? `${cards.length ? ", " : ""}${hidden} face down` : "");
+  node.setAttribute("role", "group");
   node.setAttribute("aria-label", `${label}: ${spoken || "no cards"}`);
 }
 
