@@ -97,9 +97,25 @@ def test_game3_other_seats_and_the_timer(monkeypatch: pytest.MonkeyPatch) -> Non
     assert table.state.seats[0].auto and table.state.seats[0].decision is Decision.RAISE
 
 
-def test_game4_exchange_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+def test_game4_one_key_exchanges_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s"], "Ac Kc 9d 5h 2s", rest="Ad Ah As 3d 8c"))
     table = new_table("caribbean-poker")
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("shift+up", "down", "enter", "1")  # type: ignore[attr-defined]
+        assert "The key '1' does nothing here" in app.message  # no picking: all five go
+        await pilot.press("x")  # type: ignore[attr-defined]
+        assert "[Ad] [Ah] [As] [3d] [8c]" in app.screen_text()
+        await pilot.press("c")  # type: ignore[attr-defined]
+        assert app.message == "Three of a kind, Aces: won 60.00 USD"
+
+    play(table, script)
+    assert table.balance(0) == 100_000 + 1000 + 6000 - 1000
+
+
+def test_game4_choose_example_picks_then_exchanges(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+    table = new_table("caribbean-poker-choose")
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("shift+up", "down", "enter", "x")  # type: ignore[attr-defined]
@@ -134,15 +150,36 @@ def test_game5_bonus_call_rebet_idle() -> None:
     play(table, script)
 
 
-@pytest.mark.parametrize("name", ["cyberstud", "casino-holdem"])
+@pytest.mark.parametrize("name", ["cyberstud", "casino-holdem", "caribbean-poker"])
 def test_trainer_advice_is_the_par_sheet_best(name: str) -> None:
     variant = load_variant(name)
     advisor, best = Advisor(variant), analyze(variant).table
     deals = random.Random(3)
-    for _ in range(300):
+    for i in range(300):
         cards = deals.sample(range(52), 6 if variant.family == "stud" else 5)
         hand, board = (cards[:5], cards[5:]) if variant.family == "stud" else (cards[:2], cards[2:])
-        assert advisor.advise(hand, board).best is best.decide(hand, board)
+        left = i % 4 if variant.exchanges else 0
+        expected = "exchange" if best.exchange_from is not None and best.exchanges(hand, board, left) else None
+        assert advisor.advise(hand, board, left).best == (expected or str(best.decide(hand, board)))
+
+
+def test_trainer_advises_exchanges_with_their_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s"], "Ac Kc 9d 5h 3s", rest="Ad Ah As 3d 8c"))
+    table = new_table("caribbean-poker")
+    advisor = Advisor(table.variant)
+    plan = analyze(table.variant).exchanges
+    assert plan is not None
+    worth = plan.exchange_value(3, 1)  # against a 3 up card, three exchanges left
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert "Trainer: best is exchange: raise" in app.screen_text()
+        assert f"exchange {float(worth):+.4f} antes" in app.screen_text()
+        await pilot.press("minus", "q")  # type: ignore[attr-defined]
+
+    app = play(table, script, advisor)
+    assert app.return_value is not None and "1 mistakes in 1 decisions" in app.return_value
+    assert f"fold where exchange is best (-{float(worth + 1):.4f} antes)" in app.return_value
 
 
 def test_trainer_reports_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,7 +223,8 @@ def test_bets_are_shown_as_the_fewest_chips() -> None:
     ("name", "shown", "hidden"),
     [
         ("cyberstud", ["p progressive"], ["AA bonus", "x exchange"]),
-        ("caribbean-poker", ["1 pick", "x exchange"], ["AA bonus", "progressive"]),
+        ("caribbean-poker", ["x exchange"], ["AA bonus", "progressive", "1 pick"]),
+        ("caribbean-poker-choose", ["1 pick", "x exchange"], ["AA bonus", "progressive"]),
         ("casino-holdem", ["b AA bonus"], ["progressive", "x exchange"]),
     ],
 )

@@ -62,32 +62,80 @@ def test_game4_worked_examples(monkeypatch: pytest.MonkeyPatch) -> None:
     assert t.balance(0) == 100_000 + 15_000 + 201_000
 
 
-def test_game4_exchange_draws_the_undealt_cards_for_a_fee(monkeypatch: pytest.MonkeyPatch) -> None:
-    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+def test_game4_exchange_gives_up_all_five_for_the_undealt_cards_and_a_fee(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s"], "Ac Kc 9d 5h 2s", rest="Ad Ah As 3d 8c"))
     t = table("caribbean-poker", balance=10_000)
     t.ante(0, 1000)
     t.deal()
-    t.exchange(0, "2c 7d")
-    assert t.view(0).cards == ("Ad", "Ah", "9h", "Jc", "As")
-    assert t.balance(0) == 10_000 - 1000 - 1000  # the ante and one fee
+    t.exchange(0)
+    assert t.view(0).cards == ("Ad", "Ah", "As", "3d", "8c")
+    assert t.view(0).exchanges == 1
+    assert t.balance(0) == 10_000 - 1000 - 1000  # the ante and one fee, not returned
     t.call(0)  # three aces beat the dealer's Ace-King: ante +10, call +60, the fee lost
     assert net(t, 0) == 1000 + 6000 - 1000
     assert t.balance(0) == 10_000 + 6000
+    assert sorted(t.view(0).dealer) == sorted(["Ac", "Kc", "9d", "5h", "2s"])  # dealt before the exchange
 
 
-def test_game4_exchange_limits() -> None:
+def test_game4_an_exchange_names_all_five_cards_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s"], "Ac Kc 9d 5h 2s", rest="Ad Ah As 3d 8c"))
+    t = table("caribbean-poker", balance=10_000)
+    t.ante(0, 1000)
+    t.deal()
+    before = len(t.events)
+    with pytest.raises(IllegalActionError, match="gives up all five cards, not 2"):
+        t.exchange(0, "2c 7d")
+    assert len(t.events) == before and not t.can_exchange(0, "2c 7d")
+    t.exchange(0, "2c 7d 9h Jc 4s")
+    assert t.view(0).cards == ("Ad", "Ah", "As", "3d", "8c")
+
+
+def test_game4_discarded_cards_are_out_of_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second, third = "2c 7d 9h Jc 4s", "Ad Ah As 3d 8c", "Kd Kh 5c 6c Td"
+    rig(monkeypatch, stacked_deck([first], "Ac Kc 9d 5h 2s", rest=f"{second} {third} Qs Qh 3h 3s 6h"))
+    t = table("caribbean-poker", balance=100_000)
+    t.ante(0, 1000)
+    t.deal()
+    seen = set(t.view(0).cards)
+    for expected in (second, third, "Qs Qh 3h 3s 6h"):
+        t.exchange(0)
+        cards = t.view(0).cards
+        assert cards == tuple(expected.split()) and not seen & set(cards)  # never a discarded card
+        seen |= set(cards)
+    with pytest.raises(IllegalActionError, match="at most 3 exchanges"):
+        t.exchange(0)
+    assert "exchange" not in t.actions(0)
+    t.fold(0)  # the ante and three fees lost
+    assert net(t, 0) == -4000 and t.balance(0) == 100_000 - 4000
+
+
+def test_game4_exchange_only_while_the_balance_covers_the_fee_and_the_call() -> None:
     t = table("caribbean-poker", balance=5000)
     t.ante(0, 1000)
     t.deal()
-    cards = list(t.view(0).cards)
-    with pytest.raises(IllegalActionError, match="not all in the seat's hand"):
-        t.exchange(0, "2c 3c" if "2c" not in cards and "3c" not in cards else "4d 5d 6d 7d 8d 9d")
     for _ in range(2):  # 40 left: each exchange needs its fee 10 and the call 20 still covered
-        t.exchange(0, t.view(0).cards[0])
+        t.exchange(0)
     before = len(t.events)
     with pytest.raises(InsufficientFundsError, match="the fee and the call"):
-        t.exchange(0, t.view(0).cards[0])
+        t.exchange(0)
     assert len(t.events) == before and t.balance(0) == 2000
+    assert "exchange" not in t.actions(0) and "raise" in t.actions(0)
+    t.call(0)
+    assert t.balance(0) == 5000 + net(t, 0)
+
+
+def test_game4_choose_example_exchanges_the_cards_picked(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc As"], "Ac Kc 9d 5h 2s", rest="Ad Ah"))
+    t = table("caribbean-poker-choose", balance=10_000)
+    t.ante(0, 1000)
+    t.deal()
+    with pytest.raises(IllegalActionError, match="choose 1 to 5 cards"):
+        t.exchange(0)
+    assert t.can_exchange(0)
+    t.exchange(0, "2c 7d")
+    assert t.view(0).cards == ("Ad", "Ah", "9h", "Jc", "As")
+    t.call(0)
+    assert net(t, 0) == 1000 + 6000 - 1000
 
 
 def test_game1_third_of_the_balance_and_minimum() -> None:

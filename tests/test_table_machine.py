@@ -115,7 +115,9 @@ class TableMachine(RuleBasedStateMachine):
         if t.phase is Phase.DECIDING:
             seat = data.draw(st.sampled_from(t.undecided()))
             choice = data.draw(st.sampled_from(["raise_", "fold", "exchange"]))
-            if choice == "exchange":
+            if choice == "exchange" and data.draw(st.booleans()):
+                self.attempt(lambda: t.exchange(seat))  # game 4: all five cards
+            elif choice == "exchange":
                 cards = t.view(seat).cards
                 self.attempt(
                     lambda: t.exchange(seat, data.draw(st.lists(st.sampled_from(cards), min_size=1, unique=True)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from caribbean_fast import HandClass, VariantError, evaluate, list_variants, loa
 from caribbean_fast.variants import (
     BetLimits,
     Currency,
+    ExchangeCards,
     Exchanges,
     Family,
     HandThreshold,
@@ -43,12 +45,13 @@ def test_the_five_presets_and_two_examples_load() -> None:
         "caribbean-poker",
         "casino-holdem",
     ]
-    assert list_examples() == ["cyberstud-literal", "network-24h-literal"]
+    assert list_examples() == ["caribbean-poker-choose", "cyberstud-literal", "network-24h-literal"]
     games = {name: load_variant(name) for name in list_variants() + list_examples()}
     assert games["cyberstud-literal"].raise_multiple == 1
     assert games["network-24h"].seats == 4 and len(games["network-24h"].limits) == 2
     assert games["casino-holdem"].family is Family.HOLDEM
-    assert games["caribbean-poker"].exchanges == Exchanges(Fraction(1), 3, 5, True)
+    assert games["caribbean-poker"].exchanges == Exchanges(Fraction(1), 3, 5, True, ExchangeCards.ALL)
+    assert games["caribbean-poker-choose"].exchanges == Exchanges(Fraction(1), 3, 5, True, ExchangeCards.CHOOSE)
     assert games["network-24h-literal"].qualifier.strength == evaluate("Kc 5d 4h 3s 2c").strength
     assert games["atlantic-city"].qualifier.strength == evaluate("Ac Kd 4h 3s 2c").strength
     assert games["casino-holdem"].qualifier.strength == evaluate("4c 4d 5h 3s 2c").strength
@@ -220,6 +223,22 @@ def variants(draw: st.DrawFn) -> Variant:
         for i in range(draw(st.integers(0, 2)))
     )
     family = draw(st.sampled_from(Family))
+    exchanges = (
+        draw(
+            st.none()
+            | st.builds(
+                Exchanges,
+                st.fractions(0, 3, max_denominator=2),
+                st.integers(1, 6),
+                st.integers(1, 5),
+                st.booleans(),
+                st.just(ExchangeCards.CHOOSE),
+            ).filter(lambda x: x.cards_needed(1) <= 52)
+            | st.builds(Exchanges, st.fractions(0, 3, max_denominator=2), st.integers(1, 6))
+        )
+        if family is Family.STUD
+        else None
+    )
     return Variant(
         name=draw(st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)),
         title=draw(st.text(max_size=30)),
@@ -234,19 +253,8 @@ def variants(draw: st.DrawFn) -> Variant:
         limits=limits,
         progressive=progressive,
         side_bets=side_bets,
-        exchanges=draw(
-            st.none()
-            | st.builds(
-                Exchanges,
-                st.fractions(0, 3, max_denominator=2),
-                st.integers(1, 10),
-                st.integers(1, 5),
-                st.booleans(),
-            )
-        )
-        if family is Family.STUD
-        else None,
-        seats=draw(st.integers(1, 7)),
+        exchanges=exchanges,
+        seats=draw(st.integers(1, max(s for s in range(1, 8) if exchanges is None or exchanges.cards_needed(s) <= 52))),
         timing=Timing(
             draw(st.none() | st.integers(1, 99).map(float)),
             draw(st.none() | st.floats(0.5, 600)),
@@ -266,3 +274,23 @@ def test_random_valid_variants_survive_a_toml_round_trip(variant: Variant) -> No
 
     assert from_dict(tomllib.loads(to_toml(variant))) == variant
     assert from_dict(to_dict(variant)) == variant
+
+
+def test_a_deal_that_can_exhaust_the_deck_is_refused() -> None:
+    game4 = load_variant("caribbean-poker")
+    assert game4.exchanges is not None and game4.exchanges.cards_needed(2) == 45
+    game4.replace(seats=2)  # 15 dealt and two seats' three exchanges of five: 45 of 52 cards
+    with pytest.raises(VariantError, match=r"exchanges: 3 seat\(s\) with 3 exchanges of up to 5 cards can need 65"):
+        game4.replace(seats=3)
+    with pytest.raises(VariantError, match="can need 55 cards; the deck has 52"):
+        game4.replace(exchanges=Exchanges(most_per_round=9))
+
+
+def test_the_exchange_rule_is_validated() -> None:
+    with pytest.raises(VariantError, match=r"exchanges.most_cards: an exchange of all cards gives up 5, not 2"):
+        Exchanges(most_cards=2)
+    text = preset_path("caribbean-poker").read_text().replace('cards = "all"', 'cards = "some"')
+    with pytest.raises(VariantError, match=r"exchanges\.cards"):
+        from_dict(tomllib.loads(text))
+    choose = load_variant("caribbean-poker-choose")
+    assert from_dict(tomllib.loads(to_toml(choose))) == choose

@@ -28,11 +28,12 @@ from .analysis.strategy import StrategyTable
 from .errors import IllegalActionError, VariantError
 from .hands import HandClass
 from .settlement import Decision, Outcome, Showdown, settle
-from .variants import Family, HandThreshold, Variant, from_dict, to_dict
+from .variants import ExchangeCards, Family, HandThreshold, Variant, from_dict, to_dict
 
 __all__ = [
     "CHUNK_ROUNDS",
     "EXCHANGES",
+    "exchange_strategies",
     "SeatFigures",
     "SessionResult",
     "SimulationResult",
@@ -142,27 +143,42 @@ def _table_rows(table: StrategyTable) -> tuple[npt.NDArray[np.uint8], ...]:
 
 
 EXCHANGES = {
+    "table": "table",  # as the strategy table says: the best strategy's exchanges of all five
     "never": None,
     "all-five": "nothing",  # below Ace-King, exchange all five cards
-    "keep-ace-king": "ace-king",  # below Ace-King, keep an ace and a king, exchange the rest
+    "keep-ace-king": "ace-king",  # below Ace-King, keep an ace and a king, exchange the rest (choose only)
 }
-"""Exchange strategies for game 4: each exchanges while the hand is below Ace-King, up to the
-variant's most per round; the seat then raises or folds by the strategy table."""
+"""Exchange strategies for game 4: "table" follows the strategy table (the best strategy's
+exchanges; a named strategy never exchanges); the others exchange while the hand is below
+Ace-King, up to the variant's most per round, then raise or fold by the strategy table."""
 
 
-def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "never") -> _core.Simulator:
+def exchange_strategies(variant: Variant) -> tuple[str, ...]:
+    """The exchange strategies a variant can be simulated with."""
+    x = variant.exchanges
+    if x is None:
+        return ("table", "never")
+    return ("table", "never", "all-five") + (("keep-ace-king",) if x.cards is ExchangeCards.CHOOSE else ())
+
+
+def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "table") -> _core.Simulator:
     first, classes = _first_cuts(variant), _class_cuts(variant)
     q = variant.qualifier.strength
     if variant.family is Family.STUD:
         up_rank, hands = _table_rows(table)
-        keep = EXCHANGES[exchange]
-        plan = (
-            (keep, HandThreshold("ace-king").strength, variant.exchanges.most_per_round)
-            if keep and variant.exchanges
-            else None
-        )
+        keep, x = EXCHANGES[exchange], variant.exchanges
+        from_table = keep == "table" and table.exchange_from is not None
+        plan = (keep, HandThreshold("ace-king").strength, x.most_per_round) if x and keep else None
         return _core.Simulator.stud(
-            seats, q, first, classes, up_rank=up_rank, hands=hands, raises=table.raises, exchange=plan
+            seats,
+            q,
+            first,
+            classes,
+            up_rank=up_rank,
+            hands=hands,
+            raises=table.raises,
+            exchange=plan if keep != "table" or from_table else None,
+            exchange_from=table.exchange_from if from_table else None,
         )
     (cards,) = _table_rows(table)
     return _core.Simulator.holdem(q, first, classes, cards=cards, calls=table.raises)
@@ -257,13 +273,13 @@ def simulate(
     threads: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    exchange: str = "never",
+    exchange: str = "table",
 ) -> SimulationResult:
     """Simulates `rounds` rounds (each with `seats` seats sharing one deck) and settles them.
 
     `strategy` is "best" or a named strategy (see `analysis.strategies`), whose table comes from
-    the exact analysis, or a `StrategyTable`. `exchange`: one of `EXCHANGES`, for a variant with
-    exchanges. `client`: a `dask.distributed.Client` to run the chunks on; the counts equal a
+    the exact analysis, or a `StrategyTable`. `exchange`: one of `exchange_strategies(variant)`
+    ("table": the exchanges the strategy table makes, the best strategy's in game 4). `client`: a `dask.distributed.Client` to run the chunks on; the counts equal a
     local run's with the same seed."""
     if rounds < 1:
         raise VariantError(f"rounds must be at least 1, not {rounds}")
@@ -271,10 +287,10 @@ def simulate(
         raise VariantError(
             f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}, not {seats}"
         )
-    if exchange not in EXCHANGES or (exchange != "never" and variant.exchanges is None):
+    if exchange not in exchange_strategies(variant):
         raise VariantError(
             f"exchange: {exchange!r} is not an exchange strategy of {variant.name} "
-            f"({', '.join(EXCHANGES) if variant.exchanges else 'never'})"
+            f"({', '.join(exchange_strategies(variant))})"
         )
     name = strategy if isinstance(strategy, str) else "table"
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
@@ -359,7 +375,7 @@ def simulate_sessions(
     bankroll: float,
     seed: int = 0,
     strategy: str = "best",
-    exchange: str = "never",
+    exchange: str = "table",
     threads: int | None = None,
 ) -> SessionResult:
     """Plays `sessions` sessions of `rounds` rounds, one seat starting with `bankroll` antes; a
@@ -367,6 +383,8 @@ def simulate_sessions(
     if sessions < 1 or rounds < 1 or bankroll <= 0:
         raise VariantError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
     sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
+    if exchange not in exchange_strategies(variant):
+        raise VariantError(f"exchange: {exchange!r} is not one of {', '.join(exchange_strategies(variant))}")
     most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0
     fee = float(variant.exchanges.fee_antes) if variant.exchanges else 0.0
     worst = 1 + float(variant.raise_multiple) + most * fee

@@ -2,7 +2,7 @@
 
 use crate::sim::decisions::{HoldemDecisions, StudDecisions};
 use crate::sim::holdem::HoldemGame;
-use crate::sim::stud::{Exchange, Keep, StudGame};
+use crate::sim::stud::{Exchange, ExchangeLevel, Keep, StudGame, When};
 use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -100,32 +100,48 @@ struct Simulator {
     game: AnyGame,
 }
 
-fn exchange_plan(plan: Option<(String, u16, usize)>) -> PyResult<Option<Exchange>> {
+/// The exchange plan: (keep rule, below strength, most); the keep rule "table" exchanges all
+/// five as `exchange_from` says for the canonical rows (the fewest exchanges left with which
+/// each row exchanges, 0: never).
+fn exchange_plan(
+    plan: Option<(String, u16, usize)>,
+    rows: Option<(&[u8], &[[u8; 5]], &[bool])>,
+    exchange_from: Option<Vec<u8>>,
+) -> PyResult<Option<Exchange>> {
     let Some((keep, below, most)) = plan else {
         return Ok(None);
     };
-    let keep = match keep.as_str() {
-        "nothing" => Keep::Nothing,
-        "ace-king" => Keep::AceKing,
-        other => {
+    let most = most.min(crate::sim::EXCHANGE_SLOTS - 1);
+    let (keep, when) = match (keep.as_str(), rows, exchange_from) {
+        ("nothing", _, None) => (Keep::Nothing, When::Below(below)),
+        ("ace-king", _, None) => (Keep::AceKing, When::Below(below)),
+        ("table", Some((up, hands, raises)), Some(from)) if from.len() == hands.len() => {
+            let levels = (1..=most as u8)
+                .map(|left| ExchangeLevel::from_canonical(up, hands, raises, &from, left))
+                .collect();
+            (Keep::Nothing, When::Table(levels))
+        }
+        ("table", _, _) => {
+            return Err(PyValueError::new_err(
+                "an exchange table needs the rows and one exchange_from per row",
+            ))
+        }
+        (other, _, _) => {
             return Err(PyValueError::new_err(format!(
                 "unknown exchange keep rule {other:?}"
             )))
         }
     };
-    Ok(Some(Exchange {
-        keep,
-        below,
-        most: most.min(crate::sim::EXCHANGE_SLOTS - 1),
-    }))
+    Ok(Some(Exchange { keep, when, most }))
 }
 
 #[pymethods]
 impl Simulator {
     /// Caribbean Stud: decisions from a raise `threshold` strength, or from canonical rows
-    /// (`up_rank`, `hands`, `raises`); `exchange` = (keep rule, below strength, most).
+    /// (`up_rank`, `hands`, `raises`); `exchange` = (keep rule, below strength, most), with
+    /// `exchange_from` per row for the keep rule "table".
     #[staticmethod]
-    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None))]
+    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None, exchange_from=None))]
     #[allow(clippy::too_many_arguments)]
     fn stud(
         py: Python<'_>,
@@ -138,22 +154,40 @@ impl Simulator {
         hands: Option<PyReadonlyArray2<'_, u8>>,
         raises: Option<PyReadonlyArray1<'_, bool>>,
         exchange: Option<(String, u16, usize)>,
+        exchange_from: Option<PyReadonlyArray1<'_, u8>>,
     ) -> PyResult<Self> {
         if !(1..=4).contains(&seats) {
             return Err(PyValueError::new_err(format!(
                 "seats must be 1 to 4, not {seats}"
             )));
         }
-        let decisions = match (threshold, up_rank, hands, raises) {
-            (Some(t), None, None, None) => StudDecisions::threshold(t),
+        let from = exchange_from
+            .map(|f| f.as_slice().map(<[u8]>::to_vec))
+            .transpose()
+            .map_err(|_| PyValueError::new_err("exchange_from must be contiguous"))?;
+        let (decisions, exchange) = match (threshold, up_rank, hands, raises) {
+            (Some(t), None, None, None) => (
+                StudDecisions::threshold(t),
+                exchange_plan(exchange, None, from)?,
+            ),
             (None, Some(u), Some(h), Some(r)) => {
                 let hands = rows::<5>(&h)?;
                 let up = u
                     .as_slice()
                     .map_err(|_| PyValueError::new_err("up_rank must be contiguous"))?
                     .to_vec();
+                if up.len() != hands.len() || up.iter().any(|&r| r > 12) {
+                    return Err(PyValueError::new_err(
+                        "up_rank must give a rank 0..13 per row",
+                    ));
+                }
                 let raises = bools(&r, hands.len())?;
-                py.detach(|| StudDecisions::from_canonical(&up, &hands, &raises))
+                py.detach(|| -> PyResult<_> {
+                    Ok((
+                        StudDecisions::from_canonical(&up, &hands, &raises),
+                        exchange_plan(exchange, Some((&up, &hands, &raises)), from)?,
+                    ))
+                })?
             }
             _ => {
                 return Err(PyValueError::new_err(
@@ -162,7 +196,6 @@ impl Simulator {
             }
         };
         let (first, classes) = (Buckets::new(&first_cuts), Buckets::new(&class_cuts));
-        let exchange = exchange_plan(exchange)?;
         Ok(Simulator {
             game: AnyGame::Stud(StudGame {
                 seats,

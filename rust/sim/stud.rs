@@ -15,12 +15,49 @@ pub enum Keep {
     AceKing,
 }
 
-/// An exchange strategy: while the hand is weaker than `below` and fewer than `most` exchanges
-/// were made, exchange the cards `keep` does not keep (each exchange costs its fee on settling).
-#[derive(Clone, Copy, Debug)]
+/// When a seat exchanges.
+pub enum When {
+    /// While the hand is weaker than this strength.
+    Below(u16),
+    /// As the best strategy says, by exchanges left (`levels[0]`: one left).
+    Table(Vec<ExchangeLevel>),
+}
+
+/// The best strategy's exchanges with some number of exchanges left: against the up ranks in
+/// `folds` (a bit per rank), every hand the seat would fold; and the hands it would call that
+/// `called` marks (a fresh hand is worth more than the call there).
+pub struct ExchangeLevel {
+    pub folds: u16,
+    pub called: StudDecisions,
+}
+
+impl ExchangeLevel {
+    /// The level from canonical rows: each row's call decision and the fewest exchanges left
+    /// with which it is exchanged (0: never).
+    pub fn from_canonical(
+        up_rank: &[u8],
+        hands: &[[Card; 5]],
+        raises: &[bool],
+        exchange_from: &[u8],
+        left: u8,
+    ) -> Self {
+        let swaps = |i: usize| exchange_from[i] != 0 && exchange_from[i] <= left;
+        let folds = (0..hands.len())
+            .filter(|&i| !raises[i] && swaps(i))
+            .fold(0u16, |m, i| m | 1 << up_rank[i]);
+        let called: Vec<bool> = (0..hands.len()).map(|i| raises[i] && swaps(i)).collect();
+        ExchangeLevel {
+            folds,
+            called: StudDecisions::from_canonical(up_rank, hands, &called),
+        }
+    }
+}
+
+/// An exchange strategy: while `when` says so and fewer than `most` exchanges were made,
+/// exchange the cards `keep` does not keep (each exchange costs its fee on settling).
 pub struct Exchange {
     pub keep: Keep,
-    pub below: u16,
+    pub when: When,
     pub most: usize,
 }
 
@@ -29,6 +66,29 @@ impl Exchange {
         match self.keep {
             Keep::Nothing => true,
             Keep::AceKing => rank(card) < 11,
+        }
+    }
+
+    /// Whether to exchange this hand with `left` exchanges left, given the call decision.
+    #[inline]
+    fn wants(
+        &self,
+        strength: u16,
+        hand: &[Card; 5],
+        up: Card,
+        left: usize,
+        calls: &StudDecisions,
+    ) -> bool {
+        match &self.when {
+            When::Below(below) => strength < *below,
+            When::Table(levels) => {
+                let level = &levels[left - 1];
+                if calls.raises(strength, hand, up) {
+                    level.called.raises(strength, hand, up)
+                } else {
+                    level.folds >> rank(up) & 1 == 1
+                }
+            }
         }
     }
 }
@@ -87,6 +147,7 @@ impl Game for StudGame {
         let up = dealer[4];
         // Evaluated every round: cheaper than the mispredicted branch on whether a seat raised.
         let dealer_strength = t.strength(&dealer);
+        let mut next = dealt; // the next undealt card: seats never draw one another's
         for seat in 0..self.seats {
             let mut hand = [
                 deck[5 * seat],
@@ -97,7 +158,7 @@ impl Game for StudGame {
             ];
             let first = t.strength(&hand);
             let (s, exchanges) = match &self.exchange {
-                Some(x) => exchange(t, x, &mut hand, first, deck, dealt, rng),
+                Some(x) => self.exchange(t, x, &mut hand, up, deck, &mut next, rng),
                 None => (first, 0),
             };
             let raised = self.decisions.raises(s, &hand, up) as usize;
@@ -113,32 +174,36 @@ impl Game for StudGame {
     }
 }
 
-/// Exchanges cards of `hand` by the plan, drawing from `deck` after the first `dealt` cards;
-/// returns the final strength and how many exchanges were made.
-fn exchange(
-    t: &Tables,
-    x: &Exchange,
-    hand: &mut [Card; 5],
-    mut strength: u16,
-    deck: &mut [u8; 52],
-    dealt: usize,
-    rng: &mut Stream,
-) -> (u16, usize) {
-    let (mut made, mut next) = (0, dealt);
-    while made < x.most && strength < x.below {
-        let swap: Vec<usize> = (0..5).filter(|&i| x.exchanges(hand[i])).collect();
-        if swap.is_empty() || next + swap.len() > 52 {
-            break;
+impl StudGame {
+    /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
+    /// cards stay out of play); returns the final strength and how many exchanges were made.
+    #[allow(clippy::too_many_arguments)]
+    fn exchange(
+        &self,
+        t: &Tables,
+        x: &Exchange,
+        hand: &mut [Card; 5],
+        up: Card,
+        deck: &mut [u8; 52],
+        next: &mut usize,
+        rng: &mut Stream,
+    ) -> (u16, usize) {
+        let (mut made, mut strength) = (0, t.strength(hand));
+        while made < x.most && x.wants(strength, hand, up, x.most - made, &self.decisions) {
+            let swap: Vec<usize> = (0..5).filter(|&i| x.exchanges(hand[i])).collect();
+            if swap.is_empty() || *next + swap.len() > 52 {
+                break;
+            }
+            draw_after(deck, *next, swap.len(), rng);
+            for (k, &i) in swap.iter().enumerate() {
+                hand[i] = deck[*next + k];
+            }
+            *next += swap.len();
+            made += 1;
+            strength = t.strength(hand);
         }
-        draw_after(deck, next, swap.len(), rng);
-        for (k, &i) in swap.iter().enumerate() {
-            hand[i] = deck[next + k];
-        }
-        next += swap.len();
-        made += 1;
-        strength = t.strength(hand);
+        (strength, made)
     }
-    (strength, made)
 }
 
 #[cfg(test)]
@@ -188,7 +253,7 @@ mod tests {
         let ak = tables().strength(&[48, 44, 8, 4, 1]);
         g.exchange = Some(Exchange {
             keep: Keep::AceKing,
-            below: ak,
+            when: When::Below(ak),
             most: 3,
         });
         let counts = simulate(&g, 3, 0..2, 2 * CHUNK_ROUNDS);
@@ -204,5 +269,62 @@ mod tests {
             .collect();
         assert_eq!(by_exchanges.iter().sum::<u64>(), 2 * CHUNK_ROUNDS);
         assert!(by_exchanges.iter().all(|&n| n > 0), "{by_exchanges:?}");
+    }
+
+    #[test]
+    fn seats_draw_apart_and_discarded_cards_stay_out() {
+        let t = tables();
+        let mut g = game(2);
+        g.exchange = Some(Exchange {
+            keep: Keep::Nothing,
+            when: When::Below(u16::MAX),
+            most: 3,
+        });
+        let mut rng = crate::sim::rng::chunk_rng(5, 0);
+        let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+        draw(&mut deck, 15, &mut rng);
+        let x = g.exchange.as_ref().expect("plan");
+        let mut next = 15;
+        let mut seen: Vec<Card> = deck[..15].to_vec();
+        for seat in 0..2 {
+            let mut hand = [
+                deck[5 * seat],
+                deck[5 * seat + 1],
+                deck[5 * seat + 2],
+                deck[5 * seat + 3],
+                deck[5 * seat + 4],
+            ];
+            let (s, made) = g.exchange(t, x, &mut hand, deck[14], &mut deck, &mut next, &mut rng);
+            assert_eq!((made, s), (3, t.strength(&hand)));
+            seen.extend_from_slice(&deck[next - 15..next]);
+            assert_eq!(&hand[..], &deck[next - 5..next]);
+        }
+        assert_eq!(next, 45);
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 45, "a card was dealt twice");
+    }
+
+    #[test]
+    fn an_exchange_level_reads_its_rows() {
+        let (up, hands) = (
+            vec![0u8, 0, 5, 5],
+            vec![
+                [0, 5, 10, 15, 20],
+                [48, 49, 1, 2, 3],
+                [4, 9, 14, 19, 26],
+                [48, 44, 8, 4, 1],
+            ],
+        );
+        let raises = [false, true, false, true];
+        let level = ExchangeLevel::from_canonical(&up, &hands, &raises, &[2, 2, 0, 1], 2);
+        assert_eq!(level.folds, 1);
+        let t = tables();
+        assert!(level.called.raises(t.strength(&hands[1]), &hands[1], 0));
+        assert!(level.called.raises(t.strength(&hands[3]), &hands[3], 20));
+        assert_eq!(
+            ExchangeLevel::from_canonical(&up, &hands, &raises, &[2, 2, 0, 1], 1).folds,
+            0
+        );
     }
 }

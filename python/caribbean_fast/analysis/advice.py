@@ -3,7 +3,9 @@ enumeration, and which is best (the par sheet's best strategy, to the same integ
 
 Stud: the value of raising a hand against the up card, averaged over every hidden dealer hand;
 hold'em: the value of calling on the flop, averaged over every turn, river and dealer pair. A fold
-is worth the ante lost. Only the main game is valued (game 4's exchanges are not)."""
+is worth the ante lost. Game 4, while an exchange is allowed: exchanging is worth the fee lost plus
+a fresh hand with one exchange fewer against the same up card (`analysis.exchange`, which states
+its approximation). Only the main game is valued."""
 
 from __future__ import annotations
 
@@ -18,31 +20,44 @@ from ..errors import InvalidCardsError
 from ..settlement import Decision
 from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, scaled_nets
+from .exchange import ExchangePlan
 from .holdem import HoldemRows, holdem_rows
 from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS
 from .strategy import holdem_key, holdem_keys, stud_key, stud_keys
-from .stud import stud_rows
+from .stud import stud_exchange_plan, stud_rows
 
-__all__ = ["Advice", "Advisor"]
+__all__ = ["EXCHANGE", "Advice", "Advisor"]
+
+
+EXCHANGE = "exchange"
 
 
 @dataclass(frozen=True)
 class Advice:
-    """The expected net, in antes, of folding and of raising (calling), and the best of them."""
+    """The expected net, in antes, of folding, of raising (calling) and, in game 4 while an
+    exchange is allowed, of exchanging; and the best of them ("raise", "fold" or "exchange")."""
 
     fold: Fraction
     raise_: Fraction
+    exchange: Fraction | None = None
 
     @property
-    def best(self) -> Decision:
-        return Decision.RAISE if self.raise_ >= self.fold else Decision.FOLD
+    def best(self) -> str:
+        stay = Decision.RAISE if self.raise_ >= self.fold else Decision.FOLD
+        if self.exchange is not None and self.exchange > self.value(stay):
+            return EXCHANGE
+        return str(stay)
 
-    def value(self, decision: Decision) -> Fraction:
-        return self.raise_ if decision is Decision.RAISE else self.fold
+    def value(self, choice: str) -> Fraction:
+        if choice == EXCHANGE:
+            if self.exchange is None:
+                raise InvalidCardsError("no exchange is allowed here")
+            return self.exchange
+        return self.raise_ if choice == Decision.RAISE else self.fold
 
-    def cost(self, decision: Decision) -> Fraction:
-        """What choosing `decision` gives up against the best choice, in antes."""
-        return self.value(self.best) - self.value(decision)
+    def cost(self, choice: str) -> Fraction:
+        """What choosing `choice` gives up against the best choice, in antes."""
+        return self.value(self.best) - self.value(choice)
 
 
 class Advisor:
@@ -50,8 +65,10 @@ class Advisor:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
+        self._plan: ExchangePlan | None = None
         if variant.family is Family.STUD:
             rows = stud_rows(variant)
+            self._plan = stud_exchange_plan(rows)
             keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
             self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
             self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
@@ -72,12 +89,16 @@ class Advisor:
         self._keys, self._raise, self._fold = keys[order], raise_value[order], fold_value[order]
         self._weight = weight[order] if weight is not None else None
 
-    def advise(self, cards: CardsLike, board: CardsLike) -> Advice:
-        """Stud: `advise(hand, up_card)`; hold'em: `advise(hole_cards, flop)`."""
+    def advise(self, cards: CardsLike, board: CardsLike, exchanges_left: int = 0) -> Advice:
+        """Stud: `advise(hand, up_card)`; hold'em: `advise(hole_cards, flop)`. Game 4: with
+        `exchanges_left` (those the seat may still make now), the value of exchanging too."""
+        exchange = None
         if self.variant.family is Family.STUD:
             hand, up = parse_cards(cards, 5), parse_cards(board, 1)
             parse_cards([*hand, *up])
             key = stud_key(hand, up[0])
+            if exchanges_left > 0 and self._plan is not None:
+                exchange = self._plan.exchange_value(min(exchanges_left, self._plan.most), up[0] >> 2)
         else:
             hole, flop = parse_cards(cards, 2), parse_cards(board, 3)
             parse_cards([*hole, *flop])
@@ -86,4 +107,4 @@ class Advisor:
         if i >= len(self._keys) or self._keys[i] != key:
             raise InvalidCardsError(f"no situation for {cards} against {board}")
         per = self._per_row * (int(self._weight[i]) if self._weight is not None else 1)
-        return Advice(Fraction(int(self._fold[i]), per), Fraction(int(self._raise[i]), per))
+        return Advice(Fraction(int(self._fold[i]), per), Fraction(int(self._raise[i]), per), exchange)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..settlement import Decision, Outcome, settle
 from ..variants import Variant
+from .exchange import ExchangePlan
 from .strategy import StrategyTable
 
 
@@ -77,6 +78,7 @@ class ParSheet:
     cost_against_best: Fraction | None = None
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    exchanges: ExchangePlan | None = None  # game 4's best exchanges, under the best strategy
 
     @property
     def house_edge(self) -> Fraction:
@@ -115,11 +117,12 @@ class ParSheet:
 
 
 def _label(o: Outcome) -> str:
+    after = f"{o.exchanges} exchange{'s' if o.exchanges > 1 else ''}, " if o.exchanges else ""
     if o.decision is Decision.FOLD:
-        return "fold"
+        return f"{after}fold"
     if not o.dealer_qualifies:
-        return f"raise, {o.hand_class.label}, dealer does not qualify"
-    return f"raise, {o.hand_class.label}, {o.showdown}"
+        return f"{after}raise, {o.hand_class.label}, dealer does not qualify"
+    return f"{after}raise, {o.hand_class.label}, {o.showdown}"
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,7 @@ def assemble(
     progressive: ProgressiveReturn | None = None,
     seconds: float = 0.0,
     notes: tuple[str, ...] = (),
+    exchanges: ExchangePlan | None = None,
 ) -> ParSheet:
     """The par sheet of a strategy's main game, with its cost against the best strategy's."""
     return ParSheet(
@@ -193,4 +197,5 @@ def assemble(
         cost_against_best=None if strategy == "best" else best.expected_return - main.expected_return,
         seconds=seconds,
         notes=notes,
+        exchanges=exchanges,
     )

@@ -72,12 +72,14 @@ def holdem_keys(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
 @dataclass(frozen=True)
 class StrategyTable:
     """A raise (call) or fold decision for every situation of a family, with a summary a person
-    can follow, derived from the table."""
+    can follow, derived from the table; for game 4, also the fewest exchanges left with which
+    each hand is exchanged (0: never; `exchange_from` None: the strategy never exchanges)."""
 
     family: Family
     keys: npt.NDArray[np.int64]
     raises: npt.NDArray[np.bool_]
     summary_lines: tuple[str, ...]
+    exchange_from: npt.NDArray[np.uint8] | None = None
 
     def __post_init__(self) -> None:
         """A table missing a situation would let a lookup (or the simulator, which folds what it
@@ -93,6 +95,9 @@ class StrategyTable:
             )
         if keys.dtype != np.int64 or raises.dtype != np.bool_ or not bool(np.all(keys[1:] > keys[:-1])):
             raise ArgumentError("a strategy table needs int64 keys, each once and in order, and bool decisions")
+        swaps = self.exchange_from
+        if swaps is not None and (np.asarray(swaps).shape != (need,) or np.asarray(swaps).dtype != np.uint8):
+            raise ArgumentError(f"exchange_from gives one uint8 per situation ({need:,})")
 
     @classmethod
     def from_rows(
@@ -101,15 +106,30 @@ class StrategyTable:
         keys: npt.NDArray[np.int64],
         raises: npt.NDArray[np.bool_],
         summary: Sequence[str],
+        exchange_from: npt.NDArray[np.uint8] | None = None,
     ) -> StrategyTable:
         order = np.argsort(keys, kind="stable")
-        return cls(family, keys[order], raises[order], tuple(summary))
+        swaps = exchange_from[order] if exchange_from is not None else None
+        return cls(family, keys[order], raises[order], tuple(summary), swaps)
 
-    def _lookup(self, key: int) -> Decision:
+    def _index(self, key: int) -> int:
         i = int(np.searchsorted(self.keys, key))
         if i >= len(self.keys) or self.keys[i] != key:
             raise ArgumentError(f"no situation with key {key}")
-        return Decision.RAISE if self.raises[i] else Decision.FOLD
+        return i
+
+    def _lookup(self, key: int) -> Decision:
+        return Decision.RAISE if self.raises[self._index(key)] else Decision.FOLD
+
+    def exchanges(self, hand: CardsLike, up: CardsLike, left: int) -> bool:
+        """Game 4: whether to exchange the five cards against this up card with `left`
+        exchanges left (ahead of the raise or fold that `decide` gives)."""
+        if self.exchange_from is None or left < 1:
+            return False
+        cards, up_card = parse_cards(hand, 5), parse_cards(up, 1)[0]
+        parse_cards([*cards, up_card])
+        first = int(self.exchange_from[self._index(stud_key(cards, up_card))])
+        return 0 < first <= left
 
     def decide(self, cards: CardsLike, board: CardsLike) -> Decision:
         """Stud: `decide(hand, up_card)`; hold'em: `decide(hole_cards, flop)`."""

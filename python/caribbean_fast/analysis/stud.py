@@ -1,14 +1,16 @@
-"""Caribbean Stud par sheets from the exact enumeration (games 1 to 4; game 4 without exchanges).
+"""Caribbean Stud par sheets from the exact enumeration (games 1 to 4).
 
 Each situation's counts are settled through `categories` into the exact value of raising; the
-best strategy raises wherever that is at least the value of folding. Named strategies are
-decision rules over the same rows."""
+best strategy raises wherever that is at least the value of folding, and in game 4 exchanges
+where a fresh hand is worth more (`exchange`). Named strategies are decision rules over the same
+rows, without exchanges."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +20,7 @@ from ..hands import HandClass, evaluate
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import classify_many, raise_outcome, representative, scaled_nets
+from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
 from .parsheet import ParSheet, ProgressiveReturn, assemble, settle_count_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
 from .strategy import StrategyTable, stud_keys
@@ -35,6 +38,7 @@ class StudRows:
     class_index: npt.NDArray[np.int64]  # position of each row's class in `variant.classes`
     raise_value: npt.NDArray[np.int64]  # scaled net of raising, summed over the dealer's hands
     fold_value: int
+    scale: int  # the nets' common denominator
 
     @property
     def strength(self) -> npt.NDArray[np.uint16]:
@@ -47,7 +51,16 @@ def stud_rows(variant: Variant) -> StudRows:
     nets = scaled_nets(variant, variant.classes)
     index = np.searchsorted(np.array([int(c) for c in variant.classes]), classes)
     raise_value = (s.counts * nets.raise_[index]).sum(axis=1)
-    return StudRows(variant, s, classes, index, raise_value, nets.fold * STUD_DEALER_HANDS)
+    return StudRows(variant, s, classes, index, raise_value, nets.fold * STUD_DEALER_HANDS, nets.scale)
+
+
+def stud_exchange_plan(rows: StudRows) -> ExchangePlan | None:
+    """The best exchanges of a variant with exchanges (None without)."""
+    x, s = rows.variant.exchanges, rows.situations
+    if x is None:
+        return None
+    fee, most = x.fee_antes, x.most_per_round
+    return exchange_plan(rows.raise_value, rows.fold_value, s.up_rank, s.weight, rows.scale, fee, most)
 
 
 def _at_least(cards: str) -> Rule:
@@ -66,9 +79,13 @@ STRATEGIES: dict[str, tuple[str, Rule]] = {
 }
 
 
-def _count_table(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[tuple[Outcome, int]]:
+def _count_table(
+    rows: StudRows, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.bool_] | None = None
+) -> list[tuple[Outcome, int]]:
+    """Deals by outcome category of the rows `among` (all rows by default)."""
     s, classes = rows.situations, rows.variant.classes
-    folded = int((s.weight[~raises]).sum()) * STUD_DEALER_HANDS
+    folds, raises = (~raises, raises) if among is None else (among & ~raises, among & raises)
+    folded = int((s.weight[folds]).sum()) * STUD_DEALER_HANDS
     cells = (rows.class_index[raises, None] * 4 + np.arange(4)).ravel()
     deals = (s.counts[raises] * s.weight[raises, None]).ravel()
     # float64 sums of these integers stay exact: every total is below 2^53.
@@ -123,16 +140,37 @@ def _summary(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[str]:
     return lines
 
 
+def _exchange_summary(plan: ExchangePlan) -> list[str]:
+    """Where exchanging pays, by up card and exchanges left."""
+    lines = []
+    for u in range(13):
+        lefts = [k for k in range(plan.most, 0, -1) if plan.rates[k][u]]
+        if lefts:
+            worth = ", ".join(f"{float(plan.exchange_value(k, u)):+.4f} with {k} left" for k in lefts)
+            lines.append(
+                f"Exchange all five against a {RANKS[u]} up card whenever the call is worth less than the "
+                f"exchange ({worth} antes): {float(plan.rates[plan.most][u]):.1%} of first hands"
+            )
+    return lines or ["Never exchange: a fresh hand is never worth the fee."]
+
+
 def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
     assert variant.family is Family.STUD
     rows = stud_rows(variant)
     raises = STRATEGIES[strategy][1](rows)
-    main = settle_count_table(variant, _count_table(rows, raises))
     best_raises = raises if strategy == "best" else STRATEGIES["best"][1](rows)
-    best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, best_raises))
+    plan = stud_exchange_plan(rows)
+    if plan is None:
+        best = settle_count_table(variant, _count_table(rows, best_raises))
+    else:
+        s = rows.situations
+        table_of = partial(_count_table, rows)
+        best = settle_count_table(variant, exchange_count_table(best_raises, s.up_rank, s.weight, plan, table_of))
+    main = best if strategy == "best" else settle_count_table(variant, _count_table(rows, raises))
     keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
-    table = StrategyTable.from_rows(Family.STUD, keys, raises, _summary(rows, raises))
-    notes = ("Game 4's exchanges are not part of the exact analysis: the seat never exchanges.",)
+    summary = _summary(rows, raises) + (_exchange_summary(plan) if plan and strategy == "best" else [])
+    swaps = plan.exchange_from if plan and strategy == "best" else None
+    table = StrategyTable.from_rows(Family.STUD, keys, raises, summary, swaps)
     return assemble(
         variant,
         strategy,
@@ -141,5 +179,6 @@ def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
         table,
         progressive=_progressive(rows, raises),
         seconds=rows.situations.seconds,
-        notes=notes if variant.exchanges else (),
+        notes=(APPROXIMATION,) if plan and strategy == "best" else (),
+        exchanges=plan if strategy == "best" else None,
     )

@@ -29,7 +29,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--strategy", default="best")
     p.add_argument("--seats", type=int, default=1)
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--exchange", default="never", help="game 4: never, all-five or keep-ace-king")
+    p.add_argument(
+        "--exchange",
+        default="table",
+        help="game 4: table (the strategy's own exchanges, the best ones for --strategy best), never, "
+        "all-five, or keep-ace-king (the example that lets the seat choose)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--meter", action="store_true", help="the progressive meter over time instead of the main game")
     p.set_defaults(run=run)

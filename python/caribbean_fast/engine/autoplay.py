@@ -2,7 +2,7 @@
 and for the other seats of a multi-seat table.
 
 A strategy sees only the seat's view, as a player would, and returns "raise", "fold", or the
-cards to exchange. `best` asks the exact analysis's strategy table (it pays the enumeration the
+cards to exchange (game 4: all five). `best` asks the exact analysis's strategy table (it pays the enumeration the
 first time); the others are rules a person can follow.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..analysis import analyze
 from ..analysis.strategy import StrategyTable
 from ..hands import HandClass, evaluate
-from ..variants import Family, HandThreshold, Variant
+from ..variants import ExchangeCards, Family, HandThreshold, Variant
 from ..variants.toml_io import to_toml
 from .state import Phase
 from .table import Table
@@ -28,18 +28,24 @@ Strategy = Callable[[Variant, SeatView], Choice]
 
 
 def _simple(variant: Variant, view: SeatView) -> Choice:
-    """Stud: raise A-K-J-8-3 or better. Game 4 first exchanges every card but its aces and kings
-    once when the hand is below a pair. Hold'em: call with a pair or better, or an ace in the hand."""
+    """Stud: raise A-K-J-8-3 or better. Game 4 exchanges all five cards below that against an up
+    card of 2 to 5 (where a fresh hand is worth more than the fee), and the example that lets the
+    seat choose exchanges every card but its aces and kings once below a pair. Hold'em: call
+    with a pair or better, or an ace in the hand."""
     if variant.family is Family.HOLDEM:
         strength = evaluate([*view.cards, *view.board]).strength
         has_ace = any(card[0] == "A" for card in view.cards)
         return "raise" if has_ace or strength >= HandThreshold("pair").strength else "fold"
     hand = evaluate(view.cards)
-    if variant.exchanges and view.exchanges == 0 and hand.hand_class < HandClass.ONE_PAIR:
+    raises = hand.strength >= HandThreshold("A K J 8 3").strength
+    x = variant.exchanges
+    if x and "exchange" in view.actions:
+        if x.cards is ExchangeCards.ALL and not raises and view.dealer[-1][0] in "2345":
+            return list(view.cards)
         discard = [c for c in view.cards if c[0] not in "AK"]
-        if discard and "exchange" in view.actions:
+        if x.cards is ExchangeCards.CHOOSE and view.exchanges == 0 and hand.hand_class < HandClass.ONE_PAIR and discard:
             return discard
-    return "raise" if hand.strength >= HandThreshold("A K J 8 3").strength else "fold"
+    return "raise" if raises else "fold"
 
 
 def _always(variant: Variant, view: SeatView) -> Choice:
@@ -58,8 +64,14 @@ def _best_table(variant: Variant) -> StrategyTable:
 
 
 def _best(variant: Variant, view: SeatView) -> Choice:
-    board = view.dealer if variant.family is Family.STUD else view.board
-    return str(_best_table(variant).decide(view.cards, board))
+    """The par sheet's best strategy: game 4 exchanges all five cards where the table says so."""
+    table = _best_table(variant)
+    if variant.family is Family.HOLDEM:
+        return str(table.decide(view.cards, view.board))
+    left = variant.exchanges.most_per_round - view.exchanges if variant.exchanges else 0
+    if "exchange" in view.actions and table.exchanges(view.cards, view.dealer, left):
+        return list(view.cards)
+    return str(table.decide(view.cards, view.dealer))
 
 
 STRATEGIES: dict[str, Strategy] = {"simple": _simple, "always": _always, "best": _best}

@@ -10,7 +10,7 @@ from ..cards import parse_cards
 from ..errors import InsufficientFundsError
 from ..hands import evaluate
 from ..settlement import Decision
-from ..variants import Family, Unfinished
+from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .core import TableCore, illegal
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
@@ -98,9 +98,7 @@ class Rounds(TableCore):
         x = self.variant.exchanges
         illegal(x is None, f"{self.variant.name} has no exchanges")
         assert x is not None
-        out = parse_cards(cards)
-        illegal(not set(out) <= set(s.cards), f"{cards} are not all in the seat's hand")
-        illegal(not 1 <= len(out) <= x.most_cards, f"exchange 1 to {x.most_cards} cards, not {len(out)}")
+        out = self._discards(s, x, cards)
         illegal(s.exchanges >= x.most_per_round, f"at most {x.most_per_round} exchanges a round")
         fee = int(s.bets.ante * x.fee_antes)
         need = fee + (self._raise_stake(s) if x.must_cover_call else 0)
@@ -114,6 +112,19 @@ class Rounds(TableCore):
         moves = [(wallet(seat), "house", fee)] if fee else []
         private = {"cards": hand, "discarded": out, "drawn": drawn}
         self._emit("exchanged", seat, {"count": len(out), "fee": fee}, private, transfers=moves)
+
+    @staticmethod
+    def _discards(s: SeatState, x: Exchanges, cards: str) -> list[int]:
+        """The cards an exchange gives up: the whole hand (game 4; "" names it), or the cards
+        chosen where the variant lets the seat choose."""
+        out = parse_cards(cards) if cards else list(s.cards)
+        illegal(not set(out) <= set(s.cards), f"{cards} are not all in the seat's hand")
+        if x.cards is ExchangeCards.ALL:
+            illegal(len(out) != len(s.cards), f"an exchange gives up all five cards, not {len(out)}")
+        else:
+            illegal(not cards, f"choose 1 to {x.most_cards} cards to exchange")
+            illegal(not 1 <= len(out) <= x.most_cards, f"exchange 1 to {x.most_cards} cards, not {len(out)}")
+        return out
 
     def _auto_decide(self, seat: int) -> None:
         """A seat that timed out or disconnected: raise at the automatic threshold or better, else fold."""

@@ -47,7 +47,7 @@ class Table(Betting, Rounds):
             "deal": self.can_deal,
             "raise": lambda: self.can_raise(seat),
             "fold": lambda: self.can_fold(seat),
-            "exchange": lambda: self.can_exchange(seat, s.cards[:1]),
+            "exchange": lambda: self.can_exchange(seat),
         }
         return [name for name, check in checks.items() if check()]
 
@@ -110,9 +110,11 @@ class Table(Betting, Rounds):
 
     call = raise_  # hold'em and game 4 name the same spot "call"
 
-    def exchange(self, seat: int, cards: CardsLike) -> list[Event]:
-        """Game 4: discards these cards of the seat's hand for as many new ones, for a fee."""
-        return self._run("exchange", seat=seat, cards=format_cards(parse_cards(cards)))
+    def exchange(self, seat: int, cards: CardsLike | None = None) -> list[Event]:
+        """Game 4: gives up the seat's five cards (`cards` omitted, or all five named) for five
+        new ones from the undealt cards, for a fee; a variant that lets the seat choose takes the
+        cards to give up."""
+        return self._run("exchange", seat=seat, cards="" if cards is None else format_cards(parse_cards(cards)))
 
     def disconnect(self, seat: int) -> list[Event]:
         return self._run("disconnect", seat=seat)
@@ -163,9 +165,13 @@ class Table(Betting, Rounds):
 
     can_call = can_raise
 
-    def can_exchange(self, seat: int, cards: CardsLike) -> bool:
+    def can_exchange(self, seat: int, cards: CardsLike | None = None) -> bool:
+        """Whether `exchange(seat, cards)` would be taken; for a variant where the seat chooses,
+        `cards` omitted asks whether any exchange is allowed now."""
         try:
-            text = format_cards(parse_cards(cards))
+            if cards is None and self.variant.exchanges and self.variant.exchanges.cards == "choose":
+                cards = self.state.seats[self._seat(seat)].cards[:1]
+            text = "" if cards is None else format_cards(parse_cards(cards))
         except CaribbeanFastError:
             return False
         return self._can("exchange", seat=seat, cards=text)

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ..errors import CaribbeanFastError
 from ..settlement import Decision
-from .render import help_text, history_text, packed, paytable, status, table_area
+from .render import help_text, history_text, offers, packed, paytable, status, table_area
 from .session import PlaySession
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ __all__ = ["PlayApp"]
 _KEY_NAMES = {"enter": "⏎", "minus": "-", "delete": "del", "question_mark": "?", "up": "↑↓"}
 
 _PICKS = [Binding(str(i + 1), f"pick({i})", "pick", show=i == 0) for i in range(5)]
-_NEEDS = {"side_bet": "side_bets", "progressive": "progressive", "pick": "exchanges", "exchange": "exchanges"}
+_NEEDS = {"side_bet": "side_bets", "progressive": "progressive", "exchange": "exchanges", "pick": "choose"}
 """Actions that only some games have, and the variant field that says so."""
 
 
@@ -145,8 +145,7 @@ class PlayApp(App[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys of what this game has not (a side bet, a progressive, exchanges) are off, and off
         the footer."""
-        needs = _NEEDS.get(action)
-        return needs is None or bool(getattr(self.session.table.variant, needs))
+        return offers(self.session.table.variant, _NEEDS.get(action, ""))
 
     def on_key(self, event: events.Key) -> None:
         action = self._keys.get(event.key)

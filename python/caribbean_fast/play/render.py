@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     Session = PlaySession | RemoteSession  # a table here, or a server's table (play --connect)
 
-__all__ = ["KEYS", "help_text", "history_text", "packed", "paytable", "status", "table_area"]
+__all__ = ["KEYS", "help_text", "history_text", "offers", "packed", "paytable", "status", "table_area"]
 
 KEYS: tuple[tuple[str, str, str], ...] = (
     ("Enter", "deal; raise (call) once dealt", ""),
@@ -35,12 +35,20 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("b", "side bet (AA Bonus) on / off", "side_bets"),
     ("c", "call (as Enter once dealt)", ""),
     ("r", "rebet", ""),
-    ("1-5", "pick cards to exchange", "exchanges"),
-    ("x", "exchange the picked cards", "exchanges"),
+    ("1-5", "pick cards to exchange", "choose"),
+    ("x", "exchange the hand (game 4: all five cards; where the seat chooses: the picked ones)", "exchanges"),
     ("t / h / ?", "paytable / history / help", ""),
     ("q", "quit (twice while your hand is dealt)", ""),
 )
-"""Every key, what it does, and the variant field a game needs for it ("": every game)."""
+"""Every key, what it does, and the variant field a game needs for it ("": every game; "choose":
+exchanges of chosen cards)."""
+
+
+def offers(variant: Variant, needs: str) -> bool:
+    """Whether a game has what a key needs (see `KEYS`)."""
+    if needs == "choose":
+        return variant.exchanges is not None and variant.exchanges.cards == "choose"
+    return not needs or bool(getattr(variant, needs))
 
 _RED = {"d", "h"}
 
@@ -173,7 +181,8 @@ def table_area(session: Session) -> RenderableType:
         parts.append(
             Text(
                 f"Trainer: best is {advice.best}: raise {float(advice.raise_):+.4f} antes, "
-                f"fold {float(advice.fold):+.4f} antes",
+                f"fold {float(advice.fold):+.4f} antes"
+                + (f", exchange {float(advice.exchange):+.4f} antes" if advice.exchange is not None else ""),
                 style="bold blue",
             )
         )
@@ -214,6 +223,6 @@ def help_text(variant: Variant) -> RenderableType:
     """This game's keys only."""
     out = RichTable(title="Keys", show_header=False, box=None)
     for key, what, needs in KEYS:
-        if not needs or getattr(variant, needs):
+        if offers(variant, needs):
             out.add_row(Text(key, style="bold"), what)
     return out

@@ -15,7 +15,7 @@ from ..engine.autoplay import play_others_bets, play_others_decisions
 from ..engine.history import outcome_words
 from ..errors import IllegalActionError
 from ..settlement import Decision
-from ..variants import Family
+from ..variants import ExchangeCards, Family
 
 __all__ = ["CHIPS", "Mistake", "PlaySession", "stake_step"]
 
@@ -41,8 +41,8 @@ class Mistake:
     round: int
     cards: str
     board: str
-    chosen: Decision
-    best: Decision
+    chosen: str  # "raise", "fold" or "exchange"
+    best: str
     cost: Fraction  # antes given up
 
 
@@ -112,36 +112,48 @@ class PlaySession:
         )
 
     def decide(self, decision: Decision) -> str:
-        advice = self.advice()
+        advice, shown, view = self.advice(), self._shown, self.table.view(self.seat)
         if decision is Decision.RAISE:
             self.table.raise_(self.seat)
         else:
             self.table.fold(self.seat)
-        self.decisions += 1
-        if advice is not None and decision is not advice.best:
-            view = self.table.view(self.seat)
-            board = view.dealer[-1:] if self.table.variant.family is Family.STUD else view.board[:3]
-            self.mistakes.append(
-                Mistake(view.round, " ".join(view.cards), " ".join(board), decision, advice.best, advice.cost(decision))
-            )
+        self._judge(advice, str(decision), view.round, shown)
         return self.result_text()
 
+    def _judge(self, advice: Advice | None, chosen: str, round_: int, shown: tuple[str, str]) -> None:
+        """Counts a decision, and a mistake where the trainer advised another choice."""
+        self.decisions += 1
+        if advice is not None and chosen != advice.best:
+            cards, board = shown
+            self.mistakes.append(Mistake(round_, cards, board, chosen, advice.best, advice.cost(chosen)))
+
     def select(self, index: int) -> str:
-        """1-5: picks or unpicks a card for the exchange (game 4)."""
+        """1-5: picks or unpicks a card for the exchange (the example variant where the seat
+        chooses the cards)."""
         cards = self.table.view(self.seat).cards
-        if self.table.variant.exchanges is None:
-            raise IllegalActionError(f"{self.table.variant.name} has no exchanges")
+        x = self.table.variant.exchanges
+        if x is None or x.cards is not ExchangeCards.CHOOSE:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges of chosen cards")
         if self.table.phase is not Phase.DECIDING or index >= len(cards):
             raise IllegalActionError("pick cards once dealt, before deciding")
         self.selected ^= {index}
         return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "none")
 
     def exchange(self) -> str:
-        cards = self.table.view(self.seat).cards
-        if not self.selected:
+        """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""
+        x = self.table.variant.exchanges
+        if x is None:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges")
+        view, advice, shown = self.table.view(self.seat), self.advice(), self._shown
+        if x.cards is ExchangeCards.ALL:
+            self.table.exchange(self.seat)
+        elif not self.selected:
             raise IllegalActionError("pick the cards to exchange with 1-5 first")
-        self.table.exchange(self.seat, [cards[i] for i in sorted(self.selected)])
+        else:
+            self.table.exchange(self.seat, [view.cards[i] for i in sorted(self.selected)])
         self.selected.clear()
+        if x.cards is ExchangeCards.ALL:
+            self._judge(advice, "exchange", view.round, shown)
         return "exchanged: now " + " ".join(self.table.view(self.seat).cards)
 
     def tick(self) -> str | None:
@@ -157,12 +169,22 @@ class PlaySession:
     # ---- what the screen shows -------------------------------------------------------------------
 
     def advice(self) -> Advice | None:
-        """The trainer's advice for the seat's undecided hand (None without a trainer)."""
+        """The trainer's advice for the seat's undecided hand (None without a trainer); game 4
+        values an exchange while one is allowed."""
         if self.advisor is None or self.seat not in self.table.undecided():
             return None
         view = self.table.view(self.seat)
+        x = self.table.variant.exchanges
+        left = x.most_per_round - view.exchanges if x and self.table.can_exchange(self.seat) else 0
+        cards, board = self._shown
+        return self.advisor.advise(cards, board, exchanges_left=left)
+
+    @property
+    def _shown(self) -> tuple[str, str]:
+        """The seat's cards and what it sees of the dealer (stud) or the board (hold'em)."""
+        view = self.table.view(self.seat)
         board = view.dealer[-1:] if self.table.variant.family is Family.STUD else view.board[:3]
-        return self.advisor.advise(list(view.cards), list(board))
+        return " ".join(view.cards), " ".join(board)
 
     def result_text(self) -> str:
         state = self.table.state

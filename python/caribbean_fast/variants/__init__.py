@@ -10,6 +10,7 @@ from ..errors import VariantError
 from .model import (
     BetLimits,
     Currency,
+    ExchangeCards,
     Exchanges,
     Family,
     MeterSplit,
@@ -29,6 +30,7 @@ __all__ = [
     "ALIASES",
     "BetLimits",
     "Currency",
+    "ExchangeCards",
     "Exchanges",
     "Family",
     "HandThreshold",

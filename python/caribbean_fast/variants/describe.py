@@ -82,8 +82,10 @@ def _rules(v: Variant) -> Table:
         e = v.exchanges
         table.add_row(
             "exchanges",
-            f"up to {e.most_per_round} a round, 1 to {e.most_cards} cards, "
-            f"{e.fee_antes} ante each" + (", only while the call stays covered" if e.must_cover_call else ""),
+            f"up to {e.most_per_round} a round, "
+            + ("all five cards, " if e.cards == "all" else f"1 to {e.most_cards} cards chosen, ")
+            + f"{e.fee_antes} ante each"
+            + (", only while the call stays covered" if e.must_cover_call else ""),
         )
     t = v.timing
     for name in ("bet_seconds", "decision_seconds", "idle_seconds"):

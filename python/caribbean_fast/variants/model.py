@@ -29,6 +29,7 @@ __all__ = [
     "MAX_SECONDS",
     "BetLimits",
     "Currency",
+    "ExchangeCards",
     "Exchanges",
     "Family",
     "MeterSplit",
@@ -274,14 +275,26 @@ class SideBet:
         return next((p for threshold, p in self.tiers if threshold.admits(strength)), None)
 
 
+class ExchangeCards(StrEnum):
+    """Which cards an exchange gives up (RULES.md, game 4)."""
+
+    ALL = "all"  # all five cards, as seed 003 writes it
+    CHOOSE = "choose"  # one to `most_cards` cards the seat picks (an example variant: the player's edge)
+
+
+DECK = 52
+
+
 @dataclass(frozen=True)
 class Exchanges:
-    """Game 4's card exchange: each costs `fee_antes` antes, not returned."""
+    """Game 4's card exchange: each costs `fee_antes` antes, not returned, and gives up the cards
+    `cards` says (all five, or the ones chosen, up to `most_cards`)."""
 
     fee_antes: Fraction = Fraction(1)
     most_per_round: int = 3
     most_cards: int = 5
     must_cover_call: bool = True
+    cards: ExchangeCards = ExchangeCards.ALL
 
     def __post_init__(self) -> None:
         _ratio(self.fee_antes, "exchanges.fee_antes", MAX_RAISE_MULTIPLE)
@@ -294,6 +307,16 @@ class Exchanges:
             f"must be 1 to 10, not {self.most_per_round}",
         )
         _check(1 <= self.most_cards <= 5, "exchanges.most_cards", f"must be 1 to 5, not {self.most_cards}")
+        _check(
+            self.cards is ExchangeCards.CHOOSE or self.most_cards == 5,
+            "exchanges.most_cards",
+            f'an exchange of all cards gives up 5, not {self.most_cards} (or set cards = "choose")',
+        )
+
+    def cards_needed(self, seats: int) -> int:
+        """The most cards a round can take from the deck: every hand, the dealer's, and every
+        seat's exchanges at their largest."""
+        return 5 * seats + 5 + seats * self.most_per_round * self.most_cards
 
 
 class Unfinished(StrEnum):
@@ -368,6 +391,14 @@ class Variant:
             "exchanges",
             "only stud games exchange cards",
         )
+        if self.exchanges is not None:
+            need = self.exchanges.cards_needed(self.seats)
+            _check(
+                need <= DECK,
+                "exchanges",
+                f"{self.seats} seat(s) with {self.exchanges.most_per_round} exchanges of up to "
+                f"{self.exchanges.most_cards} cards can need {need} cards; the deck has {DECK}",
+            )
         names = [b.name for b in self.side_bets]
         _check(len(names) == len(set(names)), "side_bets", f"names repeat: {names}")
         for name in PAYTABLES:

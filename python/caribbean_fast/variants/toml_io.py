@@ -24,6 +24,7 @@ from .model import (
     MAX_SECONDS,
     BetLimits,
     Currency,
+    ExchangeCards,
     Exchanges,
     Family,
     MeterSplit,
@@ -220,12 +221,13 @@ def _side_bet(value: Any, where: str, currency: Currency) -> SideBet:
 
 
 def _exchanges(value: Any) -> Exchanges:
-    d = _table(value, "exchanges", ("fee_antes", "most_per_round", "most_cards", "must_cover_call"))
+    d = _table(value, "exchanges", ("fee_antes", "most_per_round", "most_cards", "must_cover_call", "cards"))
     return Exchanges(
         fee_antes=_fraction(d.get("fee_antes", 1), "exchanges.fee_antes"),
         most_per_round=_int(d.get("most_per_round", 3), "exchanges.most_per_round"),
         most_cards=_int(d.get("most_cards", 5), "exchanges.most_cards"),
         must_cover_call=_bool(d.get("must_cover_call", True), "exchanges.must_cover_call"),
+        cards=_choice(ExchangeCards, d.get("cards", "all"), "exchanges.cards"),
     )
 
 
@@ -372,6 +374,7 @@ def to_dict(v: Variant) -> dict[str, Any]:
             "most_per_round": e.most_per_round,
             "most_cards": e.most_cards,
             "must_cover_call": e.must_cover_call,
+            "cards": str(e.cards),
         }
     return out
 
