@@ -21,7 +21,7 @@ KEYS = {
     "atlantic-city": ["up", "up", "p", "enter"],
     "cyberstud": ["up", "p", "enter"],
     "network-24h": ["up", "p", "enter"],
-    "caribbean-poker": ["up", "enter", "1", "2"],
+    "caribbean-poker": ["up", "enter", "x"],
     "casino-holdem": ["up", "b", "enter"],
 }
 

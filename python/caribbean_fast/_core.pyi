@@ -33,6 +33,7 @@ class Simulator:
         hands: npt.NDArray[np.uint8] | None = None,
         raises: npt.NDArray[np.bool_] | None = None,
         exchange: tuple[str, int, int] | None = None,
+        exchange_from: npt.NDArray[np.uint8] | None = None,
     ) -> Simulator: ...
     @staticmethod
     def holdem(

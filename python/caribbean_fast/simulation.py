@@ -33,10 +33,10 @@ from .variants import ExchangeCards, Family, HandThreshold, Variant, from_dict, 
 __all__ = [
     "CHUNK_ROUNDS",
     "EXCHANGES",
-    "exchange_strategies",
     "SeatFigures",
     "SessionResult",
     "SimulationResult",
+    "exchange_strategies",
     "simulate",
     "simulate_sessions",
 ]
@@ -279,8 +279,9 @@ def simulate(
 
     `strategy` is "best" or a named strategy (see `analysis.strategies`), whose table comes from
     the exact analysis, or a `StrategyTable`. `exchange`: one of `exchange_strategies(variant)`
-    ("table": the exchanges the strategy table makes, the best strategy's in game 4). `client`: a `dask.distributed.Client` to run the chunks on; the counts equal a
-    local run's with the same seed."""
+    ("table": the exchanges the strategy table makes, the best strategy's in game 4). `client`: a
+    `dask.distributed.Client` to run the chunks on; the counts equal a local run's with the same
+    seed."""
     if rounds < 1:
         raise VariantError(f"rounds must be at least 1, not {rounds}")
     if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):

@@ -58,6 +58,22 @@ class ProgressiveReturn:
 
 
 @dataclass(frozen=True)
+class BeatenBy:
+    """A strategy that gives the player the edge, with its simulated return per round (antes)."""
+
+    strategy: str
+    description: str
+    mean: float
+    stderr: float
+    rounds: int
+    seed: int
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
+
+
+@dataclass(frozen=True)
 class ParSheet:
     """The exact mathematics of a variant under a strategy."""
 
@@ -79,6 +95,7 @@ class ParSheet:
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default_factory=tuple)
     exchanges: ExchangePlan | None = None  # game 4's best exchanges, under the best strategy
+    beaten_by: BeatenBy | None = None  # a strategy the analysis found that beats the house
 
     @property
     def house_edge(self) -> Fraction:
@@ -102,8 +119,9 @@ class ParSheet:
 
     @property
     def player_edge(self) -> bool:
-        """Whether the variant returns more than 100% under this strategy."""
-        return self.expected_return > 0
+        """Whether the variant returns more than 100% under this strategy, or under a strategy
+        the analysis found (`beaten_by`)."""
+        return self.expected_return > 0 or self.beaten_by is not None
 
     def to_dict(self) -> dict[str, Any]:
         from .report import par_sheet_dict
@@ -177,6 +195,7 @@ def assemble(
     seconds: float = 0.0,
     notes: tuple[str, ...] = (),
     exchanges: ExchangePlan | None = None,
+    beaten_by: BeatenBy | None = None,
 ) -> ParSheet:
     """The par sheet of a strategy's main game, with its cost against the best strategy's."""
     return ParSheet(
@@ -198,4 +217,5 @@ def assemble(
         seconds=seconds,
         notes=notes,
         exchanges=exchanges,
+        beaten_by=beaten_by,
     )

@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..cards import RANKS
+from .exchange import ExchangePlan
 from .parsheet import ParSheet
 
 
@@ -19,7 +21,13 @@ def _pct(x: Fraction) -> str:
 def warnings(p: ParSheet) -> list[str]:
     """What a reader must not miss, such as a player's edge."""
     out = []
-    if p.player_edge:
+    if b := p.beaten_by:
+        low, high = b.ci95
+        out.append(
+            f"WARNING: the player beats {p.variant.name}: {b.description} returns {b.mean:+.4%} of the ante "
+            f"per round (95% interval {low:+.4%} to {high:+.4%}; {b.rounds:,} simulated rounds, seed {b.seed})."
+        )
+    if p.expected_return > 0:
         out.append(
             f"WARNING: {p.variant.name} returns more than 100% under the {p.strategy} strategy: the player "
             f"has the edge ({_pct(p.expected_return)} of the ante per round)."
@@ -66,6 +74,10 @@ def par_sheet_dict(p: ParSheet) -> dict[str, Any]:
     }
     if p.cost_against_best is not None:
         out["cost_against_best"] = float(p.cost_against_best)
+    if p.exchanges:
+        out["exchanges"] = exchanges_dict(p.exchanges)
+    if p.beaten_by:
+        out["beaten_by"] = {**vars(p.beaten_by), "ci95": list(p.beaten_by.ci95)}
     if p.progressive:
         g = p.progressive
         out["progressive"] = {
@@ -78,6 +90,40 @@ def par_sheet_dict(p: ParSheet) -> dict[str, Any]:
             else None,
         }
     return out
+
+
+def exchanges_dict(x: ExchangePlan) -> dict[str, Any]:
+    """Game 4's exchanges: rates, values by up card, and what never exchanging costs."""
+    return {
+        "return_with_exchanges": str(x.value),
+        "return_without_exchanges": str(x.never),
+        "cost_of_never_exchanging": float(x.cost_of_never_exchanging),
+        "rate_at_decision": {d: float(x.rate_at(d)) for d in range(1, x.most + 1)},
+        "by_up_card": {
+            RANKS[u]: {
+                "value_of_an_exchange": {left: float(x.exchange_value(left, u)) for left in range(x.most, 0, -1)},
+                "rate_at_decision": {d: float(x.rate_at(d, u)) for d in range(1, x.most + 1)},
+            }
+            for u in range(13)
+        },
+    }
+
+
+def _exchange_rows(x: ExchangePlan) -> tuple[list[str], list[list[str]]]:
+    """The exchanges by up card: the value of an exchange with each count left, and the share of
+    rounds that exchange at each decision."""
+    lefts, decisions = range(x.most, 0, -1), range(1, x.most + 1)
+    head = (
+        ["up card"] + [f"exchange worth, {k} left" for k in lefts] + [f"exchanged at decision {d}" for d in decisions]
+    )
+    rows = [
+        [RANKS[u]]
+        + [f"{float(x.exchange_value(k, u)):+.4f}" for k in lefts]
+        + [_pct(x.rate_at(d, u)) for d in decisions]
+        for u in range(13)
+    ]
+    rows.append(["all"] + ["" for _ in lefts] + [_pct(x.rate_at(d)) for d in decisions])
+    return head, rows
 
 
 def _headline(p: ParSheet) -> list[tuple[str, str]]:
@@ -93,10 +139,18 @@ def _headline(p: ParSheet) -> list[tuple[str, str]]:
             f"{_pct(p.hit_frequency)} / {_pct(p.push_frequency)} / {_pct(p.loss_frequency)}",
         ),
         ("standard deviation per round", f"{p.std_dev:.6f} antes"),
-        ("deals enumerated", f"{p.total_deals:,}"),
+        ("deal paths counted (weighted)" if p.exchanges else "deals enumerated", f"{p.total_deals:,}"),
     ]
     if p.cost_against_best is not None:
         rows.append(("cost against the best strategy", f"{_pct(p.cost_against_best)} of the ante"))
+    if x := p.exchanges:
+        rows.append(
+            (
+                "exchange rate, decisions " + " / ".join(str(d) for d in range(1, x.most + 1)),
+                " / ".join(_pct(x.rate_at(d)) for d in range(1, x.most + 1)),
+            )
+        )
+        rows.append(("cost of never exchanging", f"{_pct(x.cost_of_never_exchanging)} of the ante"))
     for b in p.side_bets:
         for way, r in b.returns.items():
             rows.append((f"{b.name} return, {way}", _pct(1 + r)))
@@ -123,6 +177,10 @@ def par_sheet_markdown(p: ParSheet) -> str:
         f"| {e.label} | {e.net} | {e.combinations:,} | {float(e.probability):.8f} | {float(e.contribution):+.8f} |"
         for e in p.events
     ]
+    if p.exchanges:
+        head, rows = _exchange_rows(p.exchanges)
+        lines += ["", "## Exchanges by up card (antes)", "", "| " + " | ".join(head) + " |"]
+        lines += ["| --- |" + " ---: |" * (len(head) - 1)] + ["| " + " | ".join(r) + " |" for r in rows]
     lines += ["", "## Strategy", ""] + [f"- {s}" for s in p.table.summary_lines]
     return "\n".join(lines) + "\n"
 
@@ -145,5 +203,14 @@ def render_par_sheet(p: ParSheet) -> RenderableType:
             f"{float(e.contribution):+.8f}",
         )
     parts: list[RenderableType] = [Text(w, style="bold red") for w in warnings(p)]
-    parts += [head, events, Text("Strategy:\n" + p.table.summary(), style="italic")]
+    parts += [head, events]
+    if p.exchanges:
+        names, rows = _exchange_rows(p.exchanges)
+        by_up = Table(title="Exchanges by up card (antes)")
+        for i, name in enumerate(names):
+            by_up.add_column(name, justify="left" if i == 0 else "right")
+        for row in rows:
+            by_up.add_row(*row)
+        parts.append(by_up)
+    parts.append(Text("Strategy:\n" + p.table.summary(), style="italic"))
     return Group(*parts)

@@ -21,7 +21,7 @@ from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import classify_many, raise_outcome, representative, scaled_nets
 from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
-from .parsheet import ParSheet, ProgressiveReturn, assemble, settle_count_table
+from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
 from .strategy import StrategyTable, stud_keys
 
@@ -154,6 +154,25 @@ def _exchange_summary(plan: ExchangePlan) -> list[str]:
     return lines or ["Never exchange: a fresh hand is never worth the fee."]
 
 
+EDGE_ROUNDS, EDGE_SEED = 4_000_000, 3
+
+
+def _beaten_by(variant: Variant, table: StrategyTable) -> BeatenBy | None:
+    """Where the seat chooses the cards to exchange: the return of keeping an ace and a king and
+    exchanging the rest, simulated (no exact count of draw hands is made); the player's edge when
+    its 95% interval lies above zero."""
+    from ..simulation import simulate  # simulation builds on the analysis
+
+    r = simulate(variant, EDGE_ROUNDS, seed=EDGE_SEED, strategy=table, exchange="keep-ace-king", progress=False)
+    if r.ci95[0] <= 0:
+        return None
+    how = (
+        "keeping an ace and a king and exchanging the other cards while the hand is below Ace-King, "
+        "then calling by the strategy table,"
+    )
+    return BeatenBy("keep-ace-king", how, r.mean, r.stderr, r.rounds, EDGE_SEED)
+
+
 def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
     assert variant.family is Family.STUD
     rows = stud_rows(variant)
@@ -181,4 +200,5 @@ def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
         seconds=rows.situations.seconds,
         notes=(APPROXIMATION,) if plan and strategy == "best" else (),
         exchanges=plan if strategy == "best" else None,
+        beaten_by=_beaten_by(variant, table) if variant.exchanges and variant.exchanges.cards == "choose" else None,
     )

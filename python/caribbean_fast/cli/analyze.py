@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from ..analysis import analyze
+from ..analysis import ParSheet, analyze
 from ..analysis.report import render_par_sheet, warnings
 from ..variants import list_variants, load_variant
 
@@ -34,6 +34,12 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exchanges(p: ParSheet) -> str:
+    """Game 4: the share of rounds with an exchange, and what exchanging adds to never doing so."""
+    x = p.exchanges
+    return f"{float(x.rate_at(1)):.2%} / {float(x.cost_of_never_exchanging):+.2%}" if x else "-"
+
+
 def run_report(args: argparse.Namespace) -> int:
     table = Table(title="Every preset under its best strategy (exact, every deal enumerated)")
     for column in (
@@ -43,6 +49,7 @@ def run_report(args: argparse.Namespace) -> int:
         "element of risk",
         "std dev",
         "raise rate",
+        "exchanged / worth",
         "side bets (always settled)",
     ):
         table.add_column(column, justify="left" if column == "variant" else "right")
@@ -57,6 +64,7 @@ def run_report(args: argparse.Namespace) -> int:
             f"{float(p.element_of_risk):.4%}",
             f"{p.std_dev:.4f}",
             f"{float(p.p_raise):.2%}",
+            _exchanges(p),
             sides,
         )
         notes += warnings(p)
