@@ -68,7 +68,7 @@ def run_report(args: argparse.Namespace) -> int:
             sides,
         )
         notes += warnings(p)
-    console = Console(width=max(Console().width, 132))  # one line per preset, even in a pipe
+    console = Console(width=max(Console().width, 140))  # one line per preset, even in a pipe
     console.print(table)
     for note in notes:
         console.print(note)
