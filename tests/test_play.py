@@ -107,7 +107,7 @@ def test_game4_one_key_exchanges_the_hand(monkeypatch: pytest.MonkeyPatch) -> No
         await pilot.press("x")  # type: ignore[attr-defined]
         assert "[Ad] [Ah] [As] [3d] [8c]" in app.screen_text()
         await pilot.press("c")  # type: ignore[attr-defined]
-        assert app.message == "Three of a kind, Aces: won 60.00 USD"
+        assert app.message == "Three of a kind, Aces, beats the dealer; net 60.00 USD (exchange fees 10.00 USD)"
 
     play(table, script)
     assert table.balance(0) == 100_000 + 1000 + 6000 - 1000

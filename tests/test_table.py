@@ -382,3 +382,19 @@ def test_personal_limit_holds_for_every_game_on_the_account(kind: str, tmp_path:
     assert audit(store).ok  # the limit read from the book is part of the record
     again = restore(store, clock, book)
     assert again.accounts == ["ann"] and again.personal_limit(0) == 2000
+
+
+def test_game4_two_seats_exchanging_three_times_never_share_a_card() -> None:
+    t = Table(load_variant("caribbean-poker").replace(seats=2), seats=2, seed=9, clock=Clock())
+    for seat in (0, 1):
+        t.deposit(seat, 100_000)
+        t.ante(seat, 1000)
+    t.deal()
+    seen = [c for seat in (0, 1) for c in t.view(seat).cards] + [t.view(0).dealer[-1]]
+    for seat in (0, 1):
+        for _ in range(3):
+            t.exchange(seat)
+            seen += t.view(seat).cards
+        t.fold(seat)
+    seen += t.view(0).dealer[:-1]
+    assert len(seen) == 45 == len(set(seen))  # 15 dealt and 30 drawn: every one a different card

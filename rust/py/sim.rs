@@ -100,12 +100,15 @@ struct Simulator {
     game: AnyGame,
 }
 
+/// Canonical stud rows: up ranks, hands and call decisions.
+type CanonicalRows<'a> = (&'a [u8], &'a [[u8; 5]], &'a [bool]);
+
 /// The exchange plan: (keep rule, below strength, most); the keep rule "table" exchanges all
 /// five as `exchange_from` says for the canonical rows (the fewest exchanges left with which
 /// each row exchanges, 0: never).
 fn exchange_plan(
     plan: Option<(String, u16, usize)>,
-    rows: Option<(&[u8], &[[u8; 5]], &[bool])>,
+    rows: Option<CanonicalRows<'_>>,
     exchange_from: Option<Vec<u8>>,
 ) -> PyResult<Option<Exchange>> {
     let Some((keep, below, most)) = plan else {

@@ -282,10 +282,11 @@ class RemoteSession:
         self._send("raise" if decision is Decision.RAISE else "fold")
         self.decisions += 1
         self._settled_text()
-        if advice is not None and decision is not advice.best:
+        if advice is not None and str(decision) != advice.best:
             board = view.dealer[-1:] if not view.board else view.board[:3]
+            chosen = str(decision)
             self.mistakes.append(
-                Mistake(view.round, " ".join(view.cards), " ".join(board), decision, advice.best, advice.cost(decision))
+                Mistake(view.round, " ".join(view.cards), " ".join(board), chosen, advice.best, advice.cost(chosen))
             )
         return self.result_text()
 

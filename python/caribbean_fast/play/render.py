@@ -50,6 +50,7 @@ def offers(variant: Variant, needs: str) -> bool:
         return variant.exchanges is not None and variant.exchanges.cards == "choose"
     return not needs or bool(getattr(variant, needs))
 
+
 _RED = {"d", "h"}
 
 
