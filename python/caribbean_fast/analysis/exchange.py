@@ -34,8 +34,8 @@ __all__ = ["APPROXIMATION", "ExchangePlan", "exchange_count_table", "exchange_pl
 
 UP_RANKS = 13
 
-CountTableOf = Callable[[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], list[tuple[Outcome, int]]]
-"""The stud count table of the rows in a mask, by each row's raise (call) or fold decision."""
+CountTableOf = Callable[[npt.NDArray[np.bool_], npt.NDArray[np.intp]], list[tuple[Outcome, int]]]
+"""The stud count table of the rows numbered, by each row's raise (call) or fold decision."""
 
 APPROXIMATION = (
     "Exchanges are valued ignoring which cards were discarded: a new hand and the dealer's hidden "
@@ -137,13 +137,13 @@ def exchange_count_table(
     denominator N^(most+1) * 163,185 per up rank (N hands against each up rank)."""
     totals: Counter[Outcome] = Counter()
     for u in range(UP_RANKS):
-        at = up_rank == u
-        n = int(weight[at].sum())
+        at = np.flatnonzero(up_rank == u)
+        n, first = int(weight[at].sum()), plan.exchange_from[at]
         reach = 1  # the numerators of the chances of having exchanged so far
         for left in range(plan.most, -1, -1):
-            stays = at & ((plan.exchange_from == 0) | (plan.exchange_from > left))
+            stays = (first == 0) | (first > left)
             made = plan.most - left
-            for outcome, count in count_table(raises, stays):
+            for outcome, count in count_table(raises, at[stays]):
                 totals[replace(outcome, exchanges=made)] += count * reach * n**left
-            reach *= int(weight[at & ~stays].sum())
+            reach *= int(weight[at[~stays]].sum())
     return list(totals.items())

@@ -80,14 +80,15 @@ STRATEGIES: dict[str, tuple[str, Rule]] = {
 
 
 def _count_table(
-    rows: StudRows, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.bool_] | None = None
+    rows: StudRows, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.intp] | None = None
 ) -> list[tuple[Outcome, int]]:
-    """Deals by outcome category of the rows `among` (all rows by default)."""
+    """Deals by outcome category of the rows numbered `among` (all rows by default)."""
     s, classes = rows.situations, rows.variant.classes
-    folds, raises = (~raises, raises) if among is None else (among & ~raises, among & raises)
+    at = np.arange(len(raises)) if among is None else among
+    folds, raised = at[~raises[at]], at[raises[at]]
     folded = int((s.weight[folds]).sum()) * STUD_DEALER_HANDS
-    cells = (rows.class_index[raises, None] * 4 + np.arange(4)).ravel()
-    deals = (s.counts[raises] * s.weight[raises, None]).ravel()
+    cells = (rows.class_index[raised, None] * 4 + np.arange(4)).ravel()
+    deals = (s.counts[raised] * s.weight[raised, None]).ravel()
     # float64 sums of these integers stay exact: every total is below 2^53.
     sums = np.rint(np.bincount(cells, weights=deals, minlength=4 * len(classes))).astype(np.int64)
     table = [(Outcome(Decision.FOLD), folded)]
