@@ -27,11 +27,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 
 from caribbean_fast.engine import audit
@@ -64,19 +64,19 @@ class Stats:
 # ---- set-up ----------------------------------------------------------------------------------------
 
 
-def plan(clients: int) -> tuple[str, list[tuple[str, int]]]:
-    """The tables file for `clients` bots spread over every game, and each bot's table and minimum."""
-    text, seats_of = "", []
+def plan(clients: int) -> tuple[str, int, list[tuple[str, int]]]:
+    """The tables file for `clients` bots spread over every game, how many tables it lists, and
+    each bot's table and minimum ante."""
+    text, tables, seats_of = "", 0, []
     for k, name in enumerate(PRESETS):
         variant = load_variant(name)
         players = len(range(k, clients, len(PRESETS)))
         count = -(-players // variant.seats)
         if count:
             text += f'[[table]]\nvariant = "{name}"\ncount = {count}\n\n'
-            seats_of += [
-                (f"{name}-{t + 1}", variant.limits[0].minimum) for t in range(count) for _ in range(variant.seats)
-            ]
-    return text, seats_of[:clients] if len(seats_of) >= clients else seats_of
+            tables += count
+            seats_of += [(f"{name}-{1 + p // variant.seats}", variant.limits[0].minimum) for p in range(players)]
+    return text, tables, seats_of
 
 
 def seed_accounts(url: str, n: int) -> list[str]:
@@ -120,9 +120,10 @@ class Process:
 
     def health(self) -> dict[str, Any] | None:
         try:
-            answer: dict[str, Any] = httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=5).json()
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=5) as r:
+                answer: dict[str, Any] = json.loads(r.read())
             return answer
-        except httpx.HTTPError:
+        except OSError:
             return None
 
     def rss_kb(self) -> int:
@@ -163,7 +164,7 @@ class Bot:
         self.port = ports[0]
         self.view: dict[str, Any] | None = None
         self.changed = asyncio.Event()
-        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.answers: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
         self.next = 0
 
     async def run(self, until: float) -> None:
@@ -183,28 +184,32 @@ class Bot:
                 await self._play(ws, until)
             finally:
                 reader.cancel()
-                for done in self.answers.values():
-                    if not done.done():
-                        self.stats.lost += 1
-                        done.cancel()
-                self.answers.clear()
 
     async def _read(self, ws: Any) -> None:
-        async for text in ws:
-            frame = json.loads(text)
-            if frame["type"] == "answer" and frame["id"] in self.answers:
-                self.answers.pop(frame["id"]).set_result(frame)
-            elif frame["type"] == "view" and frame["table"] == self.table:
-                self.view = frame["view"]
-                self.changed.set()
+        try:
+            async for text in ws:
+                frame = json.loads(text)
+                if frame["type"] == "answer" and frame["id"] in self.answers:
+                    self.answers.pop(frame["id"]).set_result(frame)
+                elif frame["type"] == "view" and frame["table"] == self.table:
+                    self.view = frame["view"]
+                    self.changed.set()
+        finally:  # the socket is gone: the commands in flight will get no answer
+            for done in self.answers.values():
+                if not done.done():
+                    self.stats.lost += 1
+                    done.set_result(None)
+            self.answers.clear()
 
     async def _command(self, ws: Any, kind: str, **fields: Any) -> dict[str, Any] | None:
         self.next += 1
-        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.answers[self.next] = done
         start = time.perf_counter()
         await ws.send(json.dumps({"v": 1, "id": self.next, "type": kind, "table": self.table, **fields}))
         answer = await asyncio.wait_for(done, 30)
+        if answer is None:
+            raise ConnectionError("the socket closed before the answer")
         self.stats.latencies.append((time.perf_counter() - start) * 1000)
         self.stats.commands += 1
         if not answer["ok"]:
@@ -323,10 +328,9 @@ def main() -> None:
 
 def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     url = args.database or str(folder / "casino.db")
-    text, seats = plan(max(args.clients, 1))
+    text, tables, seats = plan(max(args.clients, 1))
     tables_file = folder / "tables.toml"
     tables_file.write_text(text)
-    tables = len({t for t, _ in seats})
     tokens = seed_accounts(url, len(seats))
     ports = [_free_port() for _ in range(args.processes)]
     log = folder / "serve.log"

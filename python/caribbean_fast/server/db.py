@@ -166,6 +166,7 @@ class Database:
         self._worker: asyncio.Task[None] | None = None
         self._lock = threading.Lock()  # the connection, for `run_now` outside the loop
         self.commits = 0
+        self._busy = False  # a batch is in the worker thread
 
     @property
     def url(self) -> str:
@@ -178,7 +179,7 @@ class Database:
     async def stop(self) -> None:
         """Commits what is queued, then closes the connection."""
         if self._worker is not None:
-            while self._jobs:
+            while self._jobs or self._busy:
                 await asyncio.sleep(0.01)
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
@@ -213,11 +214,14 @@ class Database:
             batch, self._jobs = self._jobs, []
             if not batch:
                 continue
+            self._busy = True
             try:
                 outcomes = await asyncio.to_thread(self._batch, batch)
             except Exception as err:  # the commit itself failed: no job of the batch happened
                 failure = ServerError(f"the database refused a commit: {type(err).__name__}")
                 outcomes = [failure] * len(batch)
+            finally:
+                self._busy = False
             for job, outcome in zip(batch, outcomes, strict=True):
                 if job.done.cancelled():
                     continue
