@@ -126,6 +126,10 @@ def test_the_simulated_best_strategy_agrees_with_the_analysis(plan: ExchangePlan
     best = simulate(GAME4, 2_000_000, seed=8)  # exchanges with the discarded cards out of play
     assert abs(best.mean - float(plan.value)) <= MEASURED_GAP + 4 * best.stderr
     assert best.mean > never.mean + 4 * never.stderr
+    # The first decision sees a first hand, as the analysis does: its exchange rate is exact.
+    first = float(plan.rate_at(1))
+    assert abs(best.exchanged[0] - first) < 4 * (first * (1 - first) / best.rounds) ** 0.5
+    assert best.exchanged[0] > best.exchanged[1] > best.exchanged[2] > 0 and never.exchanged == (0.0, 0.0, 0.0)
 
 
 def test_the_best_table_exchanges_a_weak_hand_against_a_low_up_card(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,6 +82,7 @@ class SimulationResult:
     per_seat: tuple[SeatFigures, ...]
     side_bets: dict[str, float] = field(default_factory=dict)
     progressive_at_reset: float | None = None
+    exchanged: tuple[float, ...] = ()  # game 4: the share of seat-rounds with at least 1, 2, 3 exchanges
 
     @property
     def ci90(self) -> tuple[float, float]:
@@ -119,6 +120,7 @@ class SimulationResult:
             "per_seat": [vars(s) for s in self.per_seat],
             "side_bets": self.side_bets,
             "progressive_at_reset": self.progressive_at_reset,
+            "exchanged": list(self.exchanged),
         }
 
 
@@ -245,6 +247,8 @@ def _settle(
             int(totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
             for k, s in nets.items()
         ) / max(n_all, 1)
+    by_exchanges = totals.sum(axis=(0, 1, 3)).astype(float)
+    exchanged = tuple(float(by_exchanges[e:].sum()) / max(n_all, 1) for e in range(1, 4)) if v.exchanges else ()
     return SimulationResult(
         v,
         strategy,
@@ -261,6 +265,7 @@ def _settle(
         tuple(seat_figures),
         side,
         progressive,
+        exchanged,
     )
 
 
