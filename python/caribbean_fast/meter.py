@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from . import _core
 from .analysis.categories import representative
+from .bounds import MAX_METER_ROUNDS, checked_count, checked_seed
 from .errors import VariantError
 from .hands import HandClass
 from .settlement import Decision, Outcome, settle
@@ -83,8 +84,9 @@ def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1)
         raise VariantError(f"{variant.name} has no progressive meter")
     if not p.paid_on_fold:
         raise VariantError("the meter simulation needs a progressive paid whatever the seat decides")
-    if rounds < 1 or not 1 <= seats <= variant.seats:
-        raise VariantError(f"rounds must be positive and seats 1 to {variant.seats}: {rounds}, {seats}")
+    seats = checked_count("seats", seats, variant.seats)
+    rounds = checked_count("rounds", rounds, MAX_METER_ROUNDS // seats)
+    seed = checked_seed(seed)
     classes, hands = _classes(variant)
     probabilities = np.array(hands, dtype=np.float64) / sum(hands)
     fixed, shares = _pays(variant, classes)

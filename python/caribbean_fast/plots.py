@@ -13,6 +13,7 @@ import numpy.typing as npt
 from .analysis import analyze
 from .analysis.holdem import holdem_rows
 from .analysis.stud import stud_rows
+from .bounds import MAX_BANKROLL, MAX_PLOT_ROUNDS, checked_number, checked_seed, checked_sessions
 from .cards import RANKS
 from .errors import VariantError
 from .simulation import simulate_sessions
@@ -135,8 +136,8 @@ def plot_session(
     variant: Variant, rounds: int, bankroll: float, path: str | Path, sessions: int = 10_000, seed: int = 0
 ) -> Path:
     """Simulated bankroll paths, and the distribution of where sessions end, with the risk of ruin."""
-    if rounds < 1 or bankroll <= 0 or sessions < 1:
-        raise VariantError(f"rounds, bankroll and sessions must be positive: {rounds}, {bankroll}, {sessions}")
+    sessions, rounds = checked_sessions(sessions, rounds, MAX_PLOT_ROUNDS)
+    bankroll, seed = checked_number("bankroll", bankroll, MAX_BANKROLL), checked_seed(seed)
     path = _save_check(path)
     result = simulate_sessions(variant, sessions, rounds, bankroll, seed=seed)
     fig = _figure(figsize=(11, 4.5))

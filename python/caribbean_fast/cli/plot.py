@@ -5,24 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..bounds import MAX_PLOT_ROUNDS, parse_count
 from ..variants import load_variant
 
 
 def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
-
-
-def _count(text: str) -> int:
-    value = _number(text)
-    if value != int(value):
-        raise argparse.ArgumentTypeError(f"{text} is not a whole number")
-    return int(value)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,9 +28,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         k.add_argument("variant", metavar="NAME_OR_PATH")
         k.add_argument("-o", "--output", type=Path, required=True, help="FILE.png, .svg or .pdf")
         if kind == "session":
-            k.add_argument("--rounds", type=_count, default=1000)
+            k.add_argument("--rounds", default="1000", help="rounds a session (at most 1e6)")
             k.add_argument("--bankroll", type=_number, default=100.0, help="in antes")
-            k.add_argument("--sessions", type=_count, default=10_000)
+            k.add_argument("--sessions", default="10000")
             k.add_argument("--seed", type=int, default=0)
         k.set_defaults(run=run)
 
@@ -51,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "strategy":
         path = plots.plot_strategy(variant, args.output)
     elif args.kind == "session":
-        path = plots.plot_session(variant, args.rounds, args.bankroll, args.output, args.sessions, args.seed)
+        rounds, sessions = parse_count(args.rounds, most=MAX_PLOT_ROUNDS), parse_count(args.sessions, "sessions")
+        path = plots.plot_session(variant, rounds, args.bankroll, args.output, sessions, args.seed)
     else:
         path = plots.plot_meter(variant, args.output)
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")

@@ -9,22 +9,16 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import analyze
+from ..bounds import MAX_METER_ROUNDS, MAX_ROUNDS, parse_count
 from ..meter import simulate_meter
 from ..simulation import simulate
 from ..variants import Variant, load_variant
 
 
-def _count(text: str) -> int:
-    value = float(text)
-    if value < 1 or value != int(value):
-        raise argparse.ArgumentTypeError(f"{text} is not a whole number of rounds")
-    return int(value)
-
-
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("simulate", help="simulate rounds in Rust and settle them; compare with the exact figure")
     p.add_argument("variant", metavar="NAME_OR_PATH")
-    p.add_argument("--rounds", type=_count, default=10_000_000, help="rounds, e.g. 1e9 (default 1e7)")
+    p.add_argument("--rounds", default="1e7", help=f"rounds, e.g. 1e9 (default 1e7; at most {MAX_ROUNDS:.0e})")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--strategy", default="best")
     p.add_argument("--seats", type=int, default=1)
@@ -58,6 +52,7 @@ def _exact(variant: Variant, strategy: str, exchange: str) -> tuple[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.rounds = parse_count(args.rounds, most=MAX_METER_ROUNDS if args.meter else MAX_ROUNDS)
     variant = load_variant(args.variant)
     if args.meter:
         return run_meter(args, variant)
