@@ -22,6 +22,8 @@ from browser_helpers import (
     seat_at,
     sit,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from live_server import LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
@@ -332,3 +334,24 @@ def test_the_lobby_lists_every_game_and_links_its_table(server: LiveServer, brow
     expect(page).to_have_url(f"{server.http}/play/casino-holdem")
     expect(page.get_by_role("button", name="Sit down")).to_be_visible()
     page.context.close()
+
+
+@pytest.fixture(scope="module")
+def blank_page(server: LiveServer, browser: Browser) -> Iterator[Page]:
+    """A page of the server's (for its modules), with nobody seated."""
+    page = new_page(browser)
+    page.goto(f"{server.http}/")
+    yield page
+    page.context.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=64))
+def test_the_browsers_deck_is_the_engines_for_any_seed(blank_page: Page, seed: bytes) -> None:
+    derive = (
+        "(seed) => import('/static/js/fair.js')"
+        ".then(async (f) => [await f.deckFromSeed(seed), await f.commitmentOf(seed)])"
+    )
+    deck, commitment = blank_page.evaluate(derive, seed.hex())
+    assert deck == [card_text(c) for c in deck_from_seed(seed)]
+    assert commitment == hashlib.sha256(seed).hexdigest()
