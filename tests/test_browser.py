@@ -218,7 +218,7 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
     server: LiveServer, browser: Browser
 ) -> None:
     alice, bob = new_page(browser), new_page(browser)
-    sit(alice, server, "network-24h")
+    a_buy_in = sit(alice, server, "network-24h")
     sit(bob, server, "network-24h")
     owner, a_seat = seat_at(server, account_of(alice))
     _, b_seat = seat_at(server, account_of(bob))
@@ -240,6 +240,13 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
     b_results = owner.t.state.seats[b_seat].results
     assert b_results is not None
     assert owner.t.balance(b_seat) == starts[b_seat] + int(b_results["net"]["total"])
+    left = owner.t.balance(a_seat)  # alice leaves: her whole balance goes back to her wallet
+    alice.locator("summary", has_text="Seat").click()
+    alice.get_by_role("button", name="Leave the table").click()
+    expect(alice.locator("#message")).to_contain_text(f"You left the table with {money(left, 'EUR')}")
+    assert owner.seat_of(account_of(alice)) is None
+    wallet = alice.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"]
+    assert wallet == server.settings.demo_balance - a_buy_in + left
     alice.context.close()
 
 
