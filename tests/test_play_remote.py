@@ -4,6 +4,7 @@ table, the screen drawn from the server's views, and the money moved on the serv
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,12 +13,14 @@ import pytest
 from browser_helpers import PortServer
 from live_server import LiveServer, settings, small_tables
 
+from caribbean_fast.analysis import analyze
 from caribbean_fast.cli import main
 from caribbean_fast.engine.history import outcome_words
 from caribbean_fast.errors import ServerError
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.remote import RemoteSession, log_in
 from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.settlement import Decision
 from caribbean_fast.variants import load_variant
 
 Script = Callable[[PlayApp, object], Awaitable[None]]
@@ -26,7 +29,10 @@ Script = Callable[[PlayApp, object], Awaitable[None]]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     game4 = TableSpec("caribbean-poker-1", load_variant("caribbean-poker"), 1)
-    config = replace(settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=[*small_tables(), game4])
+    stud2 = TableSpec("cyberstud-2", load_variant("cyberstud"), 1)
+    config = replace(
+        settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=[*small_tables(), game4, stud2]
+    )
     with LiveServer(config) as live:
         yield live
 
@@ -116,3 +122,22 @@ def test_the_terminal_client_returns_to_its_seat_after_the_server_restarts(tmp_p
         assert session.table.view(session.seat).balance == owner.t.balance(session.seat)
         assert owner.t.balance(session.seat) == 20_000 + int(result["net"]["total"])
         session.link.close()
+
+
+def test_the_trainer_at_a_server_gives_the_par_sheets_best_decision(server: LiveServer) -> None:
+    session = RemoteSession(server.http, log_in(server.http, None, None), "cyberstud", 20_000, trainer=True)
+    strategy = analyze(session.table.variant).table
+    session.enter()
+    deadline = time.monotonic() + 120
+    while (advice := session.advice()) is None:  # the server builds the exact tables once, meanwhile
+        assert time.monotonic() < deadline, "the server's advice never became ready"
+        time.sleep(0.5)
+    view = session.table.view(session.seat)
+    best = strategy.decide(list(view.cards), list(view.dealer[-1:]))
+    assert advice.best == str(best)
+    wrong = Decision.FOLD if best is Decision.RAISE else Decision.RAISE
+    session.decide(wrong)
+    report = session.report()
+    assert f"Trainer: 1 mistakes in 1 decisions, costing {float(advice.cost(wrong)):.4f} antes" in report
+    assert advice.cost(wrong) > 0
+    session.link.close()

@@ -280,15 +280,18 @@ class RemoteSession:
     def decide(self, decision: Decision) -> str:
         advice, view = self.advice(), self._view()
         self._send("raise" if decision is Decision.RAISE else "fold")
-        self.decisions += 1
+        self._judge(advice, str(decision), view)
         self._settled_text()
-        if advice is not None and str(decision) != advice.best:
-            board = view.dealer[-1:] if not view.board else view.board[:3]
-            chosen = str(decision)
-            self.mistakes.append(
-                Mistake(view.round, " ".join(view.cards), " ".join(board), chosen, advice.best, advice.cost(chosen))
-            )
         return self.result_text()
+
+    def _judge(self, advice: Advice | None, chosen: str, view: SeatView) -> None:
+        """Counts a decision, and a mistake where the trainer advised another choice."""
+        self.decisions += 1
+        if advice is not None and chosen != advice.best:
+            board = " ".join(view.dealer[-1:] if not view.board else view.board[:3])
+            self.mistakes.append(
+                Mistake(view.round, " ".join(view.cards), board, chosen, advice.best, advice.cost(chosen))
+            )
 
     def select(self, index: int) -> str:
         cards = self._view().cards
@@ -298,10 +301,12 @@ class RemoteSession:
         return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "the whole hand")
 
     def exchange(self) -> str:
-        cards = self._view().cards
-        picked = [cards[i] for i in sorted(self.selected)]
+        advice, view = self.advice(), self._view()
+        picked = [view.cards[i] for i in sorted(self.selected)]
         self._send("exchange", **({"cards": picked} if picked else {}))
         self.selected.clear()
+        if not picked:  # the whole hand: the choice the trainer values
+            self._judge(advice, "exchange", view)
         return "exchanged: now " + " ".join(self._view().cards)
 
     def tick(self) -> str | None:
@@ -337,7 +342,9 @@ class RemoteSession:
             answer = self.link.command("advice", table=self.table_id)
             if not answer["ready"]:
                 return None
-            self._advice[key] = Advice(Fraction(answer["exact"]["fold"]), Fraction(answer["exact"]["raise"]))
+            exact = answer["exact"]
+            swap = Fraction(exact["exchange"]) if "exchange" in exact else None
+            self._advice[key] = Advice(Fraction(exact["fold"]), Fraction(exact["raise"]), swap)
         return self._advice[key]
 
     def result_text(self) -> str:

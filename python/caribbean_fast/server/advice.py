@@ -1,15 +1,16 @@
 """The trainer's advice over the wire (`advice`): what folding and raising (calling) are worth
 for the seat's undecided hand, in antes, from the exact tables (analysis/advice.py), exactly as
-the terminal trainer shows them. Each variant's tables are built once, in a worker thread (a few
-seconds for stud, about a minute for hold'em); until they are ready the answer says so at once,
-`{"ready": false}`, rather than holding up the socket's other commands."""
+the terminal trainer shows them (game 4, while an exchange is allowed: exchanging the hand too).
+Each variant's tables are built once, in a worker thread (a few seconds for stud, about a minute
+for hold'em); until they are ready the answer says so at once, `{"ready": false}`, rather than
+holding up the socket's other commands."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from ..analysis.advice import Advisor
+from ..analysis.advice import EXCHANGE, Advisor
 from ..errors import IllegalActionError, ServerError
 from ..settlement import Decision
 from ..variants import Family, Variant
@@ -40,11 +41,14 @@ class Advisors:
         building = self._advisor(variant)
         if not building.done():
             return {"ready": False, "round": view.round}
-        advice = building.result().advise(list(view.cards), list(board))
+        x = variant.exchanges
+        left = x.most_per_round - view.exchanges if x and "exchange" in view.actions else 0
+        advice = building.result().advise(list(view.cards), list(board), exchanges_left=left)
+        choices = [str(Decision.RAISE), str(Decision.FOLD)] + ([EXCHANGE] if advice.exchange is not None else [])
         return {
             "ready": True,
             "round": view.round,
-            "best": str(advice.best),
-            "exact": {str(d): str(advice.value(d)) for d in (Decision.RAISE, Decision.FOLD)},
-            "antes": {str(d): float(advice.value(d)) for d in (Decision.RAISE, Decision.FOLD)},
+            "best": advice.best,
+            "exact": {c: str(advice.value(c)) for c in choices},
+            "antes": {c: float(advice.value(c)) for c in choices},
         }

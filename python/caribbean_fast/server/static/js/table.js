@@ -418,7 +418,10 @@ function wire() {
   $("b-down").addEventListener("click", () => changeStake(-1));
   $("b-progressive").addEventListener("click", toggleProgressive);
   $("b-side").addEventListener("click", toggleSideBet);
-  $("b-exchange").addEventListener("click", () => send("exchange"));
+  $("b-exchange").addEventListener("click", async () => {
+    const before = state.view;
+    if ((await send("exchange")).ok) trainer.decided(before, "exchange");
+  });
   for (const spot of ["ante", "progressive", "side"]) $(`spot-${spot}`).addEventListener("click", () => placeChip(spot));
   $("sit-form").addEventListener("submit", sitDown);
   $("topup-form").addEventListener("submit", async (event) => {

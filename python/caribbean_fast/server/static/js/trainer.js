@@ -60,9 +60,11 @@ export class Trainer {
     const bet = this.bet();
     const name = (d) => (d === "raise" ? bet : "fold");
     this.panel.innerHTML = `<p>Best: <strong data-testid="best"></strong></p><p class="values"></p>`;
-    this.panel.querySelector("strong").textContent = name(a.best);
-    this.panel.querySelector(".values").textContent =
-      `${name("raise")}: ${sign(a.antes.raise)} antes (${a.exact.raise}) · fold: ${sign(a.antes.fold)} antes (${a.exact.fold})`;
+    const name2 = (d) => (d === "exchange" ? "exchange" : name(d));
+    this.panel.querySelector("strong").textContent = name2(a.best);
+    this.panel.querySelector(".values").textContent = Object.keys(a.antes)
+      .map((d) => `${name2(d)}: ${sign(a.antes[d])} antes (${a.exact[d]})`)
+      .join(" · ");
   }
 
   /** Called after the server accepted a decision on the hand `view` showed. */
