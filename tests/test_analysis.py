@@ -10,7 +10,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from caribbean_fast import Decision, VariantError, evaluate, evaluate_many, load_variant
+from caribbean_fast import ArgumentError, Decision, evaluate, evaluate_many, load_variant
 from caribbean_fast.analysis import ParSheet, analyze, strategies
 from caribbean_fast.analysis.situations import holdem_situations, stud_situations
 from caribbean_fast.analysis.strategy import SITUATIONS
@@ -160,7 +160,7 @@ def test_game_3_pays_more_than_cyberstud(cyberstud: ParSheet) -> None:
 
 
 def test_unknown_strategy() -> None:
-    with pytest.raises(VariantError, match="strategy: 'psychic' is not one of best"):
+    with pytest.raises(ArgumentError, match="strategy: 'psychic' is not one of best"):
         analyze(load_variant("cyberstud"), "psychic")
     assert "simple" in strategies(Family.STUD) and "basic" in strategies(Family.HOLDEM)
 

@@ -10,9 +10,10 @@ from fractions import Fraction
 import pytest
 
 from caribbean_fast import (
+    ArgumentError,
     Decision,
     HandClass,
-    IllegalActionError,
+    ImpossibleOutcomeError,
     Outcome,
     Showdown,
     Stakes,
@@ -225,20 +226,20 @@ def test_exchange_fees_in_game_4() -> None:
     ],
 )
 def test_impossible_outcomes_raise(name: str, outcome: Outcome, message: str) -> None:
-    with pytest.raises(IllegalActionError, match=message):
+    with pytest.raises(ImpossibleOutcomeError, match=message):
         settle(load_variant(name), outcome)
 
 
 def test_bad_money_stakes_raise() -> None:
     game = load_variant("cyberstud")
     win = Outcome(RAISE, H.FLUSH, True, WIN)
-    with pytest.raises(IllegalActionError, match="no side bet aa-bonus"):
+    with pytest.raises(ArgumentError, match="no side bet aa-bonus"):
         settle_money(game, win, Stakes(100, side_bets={"aa-bonus": 10}))
-    with pytest.raises(IllegalActionError, match="the ante must be positive"):
+    with pytest.raises(ArgumentError, match="the ante must be positive"):
         settle_money(game, win, Stakes(0))
-    with pytest.raises(IllegalActionError, match="side bets need"):
+    with pytest.raises(ArgumentError, match="side bets need"):
         settle_money(game, win, Stakes(100, progressive=True))
-    with pytest.raises(IllegalActionError, match="has no progressive"):
+    with pytest.raises(ArgumentError, match="has no progressive"):
         settle_money(load_variant("casino-holdem"), win, Stakes(100, progressive=True))
 
 

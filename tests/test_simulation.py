@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import caribbean_fast.simulation as simulation
-from caribbean_fast import VariantError, analyze, load_variant, simulate, simulate_sessions
+from caribbean_fast import ArgumentError, analyze, load_variant, simulate, simulate_sessions
 from caribbean_fast.cli import main
 from caribbean_fast.meter import simulate_meter
 
@@ -43,11 +43,11 @@ def test_four_seats_share_one_deck() -> None:
     assert len(result.per_seat) == 4 and all(s.rounds == 200_000 for s in result.per_seat)
     exact = float(analyze(v).expected_return)
     assert all(abs(s.mean - exact) < 5 * s.stderr for s in result.per_seat)
-    with pytest.raises(VariantError, match="seats"):
+    with pytest.raises(ArgumentError, match="seats"):
         simulate(v, 1000, seats=5)
-    with pytest.raises(VariantError, match="seats"):
+    with pytest.raises(ArgumentError, match="seats"):
         simulate(load_variant("cyberstud"), 1000, seats=2)
-    with pytest.raises(VariantError, match="rounds"):
+    with pytest.raises(ArgumentError, match="rounds"):
         simulate(v, 0)
 
 
@@ -99,11 +99,11 @@ def test_game_4_exchange_strategies() -> None:
     assert r.mean != never.mean and r.stderr > 0
     choose = load_variant("caribbean-poker-choose")
     assert simulate(choose, 1_000_000, seed=4, exchange="keep-ace-king").mean > never.mean + 0.05
-    with pytest.raises(VariantError, match="exchange: 'all-five' is not an exchange strategy of cyberstud"):
+    with pytest.raises(ArgumentError, match="exchange: 'all-five' is not an exchange strategy of cyberstud"):
         simulate(load_variant("cyberstud"), 1000, exchange="all-five")
-    with pytest.raises(VariantError, match="'keep-ace-king' is not an exchange strategy of caribbean-poker "):
+    with pytest.raises(ArgumentError, match="'keep-ace-king' is not an exchange strategy of caribbean-poker "):
         simulate(v, 1000, exchange="keep-ace-king")  # game 4 exchanges all five cards
-    with pytest.raises(VariantError, match="exchange"):
+    with pytest.raises(ArgumentError, match="exchange"):
         simulate(v, 1000, exchange="psychic")
 
 
@@ -122,7 +122,7 @@ def test_sessions_and_risk_of_ruin() -> None:
     assert p[5] <= p[50] <= p[95]
     again = simulate_sessions(v, 2000, 500, bankroll=10, seed=1)
     assert (again.final == small.final).all()
-    with pytest.raises(VariantError, match="positive"):
+    with pytest.raises(ArgumentError, match="positive"):
         simulate_sessions(v, 0, 10, 10)
 
 

@@ -14,10 +14,16 @@ from .analysis import ParSheet, analyze
 from .cards import Deck, card_text, format_cards, parse_card, parse_cards
 from .engine import SqliteStore, Table, audit, restore
 from .errors import (
+    ArgumentError,
+    AuditError,
     CaribbeanFastError,
     IllegalActionError,
+    ImpossibleOutcomeError,
     InsufficientFundsError,
     InvalidCardsError,
+    MissingExtraError,
+    ReconciliationError,
+    StoreError,
     VariantError,
 )
 from .hands import DISTINCT_STRENGTHS, HandClass, HandValue, class_floor, evaluate, evaluate_many
@@ -42,24 +48,30 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 
 __all__ = [
     "DISTINCT_STRENGTHS",
+    "ArgumentError",
+    "AuditError",
     "CaribbeanFastError",
     "Decision",
     "Deck",
     "HandClass",
     "HandValue",
     "IllegalActionError",
+    "ImpossibleOutcomeError",
     "InsufficientFundsError",
     "InvalidCardsError",
     "MeterResult",
+    "MissingExtraError",
     "MoneySettlement",
     "Outcome",
     "ParSheet",
+    "ReconciliationError",
     "SessionResult",
     "Settlement",
     "Showdown",
     "SimulationResult",
     "SqliteStore",
     "Stakes",
+    "StoreError",
     "Table",
     "Variant",
     "VariantError",

@@ -68,7 +68,7 @@ class HandClass(IntEnum):
         try:
             return cls[key]
         except KeyError:
-            raise ValueError(
+            raise ArgumentError(
                 f"{name!r} is not a hand class; expected one of {', '.join(c.name.lower() for c in cls)}"
             ) from None
 
@@ -151,7 +151,7 @@ def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     if array.dtype.kind not in "iu":
         raise TypeError(f"cards must be an integer array of card ids, not dtype {array.dtype}")
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
-        raise ValueError(f"cards must have shape (n, 5), (n, 6) or (n, 7), not {array.shape}")
+        raise ArgumentError(f"cards must have shape (n, 5), (n, 6) or (n, 7), not {array.shape}")
     if array.dtype != np.uint8 and array.size:
         bad = np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))
         if bad.size:

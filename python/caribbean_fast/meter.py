@@ -19,7 +19,7 @@ import numpy.typing as npt
 from . import _core
 from .analysis.categories import representative
 from .bounds import MAX_METER_ROUNDS, checked_count, checked_seed
-from .errors import VariantError
+from .errors import ArgumentError
 from .hands import HandClass
 from .settlement import Decision, Outcome, settle
 from .variants import Family, MeterSplit, Variant
@@ -81,9 +81,9 @@ def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1)
     """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its reset."""
     p = variant.progressive
     if p is None or variant.family is not Family.STUD:
-        raise VariantError(f"{variant.name} has no progressive meter")
+        raise ArgumentError(f"{variant.name} has no progressive meter")
     if not p.paid_on_fold:
-        raise VariantError("the meter simulation needs a progressive paid whatever the seat decides")
+        raise ArgumentError("the meter simulation needs a progressive paid whatever the seat decides")
     seats = checked_count("seats", seats, variant.seats)
     rounds = checked_count("rounds", rounds, MAX_METER_ROUNDS // seats)
     seed = checked_seed(seed)

@@ -15,7 +15,7 @@ from .analysis.holdem import holdem_rows
 from .analysis.stud import stud_rows
 from .bounds import MAX_BANKROLL, MAX_PLOT_ROUNDS, checked_number, checked_seed, checked_sessions
 from .cards import RANKS
-from .errors import VariantError
+from .errors import ArgumentError, MissingExtraError
 from .simulation import simulate_sessions
 from .variants import Family, HandThreshold, Variant
 
@@ -32,7 +32,7 @@ def _figure(**kw: Any) -> Figure:
         matplotlib.use("Agg")
         from matplotlib.figure import Figure
     except ImportError:
-        raise VariantError("plots need matplotlib: pip install 'caribbean-fast[plot]'") from None
+        raise MissingExtraError("plots need matplotlib: pip install 'caribbean-fast[plot]'") from None
     return Figure(**kw)
 
 
@@ -40,9 +40,9 @@ def _save_check(path: str | Path) -> Path:
     """The image's path, refused before any work when it cannot be written."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise VariantError(f"{path}: the image must end in .png, .svg or .pdf")
+        raise ArgumentError(f"{path}: the image must end in .png, .svg or .pdf")
     if not path.parent.is_dir():
-        raise VariantError(f"{path}: the folder {path.parent} does not exist")
+        raise ArgumentError(f"{path}: the folder {path.parent} does not exist")
     return path
 
 
@@ -164,7 +164,7 @@ def plot_session(
 def plot_meter(variant: Variant, path: str | Path) -> Path:
     """The progressive's expected return per stake against the meter, and where it breaks even."""
     if variant.progressive is None:
-        raise VariantError(f"{variant.name} has no progressive bet to plot")
+        raise ArgumentError(f"{variant.name} has no progressive bet to plot")
     path = _save_check(path)
     p = analyze(variant).progressive
     assert p is not None

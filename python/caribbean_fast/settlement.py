@@ -18,7 +18,7 @@ from enum import StrEnum
 from fractions import Fraction
 from math import floor
 
-from .errors import IllegalActionError
+from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
 from .variants.model import MeterSplit, Variant
 
@@ -87,7 +87,12 @@ class Settlement:
 
 def _check(condition: bool, reason: str) -> None:
     if not condition:
-        raise IllegalActionError(f"outcome cannot happen: {reason}")
+        raise ImpossibleOutcomeError(f"outcome cannot happen: {reason}")
+
+
+def _check_stakes(condition: bool, reason: str) -> None:
+    if not condition:
+        raise ArgumentError(f"stakes: {reason}")
 
 
 def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
@@ -173,16 +178,18 @@ def settle_money(
     """`settle` in minor units for these stakes. A meter prize pays its share of `meter`; under the
     variant's equal split it is divided among the `meter_sharers` seats that win it in the same
     round (two royals share the meter)."""
-    _check(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
-    _check(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
+    _check_stakes(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
+    _check_stakes(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
     raise_stake = stakes.ante * variant.raise_multiple
-    _check(raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units")
+    _check_stakes(raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units")
     unknown = set(stakes.side_bets) - {b.name for b in variant.side_bets}
-    _check(not unknown, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
-    _check(not stakes.progressive or variant.progressive is not None, f"{variant.name} has no progressive")
+    _check_stakes(not unknown, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
+    _check_stakes(not stakes.progressive or variant.progressive is not None, f"{variant.name} has no progressive")
+    _check_stakes(
+        not (stakes.side_bets or stakes.progressive) or outcome.first_five is not None,
+        "side bets need the strength of the first five cards in the outcome",
+    )
     s = settle(variant, outcome)
-    if (stakes.side_bets or stakes.progressive) and outcome.first_five is None:
-        raise IllegalActionError("outcome cannot happen: side bets need the strength of the first five cards")
     side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
     progressive = meter_paid = 0
     if stakes.progressive and variant.progressive and s.progressive:

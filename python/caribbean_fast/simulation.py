@@ -25,7 +25,7 @@ from . import _core
 from .analysis import analyze
 from .analysis.categories import representative
 from .analysis.strategy import StrategyTable
-from .errors import IllegalActionError, VariantError
+from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
 from .settlement import Decision, Outcome, Showdown, settle
 from .variants import ExchangeCards, Family, HandThreshold, Variant, from_dict, to_dict
@@ -288,13 +288,13 @@ def simulate(
     `dask.distributed.Client` to run the chunks on; the counts equal a local run's with the same
     seed."""
     if rounds < 1:
-        raise VariantError(f"rounds must be at least 1, not {rounds}")
+        raise ArgumentError(f"rounds must be at least 1, not {rounds}")
     if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):
-        raise VariantError(
+        raise ArgumentError(
             f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}, not {seats}"
         )
     if exchange not in exchange_strategies(variant):
-        raise VariantError(
+        raise ArgumentError(
             f"exchange: {exchange!r} is not an exchange strategy of {variant.name} "
             f"({', '.join(exchange_strategies(variant))})"
         )
@@ -308,7 +308,7 @@ def simulate(
         import tomli_w
 
         if not isinstance(strategy, str):
-            raise VariantError("strategy: a Dask run takes a named strategy")
+            raise ArgumentError("strategy: a Dask run takes a named strategy")
         text = tomli_w.dumps(to_dict(variant))
         futures = client.map(
             _remote_batch,
@@ -369,7 +369,7 @@ def _cell_nets(v: Variant, first: Sequence[int]) -> list[float]:
                 for decision, qualifies, showdown in COLUMNS:
                     try:
                         nets.append(float(settle(v, Outcome(decision, c, qualifies, showdown, e, first[f])).main))
-                    except IllegalActionError:
+                    except ImpossibleOutcomeError:
                         nets.append(0.0)
     return nets
 
@@ -387,10 +387,10 @@ def simulate_sessions(
     """Plays `sessions` sessions of `rounds` rounds, one seat starting with `bankroll` antes; a
     session ends early, ruined, when the bankroll can no longer cover a round's worst loss."""
     if sessions < 1 or rounds < 1 or bankroll <= 0:
-        raise VariantError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
+        raise ArgumentError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
     sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
     if exchange not in exchange_strategies(variant):
-        raise VariantError(f"exchange: {exchange!r} is not one of {', '.join(exchange_strategies(variant))}")
+        raise ArgumentError(f"exchange: {exchange!r} is not one of {', '.join(exchange_strategies(variant))}")
     most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0
     fee = float(variant.exchanges.fee_antes) if variant.exchanges else 0.0
     worst = 1 + float(variant.raise_multiple) + most * fee

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import VariantError
+from ..errors import ArgumentError
 from ..variants import Family, Variant
 from . import holdem, stud
 from .parsheet import Event, ParSheet, ProgressiveReturn, SideBetReturn
@@ -29,7 +29,7 @@ def analyze(variant: Variant, strategy: str = "best") -> ParSheet:
     """The exact par sheet of a variant under a named strategy (see `strategies`)."""
     known = strategies(variant.family)
     if strategy not in known:
-        raise VariantError(f"strategy: {strategy!r} is not one of {', '.join(known)}")
+        raise ArgumentError(f"strategy: {strategy!r} is not one of {', '.join(known)}")
     if variant.family is Family.STUD:
         return stud.analyze_stud(variant, strategy)
     return holdem.analyze_holdem(variant, strategy)

@@ -15,7 +15,7 @@ from math import lcm
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import IllegalActionError
+from ..errors import ImpossibleOutcomeError
 from ..hands import HandClass
 from ..settlement import Decision, Outcome, Showdown, settle
 from ..variants import Variant
@@ -38,7 +38,7 @@ def raise_nets(variant: Variant, classes: tuple[HandClass, ...]) -> list[list[Fr
         for column in range(4):
             try:
                 row.append(settle(variant, raise_outcome(c, column)).main)
-            except IllegalActionError:
+            except ImpossibleOutcomeError:
                 row.append(None)
         table.append(row)
     return table

@@ -24,18 +24,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(reason: str) -> int:
+    """Every error of the package, and of the files a user names, is one line and exit status 2."""
+    line = "; ".join(part.strip() for part in reason.splitlines() if part.strip())
+    print(f"caribbean-fast: error: {line}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (2 for bad input, with the reason)."""
     args = _parser().parse_args(argv)
     run: Command = args.run
     try:
         return run(args)
-    except CaribbeanFastError as err:
-        print(f"caribbean-fast: error: {err}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # the reader (`| head`) stopped reading: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except CaribbeanFastError as err:
+        return _fail(str(err))
+    except OSError as err:  # a file the user named that cannot be read or written
+        return _fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
 
 
 if __name__ == "__main__":

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from ..analysis.advice import Advisor
 from ..engine import Table, restore
 from ..engine.autoplay import STRATEGIES
-from ..errors import CaribbeanFastError
+from ..errors import ArgumentError, MissingExtraError
 from ..play import PlaySession
 from ..variants import load_variant
+from .arguments import positive, seed
 from .records import continued, new_record, refuse_differences
 
 if TYPE_CHECKING:
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("play", help="play a table in the terminal, with the seed's keys")
     p.add_argument("variant", metavar="NAME_OR_PATH")
-    p.add_argument("--balance", type=float, default=None, help="the opening balance, in the currency (1000)")
+    p.add_argument("--balance", type=positive, default=None, help="the opening balance, in the currency (1000)")
     p.add_argument("--seats", type=int, default=None, help="seats (1); you are seat 0, the rest play --others")
-    p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
+    p.add_argument("--seed", type=seed, default=None, help="seeded decks (default: the secrets module)")
     p.add_argument("--limits", type=int, default=None, help="the game's table of limits, 0 first (0)")
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
     p.add_argument("--others", choices=sorted(STRATEGIES), default="simple")
@@ -44,7 +45,7 @@ def open_table(args: argparse.Namespace) -> Table:
     given that differs from the record)."""
     variant = load_variant(args.variant)
     if args.balance is not None and not 0 < args.balance < 1e15:
-        raise CaribbeanFastError(f"--balance must be positive, not {args.balance}")
+        raise ArgumentError(f"--balance must be positive, not {args.balance}")
     deposit = None if args.balance is None else round(args.balance * variant.currency.minor_per_major)
     if args.store is not None and args.store.exists():
         store = continued(args.store)
@@ -70,7 +71,7 @@ def _deposited(table: Table, deposit: int | None) -> Table:
     least = table.limits.minimum + int(table.limits.minimum * table.variant.raise_multiple)
     if deposit < least:
         fmt = table.variant.currency.format
-        raise CaribbeanFastError(
+        raise ArgumentError(
             f"--balance {fmt(deposit)} cannot cover the minimum ante and its {table.variant.raise_word} ({fmt(least)})"
         )
     for seat in range(table.seats):
@@ -85,10 +86,10 @@ def remote_session(args: argparse.Namespace) -> RemoteSession:
 
     local = [name for name in ("--seats", "--seed", "--store") if getattr(args, name[2:]) is not None]
     if local:
-        raise CaribbeanFastError(f"{local[0]} is for a table here, not with --connect")
+        raise ArgumentError(f"{local[0]} is for a table here, not with --connect")
     base = args.connect.rstrip("/")
     if not base.startswith(("http://", "https://")):
-        raise CaribbeanFastError(f"--connect takes the server's http:// or https:// address, not {args.connect!r}")
+        raise ArgumentError(f"--connect takes the server's http:// or https:// address, not {args.connect!r}")
     password = None
     if args.user is not None:
         password = os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass(f"password of {args.user}: ")
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..play.app import PlayApp
     except ImportError:
-        raise CaribbeanFastError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
+        raise MissingExtraError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
     if args.connect is not None:
         session = remote_session(args)
         try:

@@ -7,7 +7,7 @@ import argparse
 import getpass
 import os
 
-from ..errors import CaribbeanFastError
+from ..errors import ArgumentError, MissingExtraError
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +43,7 @@ def _need_server() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise CaribbeanFastError('serving needs the server extra: pip install "caribbean-fast[server]"') from None
+        raise MissingExtraError('serving needs the server extra: pip install "caribbean-fast[server]"') from None
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -84,7 +84,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def _share(text: str) -> tuple[int, int]:
     i, _, k = text.partition("/")
     if not (i.isdigit() and k.isdigit() and 0 <= int(i) < int(k)):
-        raise CaribbeanFastError(f"--share is I/K with 0 <= I < K, not {text!r}")
+        raise ArgumentError(f"--share is I/K with 0 <= I < K, not {text!r}")
     return int(i), int(k)
 
 

@@ -16,8 +16,9 @@ from ..engine import AuditError, Table, audit, restore
 from ..engine.autoplay import STRATEGIES, play_round
 from ..engine.history import describe_step, seat_history
 from ..engine.replay import verified
-from ..errors import CaribbeanFastError
+from ..errors import ArgumentError
 from ..variants import Variant, load_variant
+from .arguments import seed
 from .records import continued, new_record, read_record, refuse_differences
 
 
@@ -29,7 +30,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run_p.add_argument("--store", required=True, type=Path, help="the SQLite record (new; continued with --resume)")
     run_p.add_argument("--seats", type=int, default=None, help="seats at the table (1)")
     run_p.add_argument("--rounds", type=int, default=100, help="settled rounds the table should reach")
-    run_p.add_argument("--seed", type=int, default=None, help="seeded decks (default: the secrets module)")
+    run_p.add_argument("--seed", type=seed, default=None, help="seeded decks (default: the secrets module)")
     run_p.add_argument("--resume", action="store_true", help="continue --store; options given must match it")
     run_p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None, help="simple (default), always, best")
     run_p.add_argument("--balance", type=int, default=None, help="each seat's deposit, minor units (200 antes)")
@@ -50,9 +51,9 @@ def _positive(args: argparse.Namespace) -> None:
     for option in ("seats", "balance", "ante"):
         value = getattr(args, option)
         if value is not None and value <= 0:
-            raise CaribbeanFastError(f"--{option} must be positive, not {value}")
+            raise ArgumentError(f"--{option} must be positive, not {value}")
     if args.rounds < 0:
-        raise CaribbeanFastError(f"--rounds must be 0 or more, not {args.rounds}")
+        raise ArgumentError(f"--rounds must be 0 or more, not {args.rounds}")
 
 
 def _asked(args: argparse.Namespace) -> dict[str, Any]:
@@ -141,9 +142,9 @@ def run_history(args: argparse.Namespace) -> int:
         try:
             table, events = verified(store)
         except AuditError as err:
-            raise CaribbeanFastError(f"{args.store} fails the audit, so its history is not shown: {err}") from None
+            raise AuditError(None, f"{args.store} fails the audit, so its history is not shown: {err}") from None
     if not 0 <= args.seat < table.seats:
-        raise CaribbeanFastError(f"no seat {args.seat}: the table has seats 0 to {table.seats - 1}")
+        raise ArgumentError(f"no seat {args.seat}: the table has seats 0 to {table.seats - 1}")
     print(f"record checked: {len(events)} events, every row hash, seed and round replayed")
     for steps in seat_history(events, args.seat, args.last):
         print(f"--- round {steps[0]['round']} ({steps[0]['time']})")

@@ -6,14 +6,15 @@ over a ledger that always reconciles; every step is an immutable `Event` written
 `audit` checks a record round by round.
 """
 
+from ..errors import AuditError, ReconciliationError, StoreError
 from .accounts import AccountBook, MemoryAccountBook, SqliteAccountBook
 from .events import Event
-from .ledger import Ledger, ReconciliationError
+from .ledger import Ledger
 from .limits import next_week_start
-from .replay import AuditError, AuditReport, audit, restore
+from .replay import AuditReport, audit, restore
 from .shuffle import SecureSeeds, SeededSeeds, commitment, deck_from_seed
 from .state import Bets, Phase
-from .store import IN_USE, EventStore, MemoryStore, SqliteStore, StoreError
+from .store import IN_USE, EventStore, MemoryStore, SqliteStore
 from .table import Table
 from .views import OtherSeat, SeatView
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError
+from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, InsufficientFundsError
 from ..variants import Variant
 from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
@@ -73,7 +73,7 @@ class TableCore:
         # The account of each seat in `book`, where the personal limit of every game lives.
         self.book, self.accounts = book, list(accounts or [f"seat-{k}" for k in range(seats)])
         if len(self.accounts) != seats:
-            raise IllegalActionError(f"{len(self.accounts)} accounts for {seats} seats")
+            raise ArgumentError(f"{len(self.accounts)} accounts for {seats} seats")
         self._pending: tuple[str, dict[str, Any]] | None = None
         self._dry = False
         self._now = self.clock()
@@ -85,12 +85,12 @@ class TableCore:
 
     @staticmethod
     def check_config(variant: Variant, seats: int, limits: int = 0) -> None:
-        """Raises IllegalActionError for a table this variant cannot have (check before opening
+        """Raises ArgumentError for a table this variant cannot have (check before opening
         a store for it)."""
         if not 1 <= seats <= variant.seats:
-            raise IllegalActionError(f"{variant.name} seats 1 to {variant.seats}, not {seats}")
+            raise ArgumentError(f"{variant.name} seats 1 to {variant.seats}, not {seats}")
         if not 0 <= limits < len(variant.limits):
-            raise IllegalActionError(f"{variant.name} has limit tables 0 to {len(variant.limits) - 1}, not {limits}")
+            raise ArgumentError(f"{variant.name} has limit tables 0 to {len(variant.limits) - 1}, not {limits}")
 
     @property
     def phase(self) -> Phase:
@@ -177,7 +177,7 @@ class TableCore:
 
     def _seat(self, seat: int) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise IllegalActionError(f"no seat {seat!r}: this table has seats 0 to {self.seats - 1}")
+            raise ArgumentError(f"no seat {seat!r}: this table has seats 0 to {self.seats - 1}")
         return seat
 
     def _open(self) -> None:

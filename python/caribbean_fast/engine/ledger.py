@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..errors import CaribbeanFastError, InsufficientFundsError
+from ..errors import InsufficientFundsError, ReconciliationError
 from .events import Transfer
 
-__all__ = ["OUTSIDE", "Ledger", "ReconciliationError", "table_spot", "wallet"]
+__all__ = ["OUTSIDE", "Ledger", "table_spot", "wallet"]
 
 OUTSIDE = "outside"
 
@@ -25,10 +25,6 @@ def wallet(seat: int) -> str:
 
 def table_spot(seat: int) -> str:
     return f"table:{seat}"
-
-
-class ReconciliationError(CaribbeanFastError):
-    """The money at the table does not add up: a bug or a tampered record."""
 
 
 class Ledger:

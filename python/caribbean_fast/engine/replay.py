@@ -16,24 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..errors import CaribbeanFastError, VariantError
+from ..errors import AuditError, CaribbeanFastError, StoreError, VariantError
 from ..variants.toml_io import from_dict
 from .accounts import AccountBook
 from .core import Clock, utc_now
 from .events import Event, chain_hash, event_to_json
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
-from .store import EventStore, Row, StoreError
+from .store import EventStore, Row
 from .table import Table
 
-__all__ = ["AuditError", "AuditReport", "audit", "restore", "table_config", "verified"]
-
-
-class AuditError(CaribbeanFastError):
-    """A record that its table did not write, or could not have written."""
-
-    def __init__(self, round: int | None, reason: str) -> None:
-        super().__init__(f"round {round}: {reason}" if round is not None else reason)
-        self.round, self.reason = round, reason
+__all__ = ["AuditReport", "audit", "restore", "table_config", "verified"]
 
 
 class _RecordedSeeds:

@@ -18,17 +18,13 @@ from pathlib import Path
 from typing import Literal, Protocol
 from urllib.parse import quote
 
-from ..errors import CaribbeanFastError
+from ..errors import StoreError
 from .events import Event, chain_hash, event_from_json, event_to_json
 
-__all__ = ["IN_USE", "EventStore", "MemoryStore", "Row", "SqliteStore", "StoreError"]
+__all__ = ["IN_USE", "EventStore", "MemoryStore", "Row", "SqliteStore"]
 
 IN_USE = "store in use by another process"
 """The words every store uses when a second writer tries to open a store that has one."""
-
-
-class StoreError(CaribbeanFastError):
-    """A store that cannot be opened, read or written as a table's record; nothing was changed."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ existing row fails the job, rolling it back.
 from __future__ import annotations
 
 from ..engine.events import Event, chain_hash, event_to_json
-from ..engine.store import Row, StoreError, merged_meta
+from ..engine.store import Row, merged_meta
+from ..errors import StoreError
 from .db import Tx
 
 __all__ = ["TableRecord"]

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from .. import _core
-from ..errors import VariantError
+from ..errors import ArgumentError, VariantError
 from ..hands import HandClass
 from .thresholds import HandThreshold
 
@@ -469,7 +469,7 @@ class Variant:
         for bet in self.side_bets:
             if bet.name == name:
                 return bet
-        raise VariantError(f"side_bets: {self.name} has no side bet {name!r}")
+        raise ArgumentError(f"side bet: {self.name} has no side bet {name!r}")
 
 
 def _class_of(strength: int) -> HandClass:

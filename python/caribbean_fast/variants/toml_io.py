@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import tomli_w
 
-from ..errors import VariantError
+from ..errors import ArgumentError, VariantError
 from ..hands import HandClass
 from .model import (
     MAX_AMOUNT,
@@ -136,7 +136,7 @@ def _threshold(value: Any, where: str) -> HandThreshold:
 def _hand_class(key: str, where: str) -> HandClass:
     try:
         return HandClass.parse(key)
-    except ValueError as err:
+    except ArgumentError as err:
         raise _fail(f"{where}.{key}", str(err)) from None
 
 

@@ -1,0 +1,110 @@
+"""Bad input to every sub-command ends in one line on stderr and exit status 2, never a traceback.
+
+The cases run in-process through `main`, so any exception that escapes it fails the test.
+`{tmp}` in an argument is a fresh folder holding `binary.toml` (not UTF-8), `broken.toml` (not
+TOML), `text.db` (not a database) and `folder/` (a directory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from caribbean_fast.cli import main
+
+# (argv, what the one error line must say): errors the package raises.
+PACKAGE_ERRORS = [
+    ("eval Xx Kd Qh Jc Th", "'Xx' is not a card"),
+    ("eval As", "1 cards given where 5 to 7 are needed"),
+    ("variants show no-such-game", "'no-such-game' is neither a preset"),
+    ("variants show {tmp}/binary.toml", "binary.toml: not UTF-8 text (byte 0 is 0xff)"),
+    ("variants show {tmp}/broken.toml", "broken.toml: not valid TOML"),
+    ("variants show {tmp}/folder", "folder: cannot read: Is a directory"),
+    ("analyze no-such-game", "is neither a preset"),
+    ("analyze cyberstud --strategy psychic", "strategy: 'psychic' is not one of best"),
+    ("simulate cyberstud --rounds 10 --seats 2", "seats: cyberstud seats 1 to 1, not 2"),
+    ("simulate cyberstud --rounds 10 --exchange bogus", "exchange: 'bogus' is not an exchange strategy"),
+    ("simulate cyberstud --rounds 10 --strategy bogus", "strategy: 'bogus' is not one of"),
+    ("simulate casino-holdem --rounds 10 --meter", "casino-holdem has no progressive meter"),
+    ("table run cyberstud --store {tmp}/none/t.db", "t.db: no such record"),
+    ("table run cyberstud --store {tmp}/folder", "folder exists: continue it (--resume)"),
+    ("table run cyberstud --store {tmp}/text.db --resume", "text.db: not a table record"),
+    ("table run cyberstud --store {tmp}/new.db --seats 2", "cyberstud seats 1 to 1, not 2"),
+    ("table run cyberstud --store {tmp}/new.db --balance -5", "--balance must be positive, not -5"),
+    ("table run cyberstud --store {tmp}/t.db --rounds -1", "--rounds must be 0 or more, not -1"),
+    ("table audit {tmp}/missing.db", "missing.db: no such record"),
+    ("table audit {tmp}/text.db", "text.db: not a table record: file is not a database"),
+    ("table history {tmp}/text.db", "text.db: not a table record"),
+    ("plot strategy cyberstud -o {tmp}/x.gif", "x.gif: the image must end in .png, .svg or .pdf"),
+    ("plot strategy cyberstud -o {tmp}/none/x.png", "the folder"),
+    ("plot meter casino-holdem -o {tmp}/x.png", "casino-holdem has no progressive bet to plot"),
+    ("play no-such-game", "is neither a preset"),
+    ("play cyberstud --seats 2", "cyberstud seats 1 to 1, not 2"),
+    ("play cyberstud --store {tmp}/text.db", "text.db: not a table record"),
+]
+
+# Numbers argparse refuses before any work starts (its usage line, then its error line).
+ARGUMENT_ERRORS = [
+    ("simulate cyberstud --rounds inf", "inf must be a finite number above 0"),
+    ("simulate cyberstud --rounds 1e400", "1e400 must be a finite number above 0"),
+    ("simulate cyberstud --rounds nan", "nan must be a finite number above 0"),
+    ("simulate cyberstud --rounds 2.5", "2.5 is not a whole number"),
+    ("simulate cyberstud --seed -1", "-1 is not a seed"),
+    ("simulate cyberstud --seed 18446744073709551616", "is not a seed"),
+    ("simulate cyberstud --threads 0", "0 threads: at least 1 is needed"),
+    ("simulate cyberstud --threads x", "'x' is not a whole number"),
+    ("table run cyberstud --store {tmp}/t.db --seed -1", "-1 is not a seed"),
+    ("plot session cyberstud -o {tmp}/x.png --rounds inf", "must be a finite number above 0"),
+    ("plot session cyberstud -o {tmp}/x.png --bankroll nan", "must be a finite number above 0"),
+    ("plot session cyberstud -o {tmp}/x.png --seed -1", "-1 is not a seed"),
+    ("play cyberstud --balance nan", "nan must be a finite number above 0"),
+    ("play cyberstud --balance inf", "inf must be a finite number above 0"),
+    ("play cyberstud --seed -1", "-1 is not a seed"),
+    ("no-such-command", "invalid choice: 'no-such-command'"),
+]
+
+
+@pytest.fixture
+def tmp(tmp_path: Path) -> Path:
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe not text")
+    (tmp_path / "broken.toml").write_text("not toml [\n")
+    (tmp_path / "text.db").write_text("a text file, not a database\n")
+    (tmp_path / "folder").mkdir()
+    return tmp_path
+
+
+def _argv(line: str, tmp: Path) -> list[str]:
+    return line.replace("{tmp}", str(tmp)).split()
+
+
+@pytest.mark.parametrize(("line", "reason"), PACKAGE_ERRORS)
+def test_package_errors_are_one_line_and_exit_2(
+    line: str, reason: str, tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_argv(line, tmp)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("caribbean-fast: error: "), captured.err
+    assert reason in lines[0]
+
+
+@pytest.mark.parametrize(("line", "reason"), ARGUMENT_ERRORS)
+def test_bad_numbers_are_refused_by_the_parser(
+    line: str, reason: str, tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(_argv(line, tmp))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0].startswith("usage: caribbean-fast")
+    assert "error: " in err.splitlines()[-1] and reason in err.splitlines()[-1], err
+    assert "Traceback" not in err
+
+
+def test_a_file_that_cannot_be_written_is_one_line(tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp / "folder" / "x.png"
+    target.mkdir()  # a folder where the image should go
+    assert main(["plot", "meter", "cyberstud", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("caribbean-fast: error: ") and str(target) in err, err
