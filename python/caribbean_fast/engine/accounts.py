@@ -12,8 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+from ..errors import StoreError
 from .limits import check_limit_change
-from .store import StoreError
 
 __all__ = ["AccountBook", "MemoryAccountBook", "SqliteAccountBook"]
 
