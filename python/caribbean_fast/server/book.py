@@ -1,9 +1,10 @@
 """Game 1's personal limit for the server: the engine's `AccountBook`, over the database.
 
 The engine reads the book inside a command, on the event loop, so reads come from a cache loaded
-at start-up and kept by every change this process makes; a change is written in the same database
-job as the command's events (`flush`). Another process's change reaches this one at its restart
-(the engine records the value it read with every bet, so replays never need the book).
+at start-up, kept by every change this process makes and read again every few seconds (`load`,
+from the server's lease loop), so another process's change reaches this one within seconds; a
+change is written in the same database job as the command's events (`flush`). The engine records
+the value it read with every bet, so replays never need the book.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ class ServerBook:
 
     def load(self, tx: Tx) -> None:
         for account, amount, changed in tx.all("SELECT account, amount, changed FROM limits"):
-            self._limits[account] = (amount, datetime.fromisoformat(changed) if changed else None)
+            if account not in self._pending:
+                self._limits[account] = (amount, datetime.fromisoformat(changed) if changed else None)
 
     def limit(self, account: str) -> tuple[int | None, datetime | None]:
         return self._limits.get(account, (None, None))

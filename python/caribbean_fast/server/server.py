@@ -88,6 +88,7 @@ class Server:
                 if len(self.owners) < len(self.settings.tables):
                     await self._take_over()
                 await self._where_elsewhere()
+                await self.db.run(self.book.load)  # personal limits other processes changed
             except Exception:
                 _log.exception("taking tables over failed")
             await asyncio.sleep(self.settings.lease)
