@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from caribbean_fast import (
     DISTINCT_STRENGTHS,
+    ArgumentError,
     HandClass,
     InvalidCardsError,
     class_floor,
@@ -163,3 +164,15 @@ def test_every_six_card_subset_of_a_seven_card_hand_is_no_stronger() -> None:
     hand = parse_cards("As Ad Kh Kc 7s 7d 2c")
     full = evaluate(hand).strength
     assert max(evaluate(list(six)).strength for six in combinations(hand, 6)) == full
+
+
+def test_class_of_agrees_with_the_core_on_every_strength() -> None:
+    from caribbean_fast import _core
+    from caribbean_fast.hands import class_of
+
+    assert [class_of(s) for s in range(1, DISTINCT_STRENGTHS + 1)] == [
+        _core.class_of(s) for s in range(1, DISTINCT_STRENGTHS + 1)
+    ]
+    for bad in (0, DISTINCT_STRENGTHS + 1, True, 2.0):
+        with pytest.raises(ArgumentError, match="strength must be 1 to 7462"):
+            class_of(bad)  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caribbean_fast import HandClass, VariantError, evaluate, list_variants, load_variant
+from caribbean_fast import ArgumentError, HandClass, VariantError, evaluate, list_variants, load_variant
 from caribbean_fast.variants import (
     BetLimits,
     Currency,
@@ -294,3 +295,46 @@ def test_the_exchange_rule_is_validated() -> None:
         from_dict(tomllib.loads(text))
     choose = load_variant("caribbean-poker-choose")
     assert from_dict(tomllib.loads(to_toml(choose))) == choose
+
+
+@settings(max_examples=100)
+@given(variants())
+def test_a_variant_hashes_by_its_rules(variant: Variant) -> None:
+    again = from_dict(tomllib.loads(to_toml(variant)))
+    assert again is not variant and hash(again) == hash(variant) and {variant: 1}[again] == 1
+    assert pickle.loads(pickle.dumps(variant)) == variant
+
+
+def test_paytables_cannot_change_in_place() -> None:
+    v = load_variant("cyberstud")
+    with pytest.raises(TypeError):
+        v.ante_paytable[HandClass.FLUSH] = Fraction(9)  # type: ignore[index]
+    richer = v.replace(raise_paytable={**v.raise_paytable, HandClass.FLUSH: Fraction(9)})
+    assert richer != v and richer.raise_paytable[HandClass.FLUSH] == 9 and v.raise_paytable[HandClass.FLUSH] == 5
+
+
+LOWEST = {
+    HandClass.HIGH_CARD: "7c 5d 4h 3s 2c",
+    HandClass.ACE_KING: "Ac Kd 4h 3s 2c",
+    HandClass.ONE_PAIR: "2c 2d 5h 4s 3c",
+    HandClass.TWO_PAIR: "3c 3d 2h 2s 4c",
+    HandClass.THREE_OF_A_KIND: "2c 2d 2h 4s 3c",
+    HandClass.STRAIGHT: "5c 4d 3h 2s Ac",
+    HandClass.FLUSH: "7c 5c 4c 3c 2c",
+    HandClass.FULL_HOUSE: "2c 2d 2h 3s 3c",
+    HandClass.FOUR_OF_A_KIND: "2c 2d 2h 2s 3c",
+    HandClass.STRAIGHT_FLUSH: "5c 4c 3c 2c Ac",
+    HandClass.ROYAL_FLUSH: "Ac Kc Qc Jc Tc",
+}
+"""The lowest hand of each class, written out by hand."""
+
+
+@pytest.mark.parametrize("name", ["cyberstud", "caribbean-poker"])
+def test_class_floors_are_the_lowest_hands_of_each_class(name: str) -> None:
+    v = load_variant(name)
+    for hand_class in v.classes:
+        floor = evaluate(LOWEST[hand_class]).strength
+        assert v.floor(hand_class) == floor and v.classify(floor) is hand_class
+        assert floor == 1 or v.classify(floor - 1) < hand_class
+    with pytest.raises(ArgumentError, match="is not a class of cyberstud"):
+        load_variant("cyberstud").floor(HandClass.ACE_KING)

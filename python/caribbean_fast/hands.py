@@ -7,10 +7,12 @@ five-card poker hands, so it compares hands of 5, 6 and 7 cards alike.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
+from numbers import Integral
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +21,7 @@ from . import _core
 from .cards import CardsLike, format_cards, parse_cards
 from .errors import ArgumentError, InvalidCardsError
 
-__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "evaluate", "evaluate_many"]
+__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "class_of", "evaluate", "evaluate_many"]
 
 DISTINCT_STRENGTHS: int = _core.DISTINCT_STRENGTHS
 
@@ -83,6 +85,21 @@ def class_floor(hand_class: HandClass) -> int:
     if isinstance(hand_class, bool) or not isinstance(hand_class, int) or hand_class not in set(HandClass):
         raise ArgumentError(f"hand_class must be a HandClass (0 to {len(HandClass) - 1}), not {hand_class!r}")
     return _floors()[HandClass(hand_class)]
+
+
+@cache
+def _evaluator_floors() -> tuple[list[int], list[HandClass]]:
+    """The floors of the classes the evaluator yields (every class but ACE_KING), ascending."""
+    classes: list[HandClass] = [c for c in HandClass if c is not HandClass.ACE_KING]
+    return [_floors()[c] for c in classes], classes
+
+
+def class_of(strength: int) -> HandClass:
+    """The evaluator's class of a strength: the class whose floor is the highest at or below it."""
+    if isinstance(strength, bool) or not isinstance(strength, Integral) or not 1 <= strength <= DISTINCT_STRENGTHS:
+        raise ArgumentError(f"strength must be 1 to {DISTINCT_STRENGTHS}, not {strength!r}")
+    floors, classes = _evaluator_floors()
+    return classes[bisect_right(floors, int(strength)) - 1]
 
 
 def _plural(rank: int) -> str:

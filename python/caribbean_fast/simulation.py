@@ -28,7 +28,7 @@ from .analysis.strategy import StrategyTable
 from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
 from .settlement import Decision, Outcome, Showdown, settle
-from .variants import ExchangeCards, Family, HandThreshold, Variant, from_dict, to_dict
+from .variants import ExchangeCards, Family, HandThreshold, Variant
 
 __all__ = [
     "CHUNK_ROUNDS",
@@ -187,18 +187,16 @@ def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str
 
 
 @cache
-def _cached_simulator(variant_toml: str, strategy: str, seats: int, exchange: str) -> _core.Simulator:
-    import tomllib
-
-    variant = from_dict(tomllib.loads(variant_toml))
+def _cached_simulator(variant: Variant, strategy: str, seats: int, exchange: str) -> _core.Simulator:
+    """A worker's simulator, compiled once per (variant, strategy, seats, exchange)."""
     return _simulator(variant, analyze(variant, strategy).table, seats, exchange)
 
 
 def _remote_batch(
-    variant_toml: str, strategy: str, seats: int, exchange: str, seed: int, start: int, end: int, rounds: int
+    variant: Variant, strategy: str, seats: int, exchange: str, seed: int, start: int, end: int, rounds: int
 ) -> npt.NDArray[np.uint64]:
     """One batch on a Dask worker, which compiles (and keeps) its own simulator."""
-    sim = _cached_simulator(variant_toml, strategy, seats, exchange)
+    sim = _cached_simulator(variant, strategy, seats, exchange)
     return sim.run(seed, start, end, rounds)
 
 
@@ -305,14 +303,11 @@ def simulate(
     partial = False
     if client is not None:
         start_time = time.perf_counter()
-        import tomli_w
-
         if not isinstance(strategy, str):
             raise ArgumentError("strategy: a Dask run takes a named strategy")
-        text = tomli_w.dumps(to_dict(variant))
         futures = client.map(
             _remote_batch,
-            *zip(*[(text, strategy, seats, exchange, seed, a, b, rounds) for a, b in batches], strict=True),
+            *zip(*[(variant, strategy, seats, exchange, seed, a, b, rounds) for a, b in batches], strict=True),
             pure=False,
         )
         counts = np.asarray(np.sum(client.gather(futures), axis=0, dtype=np.uint64), dtype=np.uint64)

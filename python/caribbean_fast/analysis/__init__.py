@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import ArgumentError
 from ..variants import Family, Variant
 from . import holdem, stud
@@ -26,10 +28,16 @@ def strategies(family: Family) -> dict[str, str]:
 
 
 def analyze(variant: Variant, strategy: str = "best") -> ParSheet:
-    """The exact par sheet of a variant under a named strategy (see `strategies`)."""
+    """The exact par sheet of a variant under a named strategy (see `strategies`), computed once
+    per (variant, strategy): a Variant is immutable and hashable, so the sheet is cached by it."""
     known = strategies(variant.family)
     if strategy not in known:
         raise ArgumentError(f"strategy: {strategy!r} is not one of {', '.join(known)}")
+    return _analyze(variant, strategy)
+
+
+@cache
+def _analyze(variant: Variant, strategy: str) -> ParSheet:
     if variant.family is Family.STUD:
         return stud.analyze_stud(variant, strategy)
     return holdem.analyze_holdem(variant, strategy)

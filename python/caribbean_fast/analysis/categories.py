@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import lcm
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import ImpossibleOutcomeError
-from ..hands import HandClass
+from ..hands import DISTINCT_STRENGTHS, HandClass
 from ..settlement import Decision, Outcome, Showdown, settle
 from ..variants import Variant
 
@@ -62,15 +63,21 @@ def scaled_nets(variant: Variant, classes: tuple[HandClass, ...]) -> ScaledNets:
     return ScaledNets(table, int(fold * scale), scale)
 
 
+@cache
+def _class_lookup(variant: Variant) -> npt.NDArray[np.int64]:
+    """`variant.classify` of every strength (index 0 unused), once per variant."""
+    return np.array([0] + [int(variant.classify(s)) for s in range(1, DISTINCT_STRENGTHS + 1)], dtype=np.int64)
+
+
 def classify_many(variant: Variant, strengths: npt.NDArray[np.uint16]) -> npt.NDArray[np.int64]:
     """`variant.classify` over an array of strengths (HandClass values)."""
-    lookup = np.array([0] + [int(variant.classify(s)) for s in range(1, 7463)], dtype=np.int64)
-    return lookup[strengths]
+    return _class_lookup(variant)[strengths]
 
 
 def representative(hand_class: HandClass, variant: Variant) -> int:
-    """A strength of this class under the variant, to settle bets that read the first five."""
-    return next(s for s in range(1, 7463) if variant.classify(s) is hand_class)
+    """A strength of this class under the variant (its lowest), to settle bets that read the
+    first five."""
+    return variant.floor(hand_class)
 
 
 __all__ = [

@@ -14,7 +14,6 @@ from ..analysis import analyze
 from ..analysis.strategy import StrategyTable
 from ..hands import HandClass, evaluate
 from ..variants import ExchangeCards, Family, HandThreshold, Variant
-from ..variants.toml_io import to_toml
 from .state import Phase
 from .table import Table
 from .views import SeatView
@@ -52,15 +51,9 @@ def _always(variant: Variant, view: SeatView) -> Choice:
     return "raise"
 
 
-_BEST: dict[str, StrategyTable] = {}
-
-
 def _best_table(variant: Variant) -> StrategyTable:
-    """The par sheet's best strategy, computed once per variant (keyed by its rules as TOML)."""
-    key = to_toml(variant)
-    if key not in _BEST:
-        _BEST[key] = analyze(variant).table
-    return _BEST[key]
+    """The par sheet's best strategy (`analyze` computes it once per variant)."""
+    return analyze(variant).table
 
 
 def _best(variant: Variant, view: SeatView) -> Choice:

@@ -16,9 +16,10 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from .. import _core
+from immutabledict import immutabledict
+
 from ..errors import ArgumentError, VariantError
-from ..hands import HandClass
+from ..hands import HandClass, class_floor, class_of
 from .thresholds import HandThreshold
 
 __all__ = [
@@ -117,7 +118,7 @@ def _frozen_paytable(table: Mapping[HandClass, Fraction | int], where: str) -> P
     for hand_class, pays in table.items():
         _check(isinstance(hand_class, HandClass), where, f"{hand_class!r} is not a hand class")
         out[hand_class] = _ratio(pays, f"{where}.{hand_class.name.lower()}", MAX_PAYOUT)
-    return dict(sorted(out.items()))
+    return immutabledict(sorted(out.items()))
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,7 @@ class Progressive:
         )
         _check(self.reset >= 0, "progressive.reset", f"cannot be negative ({self.reset})")
         _check(bool(self.prizes), "progressive.prizes", "at least one prize is needed")
-        object.__setattr__(self, "prizes", dict(sorted(self.prizes.items())))
+        object.__setattr__(self, "prizes", immutabledict(sorted(self.prizes.items())))
 
 
 @dataclass(frozen=True)
@@ -360,8 +361,8 @@ class Variant:
     qualifier: HandThreshold
     ante_paytable: Paytable
     raise_paytable: Paytable
-    raise_paytable_no_qualify: Paytable = field(default_factory=dict)
-    ante_paytable_no_qualify: Paytable = field(default_factory=dict)  # empty: as `ante_paytable`
+    raise_paytable_no_qualify: Paytable = field(default_factory=immutabledict)
+    ante_paytable_no_qualify: Paytable = field(default_factory=immutabledict)  # empty: as `ante_paytable`
     ace_king: bool = False
     limits: tuple[BetLimits, ...] = ()
     progressive: Progressive | None = None
@@ -417,10 +418,16 @@ class Variant:
 
     def classify(self, strength: int) -> HandClass:
         """The class of a hand's strength under this variant's classes."""
-        hand_class = _class_of(strength)
+        hand_class = class_of(strength)
         if self.ace_king and hand_class is HandClass.HIGH_CARD and strength >= _ace_king_floor():
             return HandClass.ACE_KING
         return hand_class
+
+    def floor(self, hand_class: HandClass) -> int:
+        """The lowest strength of a class under this variant (Ace-King: the lowest Ace-King hand)."""
+        if hand_class not in self.classes:
+            raise ArgumentError(f"hand class: {hand_class!r} is not a class of {self.name}")
+        return _ace_king_floor() if hand_class is HandClass.ACE_KING else class_floor(hand_class)
 
     def _check_paytables(self) -> None:
         in_use = set(self.classes)
@@ -470,10 +477,6 @@ class Variant:
             if bet.name == name:
                 return bet
         raise ArgumentError(f"side bet: {self.name} has no side bet {name!r}")
-
-
-def _class_of(strength: int) -> HandClass:
-    return HandClass(_core.class_of(strength))
 
 
 @cache
