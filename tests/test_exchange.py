@@ -24,6 +24,7 @@ from caribbean_fast.cards import parse_cards
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.autoplay import choose
 from caribbean_fast.hands import evaluate_many
+from caribbean_fast.seat_strategies import seat_strategy
 from caribbean_fast.settlement import Decision, Outcome, Showdown, settle
 from caribbean_fast.simulation import simulate
 
@@ -144,7 +145,7 @@ def test_the_best_table_exchanges_a_weak_hand_against_a_low_up_card(monkeypatch:
         t.ante(0, 1000)
         t.deal()
         assert t.view(0).dealer[-1] == up
-        assert choose("best", GAME4, t.view(0)) == expected
+        assert choose(seat_strategy("best", GAME4), GAME4, t.view(0)) == expected
         t.fold(0)
 
 

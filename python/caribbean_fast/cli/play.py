@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from ..analysis.advice import Advisor
 from ..engine import Table, restore
-from ..engine.autoplay import STRATEGIES
 from ..errors import ArgumentError, MissingExtraError
 from ..play import PlaySession
+from ..seat_strategies import NAMES, seat_strategy
 from ..variants import load_variant
 from .arguments import positive, seed
 from .records import continued, new_record, refuse_differences
@@ -29,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=seed, default=None, help="seeded decks (default: the secrets module)")
     p.add_argument("--limits", type=int, default=None, help="the game's table of limits, 0 first (0)")
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
-    p.add_argument("--others", choices=sorted(STRATEGIES), default="simple")
+    p.add_argument("--others", choices=NAMES, default="simple")
     p.add_argument("--trainer", action="store_true", help="the best choice and its value before each decision")
     p.add_argument("--connect", metavar="URL", default=None, help="play at a server's table (http://host:8000)")
     p.add_argument(
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.trainer:
         print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")
     advisor = Advisor(table.variant) if args.trainer else None
-    app = PlayApp(PlaySession(table, others=args.others, advisor=advisor))
+    app = PlayApp(PlaySession(table, others=seat_strategy(args.others, table.variant), advisor=advisor))
     try:
         report = app.run()
     finally:

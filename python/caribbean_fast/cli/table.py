@@ -13,10 +13,11 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engine import AuditError, Table, audit, restore
-from ..engine.autoplay import STRATEGIES, play_round
+from ..engine.autoplay import play_round
 from ..engine.history import describe_step, seat_history
 from ..engine.replay import verified
 from ..errors import ArgumentError
+from ..seat_strategies import NAMES, seat_strategy
 from ..variants import Variant, load_variant
 from .arguments import seed
 from .records import continued, new_record, read_record, refuse_differences
@@ -32,7 +33,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run_p.add_argument("--rounds", type=int, default=100, help="settled rounds the table should reach")
     run_p.add_argument("--seed", type=seed, default=None, help="seeded decks (default: the secrets module)")
     run_p.add_argument("--resume", action="store_true", help="continue --store; options given must match it")
-    run_p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None, help="simple (default), always, best")
+    run_p.add_argument("--strategy", choices=NAMES, default=None, help="simple (default), always, best")
     run_p.add_argument("--balance", type=int, default=None, help="each seat's deposit, minor units (200 antes)")
     run_p.add_argument("--ante", type=int, default=None, help="minor units (default: the table minimum)")
     run_p.add_argument("--progressive", action="store_true", help="every seat also bets the progressive")
@@ -112,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, table: Table, settled: int) -> int:
     ante = args.ante or table.limits.minimum
+    strategy = seat_strategy(args.strategy, table.variant)
     start, before = time.perf_counter(), settled
-    while settled < args.rounds and play_round(table, args.strategy, ante, args.progressive):
+    while settled < args.rounds and play_round(table, strategy, ante, args.progressive):
         settled += table.events[-1].kind == "round_closed" and not table.events[-1].public["void"]
     seconds = time.perf_counter() - start
     fmt = table.variant.currency.format

@@ -2,23 +2,34 @@
 and for the other seats of a multi-seat table.
 
 A strategy sees only the seat's view, as a player would, and returns "raise", "fold", or the
-cards to exchange (game 4: all five). `best` asks the exact analysis's strategy table (it pays the enumeration the
-first time); the others are rules a person can follow.
+cards to exchange (game 4: all five). The named ones are rules a person can follow; `following`
+plays a decision table the caller brings (`caribbean_fast.seat_strategies` names the par sheet's
+best one `best`), so the engine never runs the analysis.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
-from ..analysis import analyze
-from ..analysis.strategy import StrategyTable
+from ..errors import ArgumentError
 from ..hands import HandClass, evaluate
 from ..variants import ExchangeCards, Family, HandThreshold, Variant
 from .state import Phase
 from .table import Table
 from .views import SeatView
 
-__all__ = ["STRATEGIES", "Choice", "Strategy", "choose", "play_others_bets", "play_others_decisions", "play_round"]
+__all__ = [
+    "STRATEGIES",
+    "Choice",
+    "DecisionTable",
+    "Strategy",
+    "choose",
+    "following",
+    "play_others_bets",
+    "play_others_decisions",
+    "play_round",
+]
 
 Choice = str | list[str]
 """"raise", "fold", or the cards to exchange."""
@@ -51,27 +62,44 @@ def _always(variant: Variant, view: SeatView) -> Choice:
     return "raise"
 
 
-def _best_table(variant: Variant) -> StrategyTable:
-    """The par sheet's best strategy (`analyze` computes it once per variant)."""
-    return analyze(variant).table
+class DecisionTable(Protocol):
+    """What a strategy table answers (the par sheet's `analysis.StrategyTable` is one): raise or
+    fold, and for game 4 whether to exchange all five cards with `left` exchanges still allowed."""
+
+    def decide(self, cards: Sequence[str], board: Sequence[str]) -> object: ...
+
+    def exchanges(self, hand: Sequence[str], up: Sequence[str], left: int) -> bool: ...
 
 
-def _best(variant: Variant, view: SeatView) -> Choice:
-    """The par sheet's best strategy: game 4 exchanges all five cards where the table says so."""
-    table = _best_table(variant)
-    if variant.family is Family.HOLDEM:
-        return str(table.decide(view.cards, view.board))
-    left = variant.exchanges.most_per_round - view.exchanges if variant.exchanges else 0
-    if "exchange" in view.actions and table.exchanges(view.cards, view.dealer, left):
-        return list(view.cards)
-    return str(table.decide(view.cards, view.dealer))
+def following(table: DecisionTable) -> Strategy:
+    """The strategy that plays a decision table; the caller brings the table (for the par sheet's
+    best strategy, `analyze(variant).table`), so the engine needs no analysis."""
+
+    def play(variant: Variant, view: SeatView) -> Choice:
+        if variant.family is Family.HOLDEM:
+            return str(table.decide(view.cards, view.board))
+        left = variant.exchanges.most_per_round - view.exchanges if variant.exchanges else 0
+        if "exchange" in view.actions and table.exchanges(view.cards, view.dealer, left):
+            return list(view.cards)
+        return str(table.decide(view.cards, view.dealer))
+
+    return play
 
 
-STRATEGIES: dict[str, Strategy] = {"simple": _simple, "always": _always, "best": _best}
+STRATEGIES: dict[str, Strategy] = {"simple": _simple, "always": _always}
+"""The strategies that are rules a person can follow, by name."""
 
 
-def choose(name: str, variant: Variant, view: SeatView) -> Choice:
-    return STRATEGIES[name](variant, view)
+def _resolved(strategy: str | Strategy) -> Strategy:
+    if not isinstance(strategy, str):
+        return strategy
+    if strategy not in STRATEGIES:
+        raise ArgumentError(f"strategy: {strategy!r} is not one of {', '.join(STRATEGIES)} (or a table to follow)")
+    return STRATEGIES[strategy]
+
+
+def choose(strategy: str | Strategy, variant: Variant, view: SeatView) -> Choice:
+    return _resolved(strategy)(variant, view)
 
 
 def _bet(table: Table, seat: int, ante: int, progressive: bool) -> None:
@@ -83,7 +111,7 @@ def _bet(table: Table, seat: int, ante: int, progressive: bool) -> None:
         table.progressive(seat)
 
 
-def _decide(table: Table, seat: int, strategy: str) -> None:
+def _decide(table: Table, seat: int, strategy: str | Strategy) -> None:
     while seat in table.undecided():
         choice = choose(strategy, table.variant, table.view(seat))
         if isinstance(choice, list):
@@ -94,7 +122,7 @@ def _decide(table: Table, seat: int, strategy: str) -> None:
             table.fold(seat)
 
 
-def play_round(table: Table, strategy: str, ante: int, progressive: bool = False) -> bool:
+def play_round(table: Table, strategy: str | Strategy, ante: int, progressive: bool = False) -> bool:
     """One round (or the rest of an open one) with every seat played by `strategy`; False when no
     seat can afford the ante."""
     if table.phase is not Phase.DECIDING:
@@ -115,7 +143,7 @@ def play_others_bets(table: Table, skip: int) -> None:
             _bet(table, seat, table.limits.minimum, False)
 
 
-def play_others_decisions(table: Table, strategy: str, skip: int) -> None:
+def play_others_decisions(table: Table, strategy: str | Strategy, skip: int) -> None:
     """Every dealt seat but `skip` decides by `strategy`."""
     for seat in table.undecided():
         if seat != skip:

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
-from ..engine.autoplay import play_others_bets, play_others_decisions
+from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
 from ..engine.history import outcome_words
 from ..errors import IllegalActionError
 from ..settlement import Decision
@@ -47,7 +47,9 @@ class Mistake:
 
 
 class PlaySession:
-    def __init__(self, table: Table, seat: int = 0, others: str = "simple", advisor: Advisor | None = None) -> None:
+    def __init__(
+        self, table: Table, seat: int = 0, others: str | Strategy = "simple", advisor: Advisor | None = None
+    ) -> None:
         self.table, self.seat, self.others, self.advisor = table, seat, others, advisor
         last = table.state.seats[seat].last_bets
         self.stake = last.ante if last else table.limits.minimum
