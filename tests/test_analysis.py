@@ -12,6 +12,7 @@ import pytest
 
 from caribbean_fast import ArgumentError, Decision, evaluate, evaluate_many, load_variant
 from caribbean_fast.analysis import ParSheet, analyze, strategies
+from caribbean_fast.analysis.report import par_sheet_dict, par_sheet_markdown
 from caribbean_fast.analysis.situations import holdem_situations, stud_situations
 from caribbean_fast.analysis.strategy import SITUATIONS
 from caribbean_fast.cli import main
@@ -122,8 +123,8 @@ def test_literal_readings_warn_of_a_player_edge(cyberstud: ParSheet) -> None:
     for name in ("cyberstud-literal", "network-24h-literal"):
         p = analyze(load_variant(name))
         assert p.player_edge and p.expected_return > 0
-        assert "player has the edge" in p.to_markdown()
-        assert any("WARNING" in w for w in p.to_dict()["warnings"])
+        assert "player has the edge" in par_sheet_markdown(p)
+        assert any("WARNING" in w for w in par_sheet_dict(p)["warnings"])
     assert not cyberstud.player_edge
 
 

@@ -7,7 +7,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from ..settlement import Decision, Outcome, settle
 from ..variants import Variant
@@ -122,16 +121,6 @@ class ParSheet:
         """Whether the variant returns more than 100% under this strategy, or under a strategy
         the analysis found (`beaten_by`)."""
         return self.expected_return > 0 or self.beaten_by is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        from .report import par_sheet_dict
-
-        return par_sheet_dict(self)
-
-    def to_markdown(self) -> str:
-        from .report import par_sheet_markdown
-
-        return par_sheet_markdown(self)
 
 
 def _label(o: Outcome) -> str:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import ParSheet, analyze
-from ..analysis.report import render_par_sheet, warnings
+from ..analysis.report import par_sheet_dict, par_sheet_markdown, render_par_sheet, warnings
 from ..variants import list_variants, load_variant
 
 
@@ -26,9 +26,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_analyze(args: argparse.Namespace) -> int:
     sheet = analyze(load_variant(args.variant), args.strategy)
     if args.format == "json":
-        print(json.dumps(sheet.to_dict(), indent=2))
+        print(json.dumps(par_sheet_dict(sheet), indent=2))
     elif args.format == "markdown":
-        print(sheet.to_markdown(), end="")
+        print(par_sheet_markdown(sheet), end="")
     else:
         Console(width=max(Console().width, 132)).print(render_par_sheet(sheet))
     return 0

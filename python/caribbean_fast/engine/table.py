@@ -29,7 +29,8 @@ class Table(Betting, Rounds):
     def view(self, seat: int) -> SeatView:
         """What `seat` is shown: never the dealer's hidden cards or another seat's cards before
         the showdown."""
-        return seat_view(self, self._seat(seat))
+        k = self._seat(seat)
+        return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k))
 
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
         """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it."""

@@ -3,17 +3,16 @@ bets and decisions; the dealer's hidden cards and the other seats' cards only on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import card_text
 from ..hands import evaluate
-from ..variants import Family
-from .state import Bets, Phase
-
-if TYPE_CHECKING:
-    from .table import Table
+from ..variants import Family, Variant
+from .ledger import wallet
+from .state import Bets, Phase, TableState
 
 __all__ = ["OtherSeat", "SeatView", "seat_view"]
 
@@ -56,17 +55,19 @@ def _texts(cards: list[int]) -> tuple[str, ...]:
     return tuple(card_text(c) for c in cards)
 
 
-def _deadline(table: Table) -> datetime | None:
-    t, r = table.variant.timing, table.state.round
-    if table.phase is Phase.BETTING and t.bet_seconds and r.opened_at:
+def _deadline(state: TableState, variant: Variant) -> datetime | None:
+    t, r = variant.timing, state.round
+    if state.phase is Phase.BETTING and t.bet_seconds and r.opened_at:
         return r.opened_at + timedelta(seconds=t.bet_seconds)
-    if table.phase is Phase.DECIDING and t.decision_seconds and r.dealt_at:
+    if state.phase is Phase.DECIDING and t.decision_seconds and r.dealt_at:
         return r.dealt_at + timedelta(seconds=t.decision_seconds)
     return None
 
 
-def seat_view(table: Table, seat: int) -> SeatView:
-    state, holdem = table.state, table.variant.family is Family.HOLDEM
+def seat_view(state: TableState, variant: Variant, seat: int, actions: Sequence[str], limit: int | None) -> SeatView:
+    """The projection of a table's state that `seat` may see; `actions` and `limit` are what the
+    table's rules and the account book allow the seat now."""
+    holdem = variant.family is Family.HOLDEM
     r, me = state.round, state.seats[seat]
     shown = r.revealed is not None and state.phase is not Phase.BETTING
     board = r.board if shown else r.board[:3] if state.phase is Phase.DECIDING else []
@@ -92,20 +93,20 @@ def seat_view(table: Table, seat: int) -> SeatView:
         seat=seat,
         round=r.number,
         phase=state.phase,
-        balance=table.balance(seat),
+        balance=state.ledger.balance(wallet(seat)),
         bets=me.bets if state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
         cards=_texts(me.cards),
         hand=evaluate(mine).describe() if len(mine) >= 5 else "",
         dealer=_texts(dealer),
         board=_texts(board),
         others=others,
-        meter=table.meter,
+        meter=state.ledger.balance("meter"),
         commitment=r.commitment,
         seed=r.seed.hex() if shown else "",
         result=me.results,
-        actions=tuple(table.actions(seat)),
-        deadline=_deadline(table),
+        actions=tuple(actions),
+        deadline=_deadline(state, variant),
         exchanges=me.exchanges,
-        limit=table.personal_limit(seat),
-        currency=table.variant.currency.code,
+        limit=limit,
+        currency=variant.currency.code,
     )
