@@ -171,6 +171,8 @@ def call_requests() -> st.SearchStrategy[dict[str, Any]]:
         st.sampled_from([-1, 0, 2**63, 2**64]).map(lambda n: {"int": str(n)}),
     )
     text = st.text(max_size=12)
+    sizes = st.sampled_from([-1, 0, 2**40, 2**63, 2**64, 10**20]).map(lambda n: {"int": str(n)})  # none allowed
+    floats = st.sampled_from(["nan", "inf", "-inf", "-1", "0", "1e300"]).map(lambda f: {"float": f})
     game = st.sampled_from(GAMES).map(lambda g: {"variant": g})
     return st.one_of(
         st.tuples(st.one_of(text, st.lists(ints, max_size=8))).map(lambda a: {"call": "evaluate", "args": list(a)}),
@@ -186,6 +188,9 @@ def call_requests() -> st.SearchStrategy[dict[str, Any]]:
         ints.map(lambda a: {"call": "Deck", "args": [a]}),
         st.one_of(text, st.just("/")).map(lambda a: {"call": "load_variant", "args": [a]}),
         st.tuples(game, st.sampled_from(["psychic", "", "BEST"])).map(lambda a: {"call": "analyze", "args": list(a)}),
+        st.tuples(game, st.one_of(sizes, floats), st.one_of(st.integers(1, 10), sizes)).map(
+            lambda a: {"call": "simulate_meter", "args": [a[0], a[1]], "kwargs": {"seed": a[2]}}
+        ),
     )
 
 
