@@ -1,0 +1,64 @@
+"""The trainer's values against brute force: every hidden dealer hand enumerated for a named
+stud deal and settled with exact fractions, independently of the exact analysis's tables."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from caribbean_fast import (
+    Decision,
+    Outcome,
+    Showdown,
+    Variant,
+    evaluate,
+    evaluate_many,
+    load_variant,
+    parse_cards,
+    settle,
+)
+from caribbean_fast.analysis.advice import Advisor
+
+
+def brute_force_raise(v: Variant, hand_text: str, up_text: str) -> Fraction:
+    """The raise's expected main-game net in antes, over all C(46, 4) hidden dealer cards."""
+    hand, up = parse_cards(hand_text, 5), parse_cards(up_text, 1)[0]
+    rest = [c for c in range(52) if c != up and c not in hand]
+    hidden = np.array(list(combinations(rest, 4)), dtype=np.uint8)
+    dealer = evaluate_many(np.hstack([np.full((len(hidden), 1), up, dtype=np.uint8), hidden])).astype(int)
+    seat, q = evaluate(hand).strength, v.qualifier.strength
+    counts = {
+        (False, Showdown.PUSH): int((dealer < q).sum()),
+        (True, Showdown.WIN): int(((dealer >= q) & (dealer < seat)).sum()),
+        (True, Showdown.PUSH): int(((dealer >= q) & (dealer == seat)).sum()),
+        (True, Showdown.LOSE): int(((dealer >= q) & (dealer > seat)).sum()),
+    }
+    assert sum(counts.values()) == len(hidden) == 163_185
+    hand_class = v.classify(seat)
+    total = Fraction(0)
+    for (qualifies, showdown), n in counts.items():
+        if n:
+            total += n * settle(v, Outcome(Decision.RAISE, hand_class, qualifies, showdown)).main
+    return total / len(hidden)
+
+
+DEALS = [
+    ("cyberstud", "Ac Kd 9h 5s 2c", "Qh", Fraction(-38231, 32637)),  # Ace-King against a queen: fold
+    ("cyberstud", "8c 8d Kh 4s 2d", "As", Fraction(227, 163185)),  # eights against an ace: just raise
+    ("cyberstud", "Ah Kh Qh Jh 9d", "2s", Fraction(-53093, 54395)),
+    ("caribbean-poker", "Ac Kd 9h 5s 2c", "Qh", None),  # Ace-King is a class of game 4
+    ("network-24h", "Tc Td 5h 4s 2c", "Kd", None),
+]
+
+
+@pytest.mark.parametrize(("name", "hand", "up", "known"), DEALS)
+def test_trainer_values_equal_brute_force(name: str, hand: str, up: str, known: Fraction | None) -> None:
+    v = load_variant(name)
+    advice = Advisor(v).advise(parse_cards(hand), parse_cards(up), 0)
+    raise_ = brute_force_raise(v, hand, up)
+    assert advice.raise_ == raise_ and advice.fold == -1
+    assert known is None or raise_ == known
+    assert advice.best == ("raise" if raise_ > -1 else "fold")
