@@ -109,7 +109,7 @@ def test_two_runs_racing_for_one_new_store(tmp_path: Path) -> None:
     path = tmp_path / "race.db"
     run = [sys.executable, "-m", "caribbean_fast.cli", "table", "run", "network-24h", "--store", str(path)]
     both = [subprocess.Popen([*run, "--rounds", "50"], stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    results = [(p.wait(), p.stderr.read() if p.stderr else "") for p in both]
+    results = [(p.wait(), p.communicate()[1]) for p in both]  # communicate closes the pipe
     assert sorted(status for status, _ in results) == [0, 2], results
     assert audit(SqliteStore(path, mode="read")).settled == 50
 
