@@ -3,8 +3,10 @@
 //! Only `py/` touches PyO3, and only when the `python` feature is on.
 
 pub mod cards;
+pub mod combinations;
 pub mod eval;
 pub mod exact;
+pub mod layout;
 pub mod sim;
 
 #[cfg(feature = "python")]

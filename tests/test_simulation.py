@@ -4,6 +4,7 @@ the exact figures."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,8 +12,8 @@ import pytest
 
 import caribbean_fast.simulation as simulation
 from caribbean_fast import ArgumentError, analyze, load_variant, simulate, simulate_sessions
+from caribbean_fast.analysis.meter import simulate_meter
 from caribbean_fast.cli import main
-from caribbean_fast.meter import simulate_meter
 
 STUD = ["atlantic-city", "cyberstud", "network-24h", "caribbean-poker"]
 
@@ -51,12 +52,32 @@ def test_four_seats_share_one_deck() -> None:
         simulate(v, 0)
 
 
+def test_seven_seats_as_a_variant_may_seat() -> None:
+    v = replace(load_variant("network-24h"), seats=7)
+    result = simulate(v, 20_000, seed=1, seats=7)
+    assert [s.rounds for s in result.per_seat] == [20_000] * 7
+    assert main(["simulate", "network-24h", "--rounds", "1000", "--seats", "7"]) == 2  # the preset seats 4
+
+
+def test_more_exchanges_than_three_are_simulated_as_written() -> None:
+    game_4 = load_variant("caribbean-poker")
+    assert game_4.exchanges is not None
+    v = replace(game_4, exchanges=replace(game_4.exchanges, most_per_round=6))
+    sim = simulation._simulator(v, analyze(v).table, 1, "all-five")
+    counts = sim.run(2, 0, 2, 100_000)
+    assert counts.shape[simulation.SIM_AXES.index("exchanges")] == 7
+    by_exchanges = counts.sum(axis=(0, 1, 2, 4))
+    assert by_exchanges.sum() == 100_000 and (by_exchanges > 0).all(), by_exchanges
+    result = simulate(v, 100_000, seed=2, exchange="all-five")  # settles every cell it counted
+    assert result.rounds == 100_000
+
+
 def test_ctrl_c_returns_the_rounds_so_far_marked_partial(monkeypatch: pytest.MonkeyPatch) -> None:
     real = simulation._simulator
 
     class Interrupted:
         def __init__(self, inner: Any) -> None:
-            self.inner, self.calls, self.cells = inner, 0, inner.cells
+            self.inner, self.calls, self.shape = inner, 0, inner.shape
 
         def run(self, *args: Any) -> Any:
             self.calls += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from .analysis import ParSheet, analyze
+from .analysis.meter import MeterResult, simulate_meter
 from .cards import Deck, card_text, format_cards, parse_card, parse_cards
 from .engine import SqliteStore, Table, audit, restore
 from .errors import (
@@ -27,7 +28,6 @@ from .errors import (
     VariantError,
 )
 from .hands import DISTINCT_STRENGTHS, HandClass, HandValue, class_floor, evaluate, evaluate_many
-from .meter import MeterResult, simulate_meter
 from .settlement import (
     Decision,
     MoneySettlement,

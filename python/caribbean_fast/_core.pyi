@@ -1,11 +1,42 @@
 """Type stubs of the Rust extension module (rust/py/)."""
 
 from collections.abc import Callable
+from typing import final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+__all__ = [
+    "CHUNK_ROUNDS",
+    "DISTINCT_STRENGTHS",
+    "HOLDEM_CLASS_SLOTS",
+    "HOLDEM_DEALS_PER_FLOP",
+    "MAX_EXCHANGES",
+    "MAX_SEATS",
+    "SHOWDOWNS",
+    "SIM_AXES",
+    "SIM_OUTCOMES",
+    "STUD_DEALER_HANDS",
+    "Simulator",
+    "best_five",
+    "class_floors",
+    "class_of",
+    "evaluate_many",
+    "holdem_situations",
+    "strength_histogram_all",
+    "stud_situations",
+]
 
 DISTINCT_STRENGTHS: int
+SHOWDOWNS: list[str]
+HOLDEM_CLASS_SLOTS: list[int]
+STUD_DEALER_HANDS: int
+HOLDEM_DEALS_PER_FLOP: int
+SIM_AXES: list[str]
+SIM_OUTCOMES: list[str]
+MAX_SEATS: int
+MAX_EXCHANGES: int
 
 def evaluate_many(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]: ...
 def best_five(cards: list[int]) -> tuple[int, bytes]: ...
@@ -21,6 +52,8 @@ def holdem_situations(
 
 CHUNK_ROUNDS: int
 
+@final
+@disjoint_base
 class Simulator:
     @staticmethod
     def stud(
@@ -45,7 +78,7 @@ class Simulator:
         call_all: bool | None = None,
     ) -> Simulator: ...
     @property
-    def cells(self) -> int: ...
+    def shape(self) -> list[int]: ...
     def run(
         self, seed: int, start: int, end: int, total: int, threads: int | None = None
     ) -> npt.NDArray[np.uint64]: ...

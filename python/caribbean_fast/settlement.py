@@ -12,7 +12,7 @@ dealt; hold'em: the two hole cards and the flop), on which side bets and the pro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -20,16 +20,19 @@ from math import floor
 
 from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
-from .variants.model import MeterSplit, Variant
+from .variants.model import Variant
 
 __all__ = [
     "Decision",
+    "MeterDraw",
     "MoneySettlement",
     "Outcome",
     "ProgressivePay",
     "Settlement",
     "Showdown",
     "Stakes",
+    "draw_meter",
+    "meter_top_up",
     "settle",
     "settle_money",
 ]
@@ -193,8 +196,7 @@ def settle_money(
     side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
     progressive = meter_paid = 0
     if stakes.progressive and variant.progressive and s.progressive:
-        sharers = meter_sharers if variant.progressive.split is MeterSplit.EQUAL else 1
-        meter_paid = _whole(meter * s.progressive.meter_share / sharers)
+        meter_paid = variant.progressive.meter_prize(s.progressive.meter_share, meter, meter_sharers)
         progressive = _whole(variant.progressive.stake * s.progressive.stakes) + meter_paid
     return MoneySettlement(
         ante=_whole(stakes.ante * s.ante),
@@ -204,3 +206,29 @@ def settle_money(
         progressive=progressive,
         meter_paid=meter_paid,
     )
+
+
+def meter_top_up(meter: int, reset: int) -> int:
+    """What the house puts into a meter below its reset value to restore it."""
+    return max(reset - meter, 0)
+
+
+@dataclass(frozen=True)
+class MeterDraw:
+    """A round's meter prizes paid from the meter: how much of each the meter covered (the house
+    pays the rest), the house's top-up to the reset value, and the meter after the round."""
+
+    from_meter: tuple[int, ...]
+    top_up: int
+    meter: int
+
+
+def draw_meter(meter: int, prizes: Sequence[int], reset: int) -> MeterDraw:
+    """Pays `prizes` (each already its share of the meter as the round found it, see
+    `settle_money`) in order from the meter while it lasts, then tops the meter up to `reset`."""
+    left, covered = meter, []
+    for prize in prizes:
+        covered.append(min(prize, left))
+        left -= covered[-1]
+    top_up = meter_top_up(left, reset)
+    return MeterDraw(tuple(covered), top_up, left + top_up)

@@ -23,16 +23,17 @@ from rich.progress import Progress
 
 from . import _core
 from .analysis import analyze
-from .analysis.categories import representative
+from .analysis.categories import MAX_EXCHANGES, MAX_SEATS, representative, sim_cells
 from .analysis.strategy import StrategyTable
 from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
-from .settlement import Decision, Outcome, Showdown, settle
+from .settlement import Settlement, settle
 from .variants import ExchangeCards, Family, HandThreshold, Variant
 
 __all__ = [
     "CHUNK_ROUNDS",
     "EXCHANGES",
+    "SIM_AXES",
     "SeatFigures",
     "SessionResult",
     "SimulationResult",
@@ -42,16 +43,9 @@ __all__ = [
 ]
 
 CHUNK_ROUNDS: int = _core.CHUNK_ROUNDS
+SIM_AXES: tuple[str, ...] = tuple(_core.SIM_AXES)  # the axes of the counts a run returns
 Z90, Z95 = 1.6448536269514722, 1.959963984540054
 BATCH_CHUNKS = 192  # 12.6 M rounds: a thread idles at most one chunk of 192 at a batch's end
-# Count columns: fold, then raised with the dealer not qualifying, seat higher, equal, lower.
-COLUMNS = (
-    (Decision.FOLD, True, Showdown.PUSH),
-    (Decision.RAISE, False, Showdown.PUSH),
-    (Decision.RAISE, True, Showdown.WIN),
-    (Decision.RAISE, True, Showdown.PUSH),
-    (Decision.RAISE, True, Showdown.LOSE),
-)
 
 
 @dataclass(frozen=True)
@@ -200,71 +194,175 @@ def _remote_batch(
     return sim.run(seed, start, end, rounds)
 
 
-def _settle(
-    v: Variant,
-    counts: npt.NDArray[np.uint64],
-    first: Sequence[int],
-    seats: int,
-    strategy: str,
-    seed: int,
-    rounds: int,
-    partial: bool,
-    seconds: float,
-) -> SimulationResult:
-    cells = counts.reshape(seats, len(first), len(HandClass), 4, len(COLUMNS))
-    totals = cells.sum(axis=0)
-    nets: dict[tuple[int, ...], Any] = {}
-    for index in zip(*np.nonzero(totals), strict=True):
-        f, c, e, col = (int(i) for i in index)
-        decision, qualifies, showdown = COLUMNS[col]
-        nets[(f, c, e, col)] = settle(v, Outcome(decision, HandClass(c), qualifies, showdown, e, first[f]))
-    seat_figures, n_all, s1, s2 = [], 0, 0.0, 0.0
-    won = pushed = 0
-    for seat in range(seats):
-        n, m1, m2 = 0, 0.0, 0.0
-        for key, s in nets.items():
-            k = int(cells[(seat, *key)])
-            net = float(s.main)
-            n, m1, m2 = n + k, m1 + k * net, m2 + k * net * net
-            won += k if s.main > 0 else 0
-            pushed += k if s.main == 0 else 0
-        mean = m1 / n if n else float("nan")
-        var = m2 / n - mean * mean if n else float("nan")
-        seat_figures.append(SeatFigures(n, mean, math.sqrt(var / n) if n else float("nan")))
-        n_all, s1, s2 = n_all + n, s1 + m1, s2 + m2
-    mean = s1 / n_all if n_all else float("nan")
-    stderr = math.sqrt((s2 / n_all - mean * mean) / n_all) if n_all else float("nan")
-    side = {
-        b.name: sum(int(totals[k]) * float(s.side_bets[b.name]) for k, s in nets.items()) / max(n_all, 1)
+@dataclass(frozen=True)
+class _Settled:
+    """The nonzero cells of a run, summed over seats, each with its settlement."""
+
+    counts: npt.NDArray[np.uint64]  # by `_core.SIM_AXES`
+    totals: npt.NDArray[np.uint64]  # the same, summed over seats
+    cells: dict[tuple[int, int, int, int], Settlement]
+
+
+def _settled_cells(v: Variant, counts: npt.NDArray[np.uint64], first: Sequence[int]) -> _Settled:
+    """Settles each cell that some round fell into, through `categories.sim_cells`."""
+    totals = counts.sum(axis=0)
+    cells = {cell.index: settle(v, cell.outcome) for cell in sim_cells(counts.shape, first) if totals[cell.index]}
+    return _Settled(counts, totals, cells)
+
+
+@dataclass
+class _Moments:
+    """Running sums of a seat's rounds: how many, the sum of nets and of squared nets, in antes."""
+
+    n: int = 0
+    s1: float = 0.0
+    s2: float = 0.0
+    won: int = 0
+    pushed: int = 0
+
+    def figures(self) -> SeatFigures:
+        if not self.n:
+            return SeatFigures(0, float("nan"), float("nan"))
+        mean = self.s1 / self.n
+        return SeatFigures(self.n, mean, math.sqrt((self.s2 / self.n - mean * mean) / self.n))
+
+
+def _seat_moments(settled: _Settled, seat: int) -> _Moments:
+    m = _Moments()
+    for index, s in settled.cells.items():
+        k = int(settled.counts[(seat, *index)])
+        net = float(s.main)
+        m.n, m.s1, m.s2 = m.n + k, m.s1 + k * net, m.s2 + k * net * net
+        m.won += k if s.main > 0 else 0
+        m.pushed += k if s.main == 0 else 0
+    return m
+
+
+def _side_returns(v: Variant, settled: _Settled, n: int) -> dict[str, float]:
+    """Each side bet's mean net per unit staked, per seat-round."""
+    return {
+        b.name: sum(int(settled.totals[k]) * float(s.side_bets[b.name]) for k, s in settled.cells.items()) / max(n, 1)
         for b in v.side_bets
     }
-    progressive = None
-    if v.progressive:
-        p = v.progressive
-        progressive = sum(
-            int(totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
-            for k, s in nets.items()
-        ) / max(n_all, 1)
-    by_exchanges = totals.sum(axis=(0, 1, 3)).astype(float)
-    exchanged = tuple(float(by_exchanges[e:].sum()) / max(n_all, 1) for e in range(1, 4)) if v.exchanges else ()
+
+
+def _exchanged(v: Variant, settled: _Settled, n: int) -> tuple[float, ...]:
+    """Game 4: the share of seat-rounds with at least 1, 2, ... exchanges, up to the variant's
+    most (none without exchanges)."""
+    if not v.exchanges:
+        return ()
+    by_exchanges = settled.totals.sum(axis=(0, 1, 3)).astype(float)
+    return tuple(float(by_exchanges[e:].sum()) / max(n, 1) for e in range(1, v.exchanges.most_per_round + 1))
+
+
+def _progressive_at_reset(v: Variant, settled: _Settled, n: int) -> float | None:
+    """The progressive's mean net per stake with the meter at its reset value."""
+    p = v.progressive
+    if p is None:
+        return None
+    return sum(
+        int(settled.totals[k]) * float(s.progressive.stakes + s.progressive.meter_share * p.reset / p.stake)
+        for k, s in settled.cells.items()
+        if s.progressive
+    ) / max(n, 1)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What a run was asked, and what it took."""
+
+    strategy: str
+    seed: int
+    seats: int
+    partial: bool
+    seconds: float
+
+
+def _settle(v: Variant, counts: npt.NDArray[np.uint64], run: _Run) -> SimulationResult:
+    settled = _settled_cells(v, counts, _first_cuts(v))
+    seats = [_seat_moments(settled, seat) for seat in range(run.seats)]
+    total = _Moments(
+        sum(m.n for m in seats),
+        sum(m.s1 for m in seats),
+        sum(m.s2 for m in seats),
+        sum(m.won for m in seats),
+        sum(m.pushed for m in seats),
+    )
+    n, figures = total.n, total.figures()
     return SimulationResult(
         v,
-        strategy,
-        seed,
-        seats,
-        n_all // seats if seats else 0,
-        partial,
-        seconds,
-        mean,
-        stderr,
-        won / max(n_all, 1),
-        pushed / max(n_all, 1),
-        (n_all - won - pushed) / max(n_all, 1),
-        tuple(seat_figures),
-        side,
-        progressive,
-        exchanged,
+        run.strategy,
+        run.seed,
+        run.seats,
+        n // run.seats if run.seats else 0,
+        run.partial,
+        run.seconds,
+        figures.mean,
+        figures.stderr,
+        total.won / max(n, 1),
+        total.pushed / max(n, 1),
+        (n - total.won - total.pushed) / max(n, 1),
+        tuple(m.figures() for m in seats),
+        _side_returns(v, settled, n),
+        _progressive_at_reset(v, settled, n),
+        _exchanged(v, settled, n),
     )
+
+
+def _check_arguments(variant: Variant, rounds: int, seats: int, exchange: str) -> None:
+    """Refuses, before any work, what the simulator cannot play as written."""
+    if rounds < 1:
+        raise ArgumentError(f"rounds must be at least 1, not {rounds}")
+    most = variant.seats if variant.family is Family.STUD else 1
+    if not 1 <= seats <= most:
+        raise ArgumentError(f"seats: {variant.name} seats 1 to {most}, not {seats}")
+    if seats > MAX_SEATS:
+        raise ArgumentError(f"seats: the simulator deals at most {MAX_SEATS} seats, not {seats}")
+    if exchange not in exchange_strategies(variant):
+        raise ArgumentError(
+            f"exchange: {exchange!r} is not an exchange strategy of {variant.name} "
+            f"({', '.join(exchange_strategies(variant))})"
+        )
+    if variant.exchanges and variant.exchanges.most_per_round > MAX_EXCHANGES:
+        raise ArgumentError(
+            f"exchanges.most_per_round: the simulator makes at most {MAX_EXCHANGES} exchanges a round, "
+            f"not {variant.exchanges.most_per_round}"
+        )
+
+
+def _batches(rounds: int) -> list[tuple[int, int]]:
+    """The run's chunks, `BATCH_CHUNKS` at a time."""
+    chunks = math.ceil(rounds / CHUNK_ROUNDS)
+    return [(start, min(start + BATCH_CHUNKS, chunks)) for start in range(0, chunks, BATCH_CHUNKS)]
+
+
+def _run_local(
+    sim: _core.Simulator, label: str, seed: int, rounds: int, threads: int | None, show: bool
+) -> tuple[npt.NDArray[np.uint64], bool]:
+    """Runs the batches here with a progress bar; Ctrl-C keeps the batches finished (partial)."""
+    counts = np.zeros(sim.shape, dtype=np.uint64)
+    batches = _batches(rounds)
+    try:
+        with Progress(transient=True, disable=not show) as bar:
+            task = bar.add_task(f"simulating {label}", total=len(batches))
+            for a, b in batches:
+                counts += sim.run(seed, a, b, rounds, threads)
+                bar.advance(task)
+    except KeyboardInterrupt:
+        return counts, True
+    return counts, False
+
+
+def _run_dask(
+    client: Any, variant: Variant, strategy: str, seats: int, exchange: str, seed: int, rounds: int
+) -> npt.NDArray[np.uint64]:
+    """Runs the batches on a Dask cluster; each worker compiles its own simulator."""
+    futures = client.map(
+        _remote_batch,
+        *zip(*[(variant, strategy, seats, exchange, seed, a, b, rounds) for a, b in _batches(rounds)], strict=True),
+        pure=False,
+    )
+    return np.asarray(np.sum(client.gather(futures), axis=0, dtype=np.uint64), dtype=np.uint64)
 
 
 def simulate(
@@ -285,48 +383,22 @@ def simulate(
     ("table": the exchanges the strategy table makes, the best strategy's in game 4). `client`: a
     `dask.distributed.Client` to run the chunks on; the counts equal a local run's with the same
     seed."""
-    if rounds < 1:
-        raise ArgumentError(f"rounds must be at least 1, not {rounds}")
-    if not 1 <= seats <= (variant.seats if variant.family is Family.STUD else 1):
-        raise ArgumentError(
-            f"seats: {variant.name} seats 1 to {variant.seats if variant.family is Family.STUD else 1}, not {seats}"
-        )
-    if exchange not in exchange_strategies(variant):
-        raise ArgumentError(
-            f"exchange: {exchange!r} is not an exchange strategy of {variant.name} "
-            f"({', '.join(exchange_strategies(variant))})"
-        )
+    _check_arguments(variant, rounds, seats, exchange)
     name = strategy if isinstance(strategy, str) else "table"
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
-    chunks = math.ceil(rounds / CHUNK_ROUNDS)
-    batches = [(start, min(start + BATCH_CHUNKS, chunks)) for start in range(0, chunks, BATCH_CHUNKS)]
     partial = False
     if client is not None:
-        start_time = time.perf_counter()
         if not isinstance(strategy, str):
             raise ArgumentError("strategy: a Dask run takes a named strategy")
-        futures = client.map(
-            _remote_batch,
-            *zip(*[(variant, strategy, seats, exchange, seed, a, b, rounds) for a, b in batches], strict=True),
-            pure=False,
-        )
-        counts = np.asarray(np.sum(client.gather(futures), axis=0, dtype=np.uint64), dtype=np.uint64)
+        start_time = time.perf_counter()
+        counts = _run_dask(client, variant, strategy, seats, exchange, seed, rounds)
     else:
         sim = _simulator(variant, table, seats, exchange)
-        start_time = time.perf_counter()
-        counts = np.zeros(sim.cells, dtype=np.uint64)
         show = sys.stderr.isatty() if progress is None else progress
-        try:
-            with Progress(transient=True, disable=not show) as bar:
-                task = bar.add_task(f"simulating {variant.name}", total=len(batches))
-                for a, b in batches:
-                    counts += sim.run(seed, a, b, rounds, threads)
-                    bar.advance(task)
-        except KeyboardInterrupt:
-            partial = True
-    return _settle(
-        variant, counts, _first_cuts(variant), seats, name, seed, rounds, partial, time.perf_counter() - start_time
-    )
+        start_time = time.perf_counter()
+        counts, partial = _run_local(sim, variant.name, seed, rounds, threads, show)
+    run = _Run(name, seed, seats, partial, time.perf_counter() - start_time)
+    return _settle(variant, counts, run)
 
 
 @dataclass(frozen=True)
@@ -355,17 +427,15 @@ class SessionResult:
         return {q: float(np.percentile(self.final, q)) for q in qs}
 
 
-def _cell_nets(v: Variant, first: Sequence[int]) -> list[float]:
-    """The main game's net in antes of every count cell of one seat (0 where none can happen)."""
+def _cell_nets(v: Variant, shape: Sequence[int]) -> list[float]:
+    """The main game's net in antes of every count cell of one seat, in the simulator's order
+    (0 where none can happen)."""
     nets = []
-    for f in range(len(first)):
-        for c in HandClass:
-            for e in range(4):
-                for decision, qualifies, showdown in COLUMNS:
-                    try:
-                        nets.append(float(settle(v, Outcome(decision, c, qualifies, showdown, e, first[f])).main))
-                    except ImpossibleOutcomeError:
-                        nets.append(0.0)
+    for cell in sim_cells(shape, _first_cuts(v)):
+        try:
+            nets.append(float(settle(v, cell.outcome).main))
+        except ImpossibleOutcomeError:
+            nets.append(0.0)
     return nets
 
 
@@ -383,13 +453,10 @@ def simulate_sessions(
     session ends early, ruined, when the bankroll can no longer cover a round's worst loss."""
     if sessions < 1 or rounds < 1 or bankroll <= 0:
         raise ArgumentError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
+    _check_arguments(variant, 1, 1, exchange)
     sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
-    if exchange not in exchange_strategies(variant):
-        raise ArgumentError(f"exchange: {exchange!r} is not one of {', '.join(exchange_strategies(variant))}")
     most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0
     fee = float(variant.exchanges.fee_antes) if variant.exchanges else 0.0
     worst = 1 + float(variant.raise_multiple) + most * fee
-    final, ruined = sim.sessions(
-        seed, 0, sessions, rounds, _cell_nets(variant, _first_cuts(variant)), bankroll, worst, threads
-    )
+    final, ruined = sim.sessions(seed, 0, sessions, rounds, _cell_nets(variant, sim.shape), bankroll, worst, threads)
     return SessionResult(variant, strategy, rounds, bankroll, final, ruined)

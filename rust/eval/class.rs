@@ -37,6 +37,22 @@ impl HandClass {
         HandClass::RoyalFlush,
     ];
 
+    /// Every class but the two named, lowest first (`N` must be how many are left).
+    pub const fn all_but<const N: usize>(skip: [HandClass; 2]) -> [HandClass; N] {
+        let mut out = [HandClass::HighCard; N];
+        let (mut i, mut n) = (0, 0);
+        while i < HandClass::ALL.len() {
+            let c = HandClass::ALL[i];
+            if c as u8 != skip[0] as u8 && c as u8 != skip[1] as u8 {
+                out[n] = c;
+                n += 1;
+            }
+            i += 1;
+        }
+        assert!(n == N, "all_but: N must count the classes left");
+        out
+    }
+
     /// The snake-case name, as in variant files and golden data: "four_of_a_kind".
     pub fn name(self) -> &'static str {
         [
@@ -60,18 +76,13 @@ impl HandClass {
     }
 }
 
-/// The classes the evaluator produces, in order; royal flush is split from straight flush later.
-pub(crate) const CATEGORIES: [HandClass; 9] = [
-    HandClass::HighCard,
-    HandClass::OnePair,
-    HandClass::TwoPair,
-    HandClass::ThreeOfAKind,
-    HandClass::Straight,
-    HandClass::Flush,
-    HandClass::FullHouse,
-    HandClass::FourOfAKind,
-    HandClass::StraightFlush,
-];
+/// The lowest Ace-King hand, A-K-4-3-2 (Ac Kc 4c 3c 2d): where a variant's Ace-King class begins.
+pub const LOWEST_ACE_KING: [crate::cards::Card; 5] = [48, 44, 8, 4, 1];
+
+/// The classes the evaluator produces, in order: all but Ace-King (a variant's reading of high
+/// cards) and royal flush (split from straight flush later).
+pub(crate) const CATEGORIES: [HandClass; 9] =
+    HandClass::all_but([HandClass::AceKing, HandClass::RoyalFlush]);
 
 /// The top rank of a straight in five distinct ranks given as a bit mask, if they make one.
 pub(crate) fn straight_top(rank_mask: u16) -> Option<u8> {

@@ -10,23 +10,10 @@ pub mod enumerate;
 mod perfect_hash;
 mod tables;
 
-pub use class::HandClass;
-pub use tables::{tables, Tables, DISTINCT_STRENGTHS};
+pub use class::{HandClass, LOWEST_ACE_KING};
+pub use tables::{tables, Tables, DISTINCT_STRENGTHS, STRENGTH_MASK, STRENGTH_SLOTS};
 
 use crate::cards::{rank, suit, Card};
-
-const CLASSES_DESCENDING: [HandClass; 10] = [
-    HandClass::RoyalFlush,
-    HandClass::StraightFlush,
-    HandClass::FourOfAKind,
-    HandClass::FullHouse,
-    HandClass::Flush,
-    HandClass::Straight,
-    HandClass::ThreeOfAKind,
-    HandClass::TwoPair,
-    HandClass::OnePair,
-    HandClass::HighCard,
-];
 
 impl Tables {
     /// The sum of the card keys of `cards`; hands can be built up incrementally by adding keys.
@@ -80,9 +67,11 @@ impl Tables {
 
     /// The class of a strength (never `AceKing`: that is a variant's reading of high cards).
     pub fn class_of(&self, strength: u16) -> HandClass {
-        CLASSES_DESCENDING
+        // Highest first; Ace-King shares one pair's floor, so one pair is always found first.
+        HandClass::ALL
             .into_iter()
-            .find(|&c| self.class_floor[c as usize] <= strength)
+            .rev()
+            .find(|&c| c != HandClass::AceKing && self.class_floor[c as usize] <= strength)
             .unwrap_or(HandClass::HighCard)
     }
 

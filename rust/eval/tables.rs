@@ -18,6 +18,11 @@ pub(crate) const RANK_KEYS: [u32; 13] = [
 /// Number of distinct five-card strengths.
 pub const DISTINCT_STRENGTHS: u16 = 7462;
 
+/// Tables indexed by strength (0 unused) are padded to a power of two, so that
+/// `strength & STRENGTH_MASK` indexes them without a bounds check.
+pub const STRENGTH_SLOTS: usize = (DISTINCT_STRENGTHS as usize + 1).next_power_of_two();
+pub const STRENGTH_MASK: usize = STRENGTH_SLOTS - 1;
+
 pub struct Tables {
     /// Card keys by id; 64 entries so that `id & 63` indexes without a bounds check.
     pub(crate) card_keys: [u64; 64],
@@ -26,7 +31,7 @@ pub struct Tables {
     /// Strength of a non-flush hand by its rank-key sum, one hash per hand size 5, 6, 7.
     pub(crate) by_size: [PerfectHash; 3],
     /// The lowest strength of each class, indexed by `HandClass as usize`.
-    pub(crate) class_floor: [u16; 11],
+    pub(crate) class_floor: [u16; HandClass::ALL.len()],
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
@@ -123,8 +128,8 @@ fn flush_strengths(strength_of: &HashMap<u32, u16>) -> Box<[u16; 1 << 13]> {
     flush
 }
 
-fn class_floors(codes: &[u32]) -> [u16; 11] {
-    let mut floor = [0u16; 11];
+fn class_floors(codes: &[u32]) -> [u16; HandClass::ALL.len()] {
+    let mut floor = [0u16; HandClass::ALL.len()];
     for (i, &code) in codes.iter().enumerate().rev() {
         floor[CATEGORIES[(code >> 20) as usize] as usize] = i as u16 + 1;
     }

@@ -11,16 +11,21 @@ use super::symmetry::{
     canonical, canonical_orbit, combinations, image, rename, SuitPerm, ALL_PERMS,
 };
 use crate::cards::Card;
+use crate::combinations::{index_of, PAIRS};
 use crate::eval::{tables, HandClass, Tables};
+use crate::layout::{HOLDEM_CLASS_SLOTS, SHOWDOWNS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Dealer pairs against one seat and board: C(45, 2).
 pub const DEALER_PAIRS: u32 = 990;
-/// Classes of a final hand, in the order of `HandClass` without Ace-King.
-pub const CLASSES: usize = 10;
-/// Showdown outcomes: dealer does not qualify, seat higher, equal, dealer higher.
-pub const OUTCOMES: usize = 4;
+/// Deals that follow one seat's two cards and flop: turns and rivers, C(47, 2), times the
+/// dealer's pairs.
+pub const DEALS_PER_FLOP: u64 = crate::combinations::choose(47, 2) as u64 * DEALER_PAIRS as u64;
+/// Class slots of a final hand (`layout::HOLDEM_CLASS_SLOTS`).
+pub const CLASSES: usize = HOLDEM_CLASS_SLOTS.len();
+/// Showdown outcomes (`layout::SHOWDOWNS`).
+pub const OUTCOMES: usize = SHOWDOWNS.len();
 const CELLS: usize = CLASSES * OUTCOMES;
 const NO_SITUATION: u32 = u32::MAX;
 
@@ -36,14 +41,9 @@ pub struct Situations {
     by_flop_pair: Vec<u32>,
 }
 
+/// The index of two cards in either order.
 fn pair_index(a: Card, b: Card) -> usize {
-    let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
-    hi * (hi - 1) / 2 + lo
-}
-
-fn flop_index(f: &[Card; 3]) -> usize {
-    let [a, b, c] = f.map(usize::from);
-    c * (c - 1) * (c - 2) / 6 + b * (b - 1) / 2 + a
+    index_of(&[a.min(b), a.max(b)])
 }
 
 impl Situations {
@@ -69,10 +69,10 @@ impl Situations {
                 .map(|(i, p)| (i, image(f, p)))
                 .min_by_key(|&(_, im)| im)
                 .expect("perms");
-            flop_canon[flop_index(f)] = (canon_id(&im), p as u8);
+            flop_canon[index_of(f)] = (canon_id(&im), p as u8);
         }
         let mut cards = Vec::new();
-        let mut by_flop_pair = vec![NO_SITUATION; canon_flops.len() * 1326];
+        let mut by_flop_pair = vec![NO_SITUATION; canon_flops.len() * PAIRS];
         for (fid, f) in canon_flops.iter().enumerate() {
             let stabiliser: Vec<SuitPerm> = ALL_PERMS
                 .iter()
@@ -82,12 +82,12 @@ impl Situations {
             let rest: Vec<Card> = deck.iter().copied().filter(|c| !f.contains(c)).collect();
             for hole in combinations::<2>(&rest) {
                 let least = canonical(&hole, &stabiliser);
-                let slot = fid * 1326 + pair_index(least[0], least[1]);
+                let slot = fid * PAIRS + pair_index(least[0], least[1]);
                 if by_flop_pair[slot] == NO_SITUATION {
                     by_flop_pair[slot] = cards.len() as u32;
                     cards.push([least[0], least[1], f[0], f[1], f[2]]);
                 }
-                by_flop_pair[fid * 1326 + pair_index(hole[0], hole[1])] = by_flop_pair[slot];
+                by_flop_pair[fid * PAIRS + pair_index(hole[0], hole[1])] = by_flop_pair[slot];
             }
         }
         let mut s = Situations {
@@ -109,10 +109,10 @@ impl Situations {
     /// The situation of a seat's two cards and a sorted flop.
     #[inline]
     pub fn find(&self, hole: &[Card; 2], flop: &[Card; 3]) -> u32 {
-        let (fid, perm) = self.flop_canon[flop_index(flop)];
+        let (fid, perm) = self.flop_canon[index_of(flop)];
         let p = &ALL_PERMS[perm as usize];
         let [a, b] = hole.map(|c| rename(c, p));
-        self.by_flop_pair[fid as usize * 1326 + pair_index(a, b)]
+        self.by_flop_pair[fid as usize * PAIRS + pair_index(a, b)]
     }
 
     pub fn len(&self) -> usize {
@@ -124,14 +124,10 @@ impl Situations {
     }
 }
 
-/// Class slot 0..10 of a strength (Ace-King is not a hold'em class).
+/// The class slot of a strength (`layout::HOLDEM_CLASS_SLOTS`: every class but Ace-King).
 fn class_slot(t: &Tables, strength: u16) -> usize {
     let c = t.class_of(strength) as usize;
-    if c > HandClass::AceKing as usize {
-        c - 1
-    } else {
-        c
-    }
+    c - (c > HandClass::AceKing as usize) as usize
 }
 
 /// On one board: every pair of the other 47 cards with its strength and, against the dealer
@@ -297,8 +293,8 @@ fn add_board(
         .collect();
     // Flop by flop: one flop's situations sit together, so the adds stay in cache.
     for f in flops_of(board) {
-        let (fid, perm) = situations.flop_canon[flop_index(&f)];
-        let by_pair = &situations.by_flop_pair[fid as usize * 1326..][..1326];
+        let (fid, perm) = situations.flop_canon[index_of(&f)];
+        let by_pair = &situations.by_flop_pair[fid as usize * PAIRS..][..PAIRS];
         let p = &ALL_PERMS[perm as usize];
         for (&(_, a, b), &(cell, add)) in bp.pairs.iter().zip(&adds) {
             let id = by_pair[pair_index(rename(a, p), rename(b, p))] as usize;
@@ -344,7 +340,7 @@ mod tests {
         let s = Situations::build();
         assert_eq!(
             s.weight.iter().map(|&w| w as u64).sum::<u64>(),
-            1326 * 19_600
+            (PAIRS * crate::combinations::choose(50, 3)) as u64
         );
         let (hole, flop) = ([51, 50], [0, 4, 8]);
         let id = s.find(&hole, &flop);

@@ -7,14 +7,16 @@
 //! of S, with tables by S's size built once per up card (see `UpCardTables`).
 
 use super::symmetry::{canonical_orbit, combinations, CLUB_FIXING_PERMS};
-use crate::cards::Card;
+use crate::cards::{Card, DECK_SIZE};
+use crate::combinations::{choose, index_of};
 use crate::eval::{tables, Tables, DISTINCT_STRENGTHS};
 use rayon::prelude::*;
 
 /// Hidden dealer hands against one player hand: C(46, 4).
 pub const DEALER_HANDS: u32 = 163_185;
 const STRENGTHS: usize = DISTINCT_STRENGTHS as usize + 2;
-const TRIPLE_HANDS: usize = 48;
+/// Hidden dealer hands holding three given cards: the fourth is any of the other 48.
+const TRIPLE_HANDS: usize = OTHERS - 3;
 
 /// One canonical situation: a player hand against an up card, with its counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,14 +33,10 @@ pub struct StudSituation {
     pub counts: [u32; 4],
 }
 
-/// Combinatorial index of a sorted pair / triple of small indices.
-fn pair_index(i: usize, j: usize) -> usize {
-    j * (j - 1) / 2 + i
-}
-
-fn triple_index(i: usize, j: usize, k: usize) -> usize {
-    k * (k - 1) * (k - 2) / 6 + pair_index(i, j)
-}
+/// Cards other than the up card, and the hidden dealer hands that hold three given ones of them.
+const OTHERS: usize = DECK_SIZE - 1;
+const PAIRS_OF_OTHERS: usize = choose(OTHERS, 2);
+const TRIPLES_OF_OTHERS: usize = choose(OTHERS, 3);
 
 /// For one up card: every hidden dealer hand's strength, arranged so that "how many hidden hands
 /// that hold all of S are weaker than x" is a lookup for |S| <= 2 and a binary search for 3.
@@ -54,18 +52,18 @@ struct UpCardTables {
 
 impl UpCardTables {
     fn build(t: &Tables, up: Card) -> Self {
-        let others: Vec<Card> = (0..52).filter(|&c| c != up).collect();
+        let others: Vec<Card> = (0..DECK_SIZE as Card).filter(|&c| c != up).collect();
         let mut position = [255u8; 52];
         others
             .iter()
             .enumerate()
             .for_each(|(i, &c)| position[c as usize] = i as u8);
         let mut counts = vec![0u32; STRENGTHS];
-        let mut with = vec![0u32; 51 * STRENGTHS];
-        let mut with_pair = vec![0u16; 1275 * STRENGTHS];
-        let mut triple_sorted = vec![0u16; 20825 * TRIPLE_HANDS];
-        let mut triple_fill = vec![0u8; 20825];
-        let positions: Vec<u8> = (0..51).collect();
+        let mut with = vec![0u32; OTHERS * STRENGTHS];
+        let mut with_pair = vec![0u16; PAIRS_OF_OTHERS * STRENGTHS];
+        let mut triple_sorted = vec![0u16; TRIPLES_OF_OTHERS * TRIPLE_HANDS];
+        let mut triple_fill = vec![0u8; TRIPLES_OF_OTHERS];
+        let positions: Vec<u8> = (0..OTHERS as u8).collect();
         for h in combinations::<4>(&positions) {
             let cards = [
                 up,
@@ -81,10 +79,10 @@ impl UpCardTables {
                 with[i * STRENGTHS + s as usize] += 1;
             }
             for (i, j) in [(a, b), (a, c), (a, d), (b, c), (b, d), (c, d)] {
-                with_pair[pair_index(i, j) * STRENGTHS + s as usize] += 1;
+                with_pair[index_of(&[i, j]) * STRENGTHS + s as usize] += 1;
             }
             for (i, j, k) in [(a, b, c), (a, b, d), (a, c, d), (b, c, d)] {
-                let p = triple_index(i, j, k);
+                let p = index_of(&[i, j, k]);
                 triple_sorted[p * TRIPLE_HANDS + triple_fill[p] as usize] = s;
                 triple_fill[p] += 1;
             }
@@ -122,13 +120,13 @@ impl UpCardTables {
         for a in 0..5 {
             for b in a + 1..5 {
                 let row =
-                    &self.below_with_pair[pair_index(hand[a], hand[b]) * STRENGTHS..][..STRENGTHS];
+                    &self.below_with_pair[index_of(&[hand[a], hand[b]]) * STRENGTHS..][..STRENGTHS];
                 for (k, &x) in xs.iter().enumerate() {
                     n[k] += row[x as usize] as i64;
                 }
                 for c in b + 1..5 {
                     let row = &self.triple_sorted
-                        [triple_index(hand[a], hand[b], hand[c]) * TRIPLE_HANDS..][..TRIPLE_HANDS];
+                        [index_of(&[hand[a], hand[b], hand[c]]) * TRIPLE_HANDS..][..TRIPLE_HANDS];
                     for (k, &x) in xs.iter().enumerate() {
                         n[k] -= row.partition_point(|&s| s < x) as i64;
                     }

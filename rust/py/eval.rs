@@ -1,10 +1,10 @@
 //! Bindings of the evaluator: batches of hands as numpy arrays, and single hands.
 
+use super::checks::{argument_error, require, strength};
 use super::errors::invalid_cards;
 use crate::cards::{validate, CardError};
 use crate::eval::{batch, enumerate::strength_histogram, tables, HandClass, DISTINCT_STRENGTHS};
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// Strengths of an (n, 5|6|7) uint8 array of card ids, on every core, without the GIL.
@@ -16,14 +16,15 @@ fn evaluate_many<'py>(
     let [n, width] = [cards.shape()[0], cards.shape()[1]];
     let rows = cards
         .as_slice()
-        .map_err(|_| PyValueError::new_err("cards must be a C-contiguous array"))?;
+        .map_err(|_| argument_error(py, "cards must be a C-contiguous array".into()))?;
     let mut out = vec![0u16; n];
     let result = py.detach(|| batch::strengths(rows, width, &mut out));
     match result {
         Ok(()) => Ok(PyArray1::from_vec(py, out)),
-        Err((_, fault @ CardError::BadCount { .. })) => Err(PyValueError::new_err(format!(
-            "each row must hold 5 to 7 cards: {fault}"
-        ))),
+        Err((_, fault @ CardError::BadCount { .. })) => Err(argument_error(
+            py,
+            format!("each row must hold 5 to 7 cards: {fault}"),
+        )),
         Err((row, fault)) => Err(invalid_cards(py, format!("row {row}: {fault}"))),
     }
 }
@@ -35,19 +36,10 @@ fn best_five(py: Python<'_>, cards: Vec<u8>) -> PyResult<(u16, [u8; 5])> {
     Ok(tables().best_five(&cards))
 }
 
-fn checked_strength(strength: u16) -> PyResult<u16> {
-    match strength {
-        1..=DISTINCT_STRENGTHS => Ok(strength),
-        _ => Err(PyValueError::new_err(format!(
-            "strength {strength} is not in 1..={DISTINCT_STRENGTHS}"
-        ))),
-    }
-}
-
 /// The class number (`HandClass` value) of a strength.
 #[pyfunction]
-fn class_of(strength: u16) -> PyResult<u8> {
-    Ok(tables().class_of(checked_strength(strength)?) as u8)
+fn class_of(py: Python<'_>, strength: u16) -> PyResult<u8> {
+    Ok(tables().class_of(self::strength(py, "strength", strength)?) as u8)
 }
 
 /// The lowest strength of each class, indexed by class number (Ace-King's equals one pair's).
@@ -65,11 +57,9 @@ fn strength_histogram_all<'py>(
     py: Python<'py>,
     size: usize,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    if size != 5 && size != 7 {
-        return Err(PyValueError::new_err(format!(
-            "size must be 5 or 7, not {size}"
-        )));
-    }
+    require(py, size == 5 || size == 7, || {
+        format!("size must be 5 or 7, not {size}")
+    })?;
     Ok(PyArray1::from_vec(
         py,
         py.detach(|| strength_histogram(size)),

@@ -1,19 +1,11 @@
 //! Bindings of the exact enumerations: every situation's counts as numpy arrays.
 
+use super::checks::strength;
 use crate::exact::{holdem, stud};
+use crate::layout::{HOLDEM_CLASS_SLOTS, SHOWDOWNS};
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-fn checked_qualifier(qualifier: u16) -> PyResult<u16> {
-    match qualifier {
-        1..=crate::eval::DISTINCT_STRENGTHS => Ok(qualifier),
-        _ => Err(PyValueError::new_err(format!(
-            "qualifier strength {qualifier} is not in 1..=7462"
-        ))),
-    }
-}
 
 /// Calls a Python progress callable (or nothing) from any worker thread; its errors are ignored.
 fn progress_fn(callback: Option<Py<PyAny>>) -> impl Fn(f64) + Sync {
@@ -26,8 +18,8 @@ fn progress_fn(callback: Option<Py<PyAny>>) -> impl Fn(f64) + Sync {
     }
 }
 
-/// Every Caribbean Stud situation: up_rank, hand (n, 5), weight, strength, counts (n, 4) with
-/// columns dealer not qualifying, seat higher, equal, dealer higher.
+/// Every Caribbean Stud situation: up_rank, hand (n, 5), weight, strength, counts (n, showdown)
+/// with the columns of `SHOWDOWNS`.
 #[pyfunction]
 #[pyo3(signature = (qualifier, progress=None))]
 fn stud_situations<'py>(
@@ -35,7 +27,7 @@ fn stud_situations<'py>(
     qualifier: u16,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let q = checked_qualifier(qualifier)?;
+    let q = strength(py, "qualifier", qualifier)?;
     let on_progress = progress_fn(progress);
     let rows = py.detach(|| stud::enumerate_with_progress(q, &on_progress));
     let out = PyDict::new(py);
@@ -55,12 +47,15 @@ fn stud_situations<'py>(
         PyArray1::from_iter(py, rows.iter().map(|r| r.strength)),
     )?;
     let counts: Vec<u32> = rows.iter().flat_map(|r| r.counts).collect();
-    out.set_item("counts", PyArray1::from_vec(py, counts).reshape([n, 4])?)?;
+    out.set_item(
+        "counts",
+        PyArray1::from_vec(py, counts).reshape([n, SHOWDOWNS.len()])?,
+    )?;
     Ok(out)
 }
 
 /// Every Casino Hold'em situation: cards (n, 5) as hole cards then flop, weight, and counts
-/// (n, 40): the seat's final class slot (HandClass order without Ace-King) times 4 outcomes.
+/// (n, class slot, showdown): the slots of `HOLDEM_CLASS_SLOTS`, the columns of `SHOWDOWNS`.
 #[pyfunction]
 #[pyo3(signature = (qualifier, progress=None))]
 fn holdem_situations<'py>(
@@ -68,7 +63,7 @@ fn holdem_situations<'py>(
     qualifier: u16,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let q = checked_qualifier(qualifier)?;
+    let q = strength(py, "qualifier", qualifier)?;
     let on_progress = progress_fn(progress);
     let (situations, counts) = py.detach(|| {
         let s = holdem::Situations::build();
@@ -82,7 +77,7 @@ fn holdem_situations<'py>(
     out.set_item("weight", PyArray1::from_vec(py, situations.weight))?;
     out.set_item(
         "counts",
-        PyArray1::from_vec(py, counts).reshape([n, holdem::CLASSES * holdem::OUTCOMES])?,
+        PyArray1::from_vec(py, counts).reshape([n, holdem::CLASSES, holdem::OUTCOMES])?,
     )?;
     Ok(out)
 }
@@ -90,5 +85,13 @@ fn holdem_situations<'py>(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stud_situations, m)?)?;
     m.add_function(wrap_pyfunction!(holdem_situations, m)?)?;
+    m.add("SHOWDOWNS", SHOWDOWNS.to_vec())?;
+    m.add("STUD_DEALER_HANDS", stud::DEALER_HANDS)?;
+    m.add("HOLDEM_DEALS_PER_FLOP", holdem::DEALS_PER_FLOP)?;
+    let slots: Vec<u16> = HOLDEM_CLASS_SLOTS
+        .iter()
+        .map(|&c| u16::from(c as u8))
+        .collect();
+    m.add("HOLDEM_CLASS_SLOTS", slots)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The Python module `caribbean_fast._core`: the only code that touches PyO3. Each binding
 //! extracts its arguments, releases the interpreter for the heavy part, and converts the result.
 
+mod checks;
 mod errors;
 mod eval;
 mod exact;

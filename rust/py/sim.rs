@@ -1,54 +1,77 @@
 //! Bindings of the simulator: a table compiled once, then batches of chunks run without the GIL.
 
-use crate::sim::decisions::{HoldemDecisions, StudDecisions};
+use super::checks::{argument_error, cuts, require, strength};
+use crate::eval::HandClass;
+use crate::layout::{MAX_EXCHANGES, MAX_SEATS, SIM_AXES, SIM_OUTCOMES};
+use crate::sim::decisions::{check_holdem_rows, check_stud_rows, HoldemDecisions, StudDecisions};
 use crate::sim::holdem::HoldemGame;
 use crate::sim::stud::{Exchange, ExchangeLevel, Keep, StudGame, When};
-use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game};
-use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game, Shape};
+use numpy::PyUntypedArrayMethods;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use std::ops::Range;
 
-fn rows<const N: usize>(array: &PyReadonlyArray2<'_, u8>) -> PyResult<Vec<[u8; N]>> {
+fn rows<const N: usize>(
+    py: Python<'_>,
+    array: &PyReadonlyArray2<'_, u8>,
+) -> PyResult<Vec<[u8; N]>> {
     let flat = array
         .as_slice()
-        .map_err(|_| PyValueError::new_err("card rows must be C-contiguous"))?;
-    if array.shape()[1] != N || flat.iter().any(|&c| c >= 52) {
-        return Err(PyValueError::new_err(format!(
-            "card rows must be (n, {N}) ids in 0..52"
-        )));
-    }
+        .map_err(|_| argument_error(py, "card rows must be C-contiguous".into()))?;
+    require(py, array.shape()[1] == N, || {
+        format!("card rows must be (n, {N}), not {:?}", array.shape())
+    })?;
     Ok(flat
         .chunks_exact(N)
         .map(|c| c.try_into().unwrap_or([0; N]))
         .collect())
 }
 
-fn bools(array: &PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<Vec<bool>> {
+fn bools(py: Python<'_>, array: &PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<Vec<bool>> {
     let v = array
         .as_slice()
-        .map_err(|_| PyValueError::new_err("decisions must be contiguous"))?
+        .map_err(|_| argument_error(py, "decisions must be contiguous".into()))?
         .to_vec();
-    if v.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "{} decisions for {n} rows",
-            v.len()
-        )));
-    }
+    require(py, v.len() == n, || {
+        format!("{} decisions for {n} rows", v.len())
+    })?;
     Ok(v)
 }
 
-fn run_in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(f()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
+/// Canonical rows as the exact analysis lists them, or an error naming the first that is not.
+fn checked_rows(py: Python<'_>, fault: Result<(), String>) -> PyResult<()> {
+    fault.map_err(|e| argument_error(py, format!("strategy rows: {e}")))
+}
+
+/// Chunks `start..end` of a run of `total` rounds: within the run, so that no count overflows.
+fn chunk_range(py: Python<'_>, start: u64, end: u64, total: u64) -> PyResult<Range<u64>> {
+    let chunks = total.div_ceil(CHUNK_ROUNDS);
+    require(py, start <= end && end <= chunks, || {
+        format!("chunks {start}..{end}: a run of {total} rounds has chunks 0..{chunks}")
+    })?;
+    Ok(start..end)
+}
+
+/// Runs `f` without the GIL, on a pool of `threads` threads (rayon's global pool for None).
+fn run_in_pool<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let pool = match threads {
+        None => None,
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(pool.install(f))
-        }
-    }
+                .map_err(|e| argument_error(py, format!("threads: {e}")))?,
+        ),
+    };
+    Ok(py.detach(|| match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }))
 }
 
 /// Final bankrolls and ruin flags of a batch of sessions.
@@ -61,9 +84,9 @@ fn count_rounds<'py, G: Game>(
     chunks: Range<u64>,
     total: u64,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let counts = py.detach(|| run_in_pool(threads, || simulate(game, seed, chunks, total)))?;
-    Ok(PyArray1::from_vec(py, counts))
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let counts = run_in_pool(py, threads, || simulate(game, seed, chunks, total))?;
+    PyArray1::from_vec(py, counts).reshape(game.shape().to_vec())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -77,10 +100,8 @@ fn play_sessions<'py, G: Game>(
     (bankroll, worst_loss): (f64, f64),
     threads: Option<usize>,
 ) -> PyResult<Sessions<'py>> {
-    let out = py.detach(|| {
-        run_in_pool(threads, || {
-            sessions(game, seed, range, rounds, nets, bankroll, worst_loss)
-        })
+    let out = run_in_pool(py, threads, || {
+        sessions(game, seed, range, rounds, nets, bankroll, worst_loss)
     })?;
     Ok((
         PyArray1::from_iter(py, out.iter().map(|o| o.0)),
@@ -107,6 +128,7 @@ type CanonicalRows<'a> = (&'a [u8], &'a [[u8; 5]], &'a [bool]);
 /// five as `exchange_from` says for the canonical rows (the fewest exchanges left with which
 /// each row exchanges, 0: never).
 fn exchange_plan(
+    py: Python<'_>,
     plan: Option<(String, u16, usize)>,
     rows: Option<CanonicalRows<'_>>,
     exchange_from: Option<Vec<u8>>,
@@ -114,7 +136,9 @@ fn exchange_plan(
     let Some((keep, below, most)) = plan else {
         return Ok(None);
     };
-    let most = most.min(crate::sim::EXCHANGE_SLOTS - 1);
+    require(py, (1..=MAX_EXCHANGES).contains(&most), || {
+        format!("exchange: the simulator makes 1 to {MAX_EXCHANGES} exchanges a round, not {most}")
+    })?;
     let (keep, when) = match (keep.as_str(), rows, exchange_from) {
         ("nothing", _, None) => (Keep::Nothing, When::Below(below)),
         ("ace-king", _, None) => (Keep::AceKing, When::Below(below)),
@@ -125,17 +149,28 @@ fn exchange_plan(
             (Keep::Nothing, When::Table(levels))
         }
         ("table", _, _) => {
-            return Err(PyValueError::new_err(
-                "an exchange table needs the rows and one exchange_from per row",
+            return Err(argument_error(
+                py,
+                "exchange: a table plan needs the rows and one exchange_from per row".into(),
             ))
         }
         (other, _, _) => {
-            return Err(PyValueError::new_err(format!(
-                "unknown exchange keep rule {other:?}"
-            )))
+            return Err(argument_error(
+                py,
+                format!(
+                "exchange: unknown keep rule {other:?} (\"nothing\", \"ace-king\" or \"table\")"
+            ),
+            ))
         }
     };
     Ok(Some(Exchange { keep, when, most }))
+}
+
+/// The bucket axes: first-five cuts, and one class cut per `HandClass`.
+fn buckets(py: Python<'_>, first: &[u16], classes: &[u16]) -> PyResult<(Buckets, Buckets)> {
+    cuts(py, "first_cuts", first, None)?;
+    cuts(py, "class_cuts", classes, Some(HandClass::ALL.len()))?;
+    Ok((Buckets::new(first), Buckets::new(classes)))
 }
 
 #[pymethods]
@@ -159,46 +194,39 @@ impl Simulator {
         exchange: Option<(String, u16, usize)>,
         exchange_from: Option<PyReadonlyArray1<'_, u8>>,
     ) -> PyResult<Self> {
-        if !(1..=4).contains(&seats) {
-            return Err(PyValueError::new_err(format!(
-                "seats must be 1 to 4, not {seats}"
-            )));
-        }
+        require(py, (1..=MAX_SEATS).contains(&seats), || {
+            format!("seats: the simulator deals 1 to {MAX_SEATS} seats, not {seats}")
+        })?;
+        let qualifier = strength(py, "qualifier", qualifier)?;
+        let (first, classes) = buckets(py, &first_cuts, &class_cuts)?;
         let from = exchange_from
             .map(|f| f.as_slice().map(<[u8]>::to_vec))
             .transpose()
-            .map_err(|_| PyValueError::new_err("exchange_from must be contiguous"))?;
+            .map_err(|_| argument_error(py, "exchange_from must be contiguous".into()))?;
         let (decisions, exchange) = match (threshold, up_rank, hands, raises) {
             (Some(t), None, None, None) => (
-                StudDecisions::threshold(t),
-                exchange_plan(exchange, None, from)?,
+                StudDecisions::threshold(strength(py, "threshold", t)?),
+                exchange_plan(py, exchange, None, from)?,
             ),
             (None, Some(u), Some(h), Some(r)) => {
-                let hands = rows::<5>(&h)?;
+                let hands = rows::<5>(py, &h)?;
                 let up = u
                     .as_slice()
-                    .map_err(|_| PyValueError::new_err("up_rank must be contiguous"))?
+                    .map_err(|_| argument_error(py, "up_rank must be contiguous".into()))?
                     .to_vec();
-                if up.len() != hands.len() || up.iter().any(|&r| r > 12) {
-                    return Err(PyValueError::new_err(
-                        "up_rank must give a rank 0..13 per row",
-                    ));
-                }
-                let raises = bools(&r, hands.len())?;
-                py.detach(|| -> PyResult<_> {
-                    Ok((
-                        StudDecisions::from_canonical(&up, &hands, &raises),
-                        exchange_plan(exchange, Some((&up, &hands, &raises)), from)?,
-                    ))
-                })?
+                let raises = bools(py, &r, hands.len())?;
+                checked_rows(py, py.detach(|| check_stud_rows(&up, &hands)))?;
+                let decisions = py.detach(|| StudDecisions::from_canonical(&up, &hands, &raises));
+                let plan = exchange_plan(py, exchange, Some((&up, &hands, &raises)), from)?;
+                (decisions, plan)
             }
             _ => {
-                return Err(PyValueError::new_err(
-                    "give a threshold, or up_rank, hands and raises",
+                return Err(argument_error(
+                    py,
+                    "give a threshold, or up_rank, hands and raises".into(),
                 ))
             }
         };
-        let (first, classes) = (Buckets::new(&first_cuts), Buckets::new(&class_cuts));
         Ok(Simulator {
             game: AnyGame::Stud(StudGame {
                 seats,
@@ -224,16 +252,23 @@ impl Simulator {
         calls: Option<PyReadonlyArray1<'_, bool>>,
         call_all: Option<bool>,
     ) -> PyResult<Self> {
+        let qualifier = strength(py, "qualifier", qualifier)?;
+        let (first, classes) = buckets(py, &first_cuts, &class_cuts)?;
         let decisions = match (cards, calls, call_all) {
             (Some(c), Some(k), None) => {
-                let rows = rows::<5>(&c)?;
-                let calls = bools(&k, rows.len())?;
+                let rows = rows::<5>(py, &c)?;
+                let calls = bools(py, &k, rows.len())?;
+                checked_rows(py, py.detach(|| check_holdem_rows(&rows)))?;
                 py.detach(|| HoldemDecisions::from_canonical(&rows, &calls))
             }
             (None, None, Some(all)) => HoldemDecisions::constant(all),
-            _ => return Err(PyValueError::new_err("give cards and calls, or call_all")),
+            _ => {
+                return Err(argument_error(
+                    py,
+                    "give cards and calls, or call_all".into(),
+                ))
+            }
         };
-        let (first, classes) = (Buckets::new(&first_cuts), Buckets::new(&class_cuts));
         Ok(Simulator {
             game: AnyGame::Holdem(HoldemGame {
                 qualifier,
@@ -244,16 +279,17 @@ impl Simulator {
         })
     }
 
-    /// How many count cells a run returns.
+    /// The shape of the counts a run returns, by `SIM_AXES`.
     #[getter]
-    fn cells(&self) -> usize {
+    fn shape(&self) -> Shape {
         match &self.game {
-            AnyGame::Stud(g) => g.cells(),
-            AnyGame::Holdem(g) => g.cells(),
+            AnyGame::Stud(g) => g.shape(),
+            AnyGame::Holdem(g) => g.shape(),
         }
     }
 
-    /// Counts of chunks [start, end) of a run of `total` rounds seeded `seed`.
+    /// Counts of chunks [start, end) of a run of `total` rounds seeded `seed`, shaped by
+    /// `SIM_AXES`.
     #[pyo3(signature = (seed, start, end, total, threads=None))]
     fn run<'py>(
         &self,
@@ -263,14 +299,16 @@ impl Simulator {
         end: u64,
         total: u64,
         threads: Option<usize>,
-    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+        let chunks = chunk_range(py, start, end, total)?;
         match &self.game {
-            AnyGame::Stud(g) => count_rounds(py, g, seed, start..end, total, threads),
-            AnyGame::Holdem(g) => count_rounds(py, g, seed, start..end, total, threads),
+            AnyGame::Stud(g) => count_rounds(py, g, seed, chunks, total, threads),
+            AnyGame::Holdem(g) => count_rounds(py, g, seed, chunks, total, threads),
         }
     }
 
     /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.
+    /// `nets`: the net in antes of each cell of the seat's counts, flattened.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (seed, start, end, rounds, nets, bankroll, worst_loss, threads=None))]
     fn sessions<'py>(
@@ -285,6 +323,25 @@ impl Simulator {
         worst_loss: f64,
         threads: Option<usize>,
     ) -> PyResult<Sessions<'py>> {
+        let shape = self.shape();
+        require(py, shape[0] == 1, || {
+            format!("sessions: one seat, not {}", shape[0])
+        })?;
+        let cells: usize = shape.iter().product();
+        require(py, nets.len() == cells, || {
+            format!(
+                "nets: one per count cell ({cells}, shape {shape:?}), not {}",
+                nets.len()
+            )
+        })?;
+        require(py, start <= end, || {
+            format!("sessions {start}..{end}: start after end")
+        })?;
+        require(
+            py,
+            bankroll.is_finite() && worst_loss.is_finite() && nets.iter().all(|n| n.is_finite()),
+            || "bankroll, worst_loss and nets must be finite".into(),
+        )?;
         let money = (bankroll, worst_loss);
         match &self.game {
             AnyGame::Stud(g) => {
@@ -300,5 +357,9 @@ impl Simulator {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulator>()?;
     m.add("CHUNK_ROUNDS", CHUNK_ROUNDS)?;
+    m.add("SIM_AXES", SIM_AXES.to_vec())?;
+    m.add("SIM_OUTCOMES", SIM_OUTCOMES.to_vec())?;
+    m.add("MAX_SEATS", MAX_SEATS)?;
+    m.add("MAX_EXCHANGES", MAX_EXCHANGES)?;
     Ok(())
 }

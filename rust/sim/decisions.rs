@@ -1,35 +1,13 @@
 //! Decision tables for simulation, expanded from the canonical situations of the exact analysis
 //! to every concrete deal, so that a decision is one bit lookup, with no suit renaming per round.
 
+use crate::cards::validate;
 use crate::cards::Card;
-use crate::eval::tables;
-use crate::exact::symmetry::{image, rename, ALL_PERMS};
-
-/// binomial[n][k] for n < 53, k < 6.
-fn binomials() -> [[u32; 6]; 53] {
-    let mut b = [[0u32; 6]; 53];
-    for n in 0..53 {
-        b[n][0] = 1;
-        for k in 1..6 {
-            b[n][k] = if n == 0 {
-                0
-            } else {
-                b[n - 1][k - 1] + b[n - 1][k]
-            };
-        }
-    }
-    b
-}
-
-/// Combinatorial index of a sorted card set among all sets of its size.
-#[inline]
-fn comb_index(cards: &[Card], binomial: &[[u32; 6]; 53]) -> usize {
-    cards
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| binomial[c as usize][k + 1] as usize)
-        .sum()
-}
+use crate::combinations::{choose, index_of, HANDS, PAIRS, TRIPLES};
+use crate::eval::{tables, HandClass, DISTINCT_STRENGTHS, LOWEST_ACE_KING};
+use crate::eval::{STRENGTH_MASK, STRENGTH_SLOTS};
+use crate::exact::symmetry::{canonical, image, rename, SuitPerm, ALL_PERMS, CLUB_FIXING_PERMS};
+use rayon::prelude::*;
 
 struct BitSet(Vec<u64>);
 
@@ -46,31 +24,90 @@ impl BitSet {
     }
 }
 
+/// Checks rows as the exact analysis lists stud situations: each up rank below 13, each hand
+/// five distinct ids, sorted, without the up card (a club), and least among its renamings of
+/// the other suits. Names the first row that is not.
+pub fn check_stud_rows(up_rank: &[u8], hands: &[[Card; 5]]) -> Result<(), String> {
+    if up_rank.len() != hands.len() {
+        return Err(format!(
+            "{} up ranks for {} hands",
+            up_rank.len(),
+            hands.len()
+        ));
+    }
+    first_bad(hands.len(), |i| {
+        let (u, h) = (up_rank[i], &hands[i]);
+        if u >= 13 {
+            return Some(format!("up rank {u} is not in 0..13"));
+        }
+        let up = 4 * u;
+        if let Err(e) = validate(&[h[0], h[1], h[2], h[3], h[4], up], 6, 6) {
+            return Some(format!("the hand and its up card: {e}"));
+        }
+        (!h.is_sorted() || canonical(h, &CLUB_FIXING_PERMS) != *h)
+            .then(|| format!("hand {h:?} is not sorted and least under suit renaming"))
+    })
+}
+
+/// Checks rows as the exact analysis lists hold'em situations: hole cards then flop, five
+/// distinct ids, each part sorted, the flop least among its renamings and the hole cards least
+/// among those that keep the flop. Names the first row that is not.
+pub fn check_holdem_rows(cards: &[[Card; 5]]) -> Result<(), String> {
+    first_bad(cards.len(), |i| {
+        let c = &cards[i];
+        if let Err(e) = validate(c, 5, 5) {
+            return Some(e.to_string());
+        }
+        let (hole, flop) = ([c[0], c[1]], [c[2], c[3], c[4]]);
+        let keeping: Vec<SuitPerm> = ALL_PERMS
+            .iter()
+            .copied()
+            .filter(|p| image(&flop, p) == flop)
+            .collect();
+        let least = hole.is_sorted()
+            && flop.is_sorted()
+            && canonical(&flop, &ALL_PERMS) == flop
+            && canonical(&hole, &keeping) == hole;
+        (!least).then(|| format!("{c:?} is not sorted and least under suit renaming"))
+    })
+}
+
+/// The first row `0..n` for which `fault` says what is wrong, as an error naming it.
+fn first_bad(n: usize, fault: impl Fn(usize) -> Option<String> + Sync) -> Result<(), String> {
+    match (0..n).into_par_iter().find_first(|&i| fault(i).is_some()) {
+        Some(i) => Err(format!("row {i}: {}", fault(i).unwrap_or_default())),
+        None => Ok(()),
+    }
+}
+
 const FOLD_ALL: u8 = 0;
 const RAISE_ALL: u8 = 1;
 const LOOK_UP: u8 = 2;
 
 /// Raise or fold for every (five cards, up card) of Caribbean Stud.
 pub struct StudDecisions {
-    /// Per strength (padded to 8192 for a check-free masked index): every hand folds, every
-    /// hand raises, or it depends on the cards.
-    by_strength: Box<[u8; 8192]>,
+    /// Per strength (padded for a check-free masked index): every hand folds, every hand
+    /// raises, or it depends on the cards.
+    by_strength: Box<[u8; STRENGTH_SLOTS]>,
     /// A bit per (hand, up card) for the strengths that depend on the cards.
     bits: BitSet,
     /// Whether `bits` covers only Ace-King hands without a pair (the usual case): then it is
     /// indexed by the ace's and king's suits and the other three cards, 1.4 MB that stays in
     /// cache, instead of by all 2,598,960 hands (17 MB).
     ace_king_only: bool,
-    binomial: [[u32; 6]; 53],
 }
 
-/// C(44, 3): the other three cards of an Ace-King hand without a pair are all below a king.
-const ACE_KING_OTHERS: usize = 13_244;
+/// The other three cards of an Ace-King hand without a pair are all below a king: C(44, 3).
+const ACE_KING_OTHERS: usize = choose(44, 3);
+/// The suits of an Ace-King hand's ace and king.
+const ACE_KING_SUITS: usize = 16;
+/// Up cards a hand may face.
+const UP_CARDS: usize = crate::cards::DECK_SIZE;
 
 impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
     pub fn threshold(threshold: u16) -> Self {
-        let mut by_strength = Box::new([FOLD_ALL; 8192]);
+        let mut by_strength = Box::new([FOLD_ALL; STRENGTH_SLOTS]);
         by_strength
             .iter_mut()
             .enumerate()
@@ -80,7 +117,6 @@ impl StudDecisions {
             by_strength,
             bits: BitSet::new(0),
             ace_king_only: false,
-            binomial: binomials(),
         }
     }
 
@@ -91,12 +127,12 @@ impl StudDecisions {
 
     fn build(up_rank: &[u8], hands: &[[Card; 5]], raises: &[bool], compact: bool) -> Self {
         let t = tables();
-        let mut seen = vec![[false; 2]; 7463];
+        let mut seen = vec![[false; 2]; DISTINCT_STRENGTHS as usize + 1];
         let strengths: Vec<u16> = hands.iter().map(|h| t.strength(h)).collect();
         for (&s, &r) in strengths.iter().zip(raises) {
             seen[s as usize][r as usize] = true;
         }
-        let mut by_strength = Box::new([FOLD_ALL; 8192]);
+        let mut by_strength = Box::new([FOLD_ALL; STRENGTH_SLOTS]);
         for (slot, [f, r]) in by_strength.iter_mut().zip(&seen) {
             *slot = if *f && *r {
                 LOOK_UP
@@ -106,24 +142,20 @@ impl StudDecisions {
                 FOLD_ALL
             };
         }
-        let (ace_king, pair) = (
-            t.strength(&[48, 44, 8, 4, 1]),
-            t.class_floor(crate::eval::HandClass::OnePair),
-        );
+        let ace_king =
+            t.strength(&LOWEST_ACE_KING) as usize..t.class_floor(HandClass::OnePair) as usize;
         let ace_king_only = compact
-            && (0..7463).all(|s| {
-                by_strength[s] != LOOK_UP || (ace_king as usize..pair as usize).contains(&s)
-            });
-        let size = if ace_king_only {
-            16 * ACE_KING_OTHERS * 52
+            && (0..=DISTINCT_STRENGTHS as usize)
+                .all(|s| by_strength[s] != LOOK_UP || ace_king.contains(&s));
+        let indexed = if ace_king_only {
+            ACE_KING_SUITS * ACE_KING_OTHERS
         } else {
-            2_598_960 * 52
+            HANDS
         };
         let mut d = StudDecisions {
             by_strength,
-            bits: BitSet::new(size),
+            bits: BitSet::new(indexed * UP_CARDS),
             ace_king_only,
-            binomial: binomials(),
         };
         for (i, h) in hands.iter().enumerate() {
             if d.by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
@@ -142,17 +174,17 @@ impl StudDecisions {
         let hand = if self.ace_king_only {
             // Sorted, an Ace-King hand without a pair ends with its king and its ace.
             let suits = (sorted[4] & 3) as usize * 4 + (sorted[3] & 3) as usize;
-            suits * ACE_KING_OTHERS + comb_index(&sorted[..3], &self.binomial)
+            suits * ACE_KING_OTHERS + index_of(&sorted[..3])
         } else {
-            comb_index(sorted, &self.binomial)
+            index_of(sorted)
         };
-        hand * 52 + up as usize
+        hand * UP_CARDS + up as usize
     }
 
     /// Whether to raise a hand of this strength against this up card.
     #[inline]
     pub fn raises(&self, strength: u16, hand: &[Card; 5], up: Card) -> bool {
-        let by_strength = self.by_strength[strength as usize & 8191];
+        let by_strength = self.by_strength[strength as usize & STRENGTH_MASK];
         if by_strength != LOOK_UP {
             return by_strength == RAISE_ALL; // a value, not a branch: raise or fold is a coin flip
         }
@@ -164,30 +196,34 @@ impl StudDecisions {
 
 /// Call or fold for every (two cards, flop) of Casino Hold'em.
 pub struct HoldemDecisions {
+    /// A bit per (hole pair index, flop index).
     bits: BitSet,
-    binomial: [[u32; 6]; 53],
+}
+
+/// The bit of sorted hole cards and a sorted flop.
+#[inline]
+fn holdem_bit(hole: &[Card; 2], flop: &[Card; 3]) -> usize {
+    index_of(hole) * TRIPLES + index_of(flop)
 }
 
 impl HoldemDecisions {
     /// From canonical rows (hole cards then flop, as the exact analysis lists them).
     pub fn from_canonical(cards: &[[Card; 5]], calls: &[bool]) -> Self {
-        let binomial = binomials();
-        let mut bits = BitSet::new(1326 * 22_100);
+        let mut bits = BitSet::new(PAIRS * TRIPLES);
         for (c, _) in cards.iter().zip(calls).filter(|(_, &call)| call) {
             for p in ALL_PERMS.iter() {
                 let hole = image(&[c[0], c[1]], p);
                 let flop = image(&[c[2], c[3], c[4]], p);
-                bits.set(comb_index(&hole, &binomial) * 22_100 + comb_index(&flop, &binomial));
+                bits.set(holdem_bit(&hole, &flop));
             }
         }
-        HoldemDecisions { bits, binomial }
+        HoldemDecisions { bits }
     }
 
     /// Call everything (or nothing).
     pub fn constant(call: bool) -> Self {
         let mut d = HoldemDecisions {
-            bits: BitSet::new(1326 * 22_100),
-            binomial: binomials(),
+            bits: BitSet::new(PAIRS * TRIPLES),
         };
         if call {
             d.bits.0.iter_mut().for_each(|w| *w = u64::MAX);
@@ -197,10 +233,7 @@ impl HoldemDecisions {
 
     #[inline]
     pub fn calls(&self, sorted_hole: &[Card; 2], sorted_flop: &[Card; 3]) -> bool {
-        self.bits.get(
-            comb_index(sorted_hole, &self.binomial) * 22_100
-                + comb_index(sorted_flop, &self.binomial),
-        )
+        self.bits.get(holdem_bit(sorted_hole, sorted_flop))
     }
 }
 
@@ -212,8 +245,7 @@ mod tests {
     /// Every Ace-King high-card hand (no pair, straight or flush), sorted.
     fn ace_king_hands() -> Vec<[Card; 5]> {
         let t = tables();
-        let high_card =
-            t.strength(&[48, 44, 8, 4, 1])..t.class_floor(crate::eval::HandClass::OnePair);
+        let high_card = t.strength(&LOWEST_ACE_KING)..t.class_floor(HandClass::OnePair);
         let low: Vec<Card> = (0..44).collect();
         let mut out = Vec::new();
         for others in combinations::<3>(&low) {
@@ -267,11 +299,19 @@ mod tests {
     }
 
     #[test]
-    fn combination_indices_are_dense() {
-        let b = binomials();
-        assert_eq!(comb_index(&[0, 1, 2, 3, 4], &b), 0);
-        assert_eq!(comb_index(&[47, 48, 49, 50, 51], &b), 2_598_959);
-        assert_eq!(comb_index(&[50, 51], &b), 1325);
-        assert_eq!(comb_index(&[49, 50, 51], &b), 22_099);
+    fn rows_that_are_not_canonical_are_named() {
+        let ace_high = [0, 5, 10, 14, 48]; // 2c 3d 4h 5h Ac
+        assert_eq!(check_stud_rows(&[3], &[ace_high]), Ok(()));
+        assert!(check_stud_rows(&[3, 4], &[ace_high]).is_err());
+        assert!(check_stud_rows(&[13], &[ace_high]).is_err_and(|e| e.contains("up rank 13")));
+        assert!(check_stud_rows(&[0], &[ace_high]).is_err()); // holds the up card, 2c
+        let unsorted = [5, 0, 10, 14, 48];
+        assert!(check_stud_rows(&[3], &[unsorted]).is_err_and(|e| e.starts_with("row 0")));
+        let renamed = [0, 6, 9, 13, 48]; // 2c 3h 4d 5d Ac: diamonds and hearts swapped
+        assert!(check_stud_rows(&[3], &[ace_high, renamed]).is_err_and(|e| e.starts_with("row 1")));
+        assert_eq!(check_holdem_rows(&[[0, 4, 8, 12, 16]]), Ok(()));
+        assert!(check_holdem_rows(&[[0, 4, 9, 13, 17]]).is_err()); // a diamond flop: clubs are least
+        assert!(check_holdem_rows(&[[0, 0, 8, 12, 16]]).is_err());
+        assert!(check_holdem_rows(&[[0, 4, 8, 12, 60]]).is_err());
     }
 }

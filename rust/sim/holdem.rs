@@ -2,7 +2,7 @@
 
 use super::decisions::HoldemDecisions;
 use super::rng::{draw, Stream};
-use super::{showdown, Buckets, Game, CLASSES, EXCHANGE_SLOTS, OUTCOMES};
+use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use crate::eval::Tables;
 
 pub struct HoldemGame {
@@ -15,9 +15,9 @@ pub struct HoldemGame {
 }
 
 impl Game for HoldemGame {
-    /// Count cells, laid out as for stud with one seat and no exchanges.
-    fn cells(&self) -> usize {
-        self.first.count * CLASSES * EXCHANGE_SLOTS * OUTCOMES
+    /// Laid out as for stud, with one seat and no exchanges.
+    fn shape(&self) -> Shape {
+        [1, self.first.count, CLASSES, 1, OUTCOMES]
     }
 
     fn play_round(
@@ -43,9 +43,7 @@ impl Game for HoldemGame {
         let dealer =
             t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
         let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
-        record(
-            ((self.first.of(first) * CLASSES + self.classes.of(seat)) * EXCHANGE_SLOTS) * OUTCOMES
-                + outcome,
-        );
+        let at = [0, self.first.of(first), self.classes.of(seat), 0, outcome];
+        record(cell_index(&self.shape(), at));
     }
 }

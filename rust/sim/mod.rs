@@ -1,7 +1,8 @@
 //! Bulk simulation: rounds dealt from seeded streams, played by a decision table, counted by
 //! outcome category (the Python side settles the counts).
 
-use crate::eval::{tables, Tables};
+use crate::eval::{tables, Tables, DISTINCT_STRENGTHS, STRENGTH_MASK, STRENGTH_SLOTS};
+use crate::layout::{SIM_AXES, SIM_CLASSES, SIM_OUTCOMES};
 use rayon::prelude::*;
 use rng::{chunk_rng, Stream, CHUNK_ROUNDS};
 use std::ops::Range;
@@ -11,27 +12,37 @@ pub mod holdem;
 pub mod rng;
 pub mod stud;
 
-/// Outcome columns of a count cell: folded, then raised with the dealer not qualifying, seat
-/// higher, equal, dealer higher.
-pub const OUTCOMES: usize = 5;
-/// Most exchanges counted (game 4 allows three).
-pub const EXCHANGE_SLOTS: usize = 4;
-/// Hand classes (HandClass numbering, Ace-King included).
-pub const CLASSES: usize = 11;
+/// Columns of the outcome axis (see `layout::SIM_OUTCOMES`).
+pub const OUTCOMES: usize = SIM_OUTCOMES.len();
+/// Columns of the class axis.
+pub const CLASSES: usize = SIM_CLASSES;
+
+/// The shape of a game's counts, by `layout::SIM_AXES`.
+pub type Shape = [usize; SIM_AXES.len()];
+
+/// The flat index of a cell at `at` in counts of `shape` (row-major, as numpy reshapes).
+#[inline(always)]
+pub fn cell_index(shape: &Shape, at: Shape) -> usize {
+    at.iter()
+        .zip(shape)
+        .fold(0, |index, (&i, &n)| index * n + i)
+}
 
 /// How strengths fall into buckets: `cuts` are the lowest strengths of buckets 0, 1, ...
 #[derive(Clone, Debug)]
 pub struct Buckets {
     /// Bucket by strength, padded to a power of two so that a masked index needs no check.
-    of_strength: Box<[u8; 8192]>,
+    of_strength: Box<[u8; STRENGTH_SLOTS]>,
     pub count: usize,
 }
 
 impl Buckets {
     /// Buckets from ascending cut strengths, the first being 1; a cut of 0 marks an unused bucket.
+    /// At most `layout::MAX_BUCKETS` cuts (the bindings check it).
     pub fn new(cuts: &[u16]) -> Self {
-        let mut of_strength = Box::new([0u8; 8192]);
-        for (s, slot) in of_strength.iter_mut().enumerate().take(7463) {
+        let mut of_strength = Box::new([0u8; STRENGTH_SLOTS]);
+        let strengths = DISTINCT_STRENGTHS as usize + 1;
+        for (s, slot) in of_strength.iter_mut().enumerate().take(strengths) {
             *slot = cuts
                 .iter()
                 .rposition(|&c| c != 0 && c as usize <= s)
@@ -45,11 +56,11 @@ impl Buckets {
 
     #[inline]
     pub fn of(&self, strength: u16) -> usize {
-        self.of_strength[strength as usize & 8191] as usize
+        self.of_strength[strength as usize & STRENGTH_MASK] as usize
     }
 }
 
-/// The showdown column of a raised seat.
+/// The outcome column of a raised seat (1 + its `layout::SHOWDOWNS` column; 0 is folded).
 #[inline]
 pub fn showdown(seat: u16, dealer: u16, qualifier: u16) -> usize {
     // Without branches: which way a showdown goes is a coin flip no predictor can learn.
@@ -63,8 +74,12 @@ pub fn showdown(seat: u16, dealer: u16, qualifier: u16) -> usize {
 
 /// A game the simulator can play: each round records one count cell per seat.
 pub trait Game: Sync {
+    /// The shape of the game's counts, by `layout::SIM_AXES`.
+    fn shape(&self) -> Shape;
     /// How many count cells the game's rounds fall into.
-    fn cells(&self) -> usize;
+    fn cells(&self) -> usize {
+        self.shape().iter().product()
+    }
     /// Deals and plays one round from `deck` (in any order) and `rng`, recording each seat's cell.
     fn play_round(
         &self,

@@ -1,8 +1,9 @@
-//! Caribbean Stud rounds: one to four seats and the dealer dealt from one shuffled deck.
+//! Caribbean Stud rounds: one to `layout::MAX_SEATS` seats and the dealer dealt from one
+//! shuffled deck.
 
 use super::decisions::StudDecisions;
 use super::rng::{draw, draw_after, Stream};
-use super::{showdown, Buckets, Game, CLASSES, EXCHANGE_SLOTS, OUTCOMES};
+use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use crate::cards::{rank, Card};
 use crate::eval::Tables;
 
@@ -107,25 +108,21 @@ pub struct StudGame {
 }
 
 impl StudGame {
-    #[inline]
-    fn cell(
-        &self,
-        seat: usize,
-        first: usize,
-        class: usize,
-        exchanges: usize,
-        outcome: usize,
-    ) -> usize {
-        (((seat * self.first.count + first) * CLASSES + class) * EXCHANGE_SLOTS + exchanges)
-            * OUTCOMES
-            + outcome
+    /// Columns of the exchanges axis: none, one, ... up to the plan's most.
+    fn exchange_slots(&self) -> usize {
+        self.exchange.as_ref().map_or(1, |x| x.most + 1)
     }
 }
 
 impl Game for StudGame {
-    /// Count cells: seat, first-five bucket, final class, exchanges, outcome.
-    fn cells(&self) -> usize {
-        self.seats * self.first.count * CLASSES * EXCHANGE_SLOTS * OUTCOMES
+    fn shape(&self) -> Shape {
+        [
+            self.seats,
+            self.first.count,
+            CLASSES,
+            self.exchange_slots(),
+            OUTCOMES,
+        ]
     }
 
     fn play_round(
@@ -135,6 +132,7 @@ impl Game for StudGame {
         rng: &mut Stream,
         record: &mut impl FnMut(usize),
     ) {
+        let shape = self.shape();
         let dealt = 5 * self.seats + 5;
         draw(deck, dealt, rng);
         let dealer = [
@@ -163,13 +161,14 @@ impl Game for StudGame {
             };
             let raised = self.decisions.raises(s, &hand, up) as usize;
             let outcome = raised * showdown(s, dealer_strength, self.qualifier);
-            record(self.cell(
+            let at = [
                 seat,
                 self.first.of(first),
                 self.classes.of(s),
                 exchanges,
                 outcome,
-            ));
+            ];
+            record(cell_index(&shape, at));
         }
     }
 }
@@ -209,7 +208,7 @@ impl StudGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::tables;
+    use crate::eval::{tables, LOWEST_ACE_KING};
     use crate::sim::rng::CHUNK_ROUNDS;
     use crate::sim::{add_counts, simulate};
 
@@ -223,7 +222,7 @@ mod tests {
         cuts[1] = 0; // no Ace-King class
         StudGame {
             seats,
-            qualifier: t.strength(&[48, 44, 8, 4, 1]),
+            qualifier: t.strength(&LOWEST_ACE_KING),
             decisions: StudDecisions::threshold(t.strength(&[0, 1, 6, 10, 14])), // a pair of deuces
             first: Buckets::new(&cuts),
             classes: Buckets::new(&cuts),
@@ -250,19 +249,21 @@ mod tests {
     #[test]
     fn exchanges_are_counted_and_bounded() {
         let mut g = game(1);
-        let ak = tables().strength(&[48, 44, 8, 4, 1]);
+        let ak = tables().strength(&LOWEST_ACE_KING);
         g.exchange = Some(Exchange {
             keep: Keep::AceKing,
             when: When::Below(ak),
             most: 3,
         });
         let counts = simulate(&g, 3, 0..2, 2 * CHUNK_ROUNDS);
-        let by_exchanges: Vec<u64> = (0..EXCHANGE_SLOTS)
+        let slots = g.shape()[3];
+        assert_eq!(slots, 4);
+        let by_exchanges: Vec<u64> = (0..slots)
             .map(|e| {
                 counts
                     .iter()
                     .enumerate()
-                    .filter(|(i, _)| i / OUTCOMES % EXCHANGE_SLOTS == e)
+                    .filter(|(i, _)| i / OUTCOMES % slots == e)
                     .map(|(_, n)| n)
                     .sum()
             })
@@ -313,7 +314,7 @@ mod tests {
                 [0, 5, 10, 15, 20],
                 [48, 49, 1, 2, 3],
                 [4, 9, 14, 19, 26],
-                [48, 44, 8, 4, 1],
+                LOWEST_ACE_KING,
             ],
         );
         let raises = [false, true, false, true];
@@ -326,5 +327,34 @@ mod tests {
             ExchangeLevel::from_canonical(&up, &hands, &raises, &[2, 2, 0, 1], 1).folds,
             0
         );
+    }
+
+    #[test]
+    fn seven_seats_and_six_exchanges_have_cells_of_their_own() {
+        // Seven seats, as a valid variant may have: each seat's rounds are all counted.
+        let g = game(7);
+        let counts = simulate(&g, 5, 0..1, 1000);
+        let per_seat = g.cells() / 7;
+        for seat in counts.chunks(per_seat) {
+            assert_eq!(seat.iter().sum::<u64>(), 1000);
+        }
+        // Six exchanges, more than game 4's three: the sixth has its own column.
+        let mut g = game(1);
+        let straight = tables().class_floor(crate::eval::HandClass::Straight);
+        g.exchange = Some(Exchange {
+            keep: Keep::Nothing,
+            when: When::Below(straight),
+            most: 6,
+        });
+        let counts = simulate(&g, 5, 0..1, 10_000);
+        let slots = g.shape()[3];
+        assert_eq!(slots, 7);
+        let sixth: u64 = counts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i / OUTCOMES % slots == 6)
+            .map(|(_, n)| n)
+            .sum();
+        assert!(sixth > 0);
     }
 }

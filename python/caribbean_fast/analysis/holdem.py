@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..hands import HandClass, class_floor, evaluate_many
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
-from .categories import HOLDEM_SLOTS, raise_outcome, scaled_nets
+from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, STRENGTHS, raise_outcome, scaled_nets
 from .parsheet import ParSheet, SideBetReturn, assemble, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, HoldemSituations, holdem_situations
 from .strategy import StrategyTable, holdem_keys
@@ -42,7 +42,8 @@ def holdem_rows(variant: Variant) -> HoldemRows:
     s = holdem_situations(variant.qualifier.strength)
     scaled = scaled_nets(variant, HOLDEM_SLOTS)
     nets = scaled.raise_.reshape(-1)
-    call = np.concatenate([s.counts[i : i + CHUNK].astype(np.int64) @ nets for i in range(0, len(s.counts), CHUNK)])
+    counts = s.counts.reshape(len(s.counts), -1)  # (situation, class slot * showdown column)
+    call = np.concatenate([counts[i : i + CHUNK].astype(np.int64) @ nets for i in range(0, len(counts), CHUNK)])
     fold = s.weight * HOLDEM_DEALS_PER_FLOP * scaled.fold
     return HoldemRows(variant, s, evaluate_many(s.cards), call, fold)
 
@@ -120,9 +121,9 @@ STRATEGIES: dict[str, tuple[str, Rule]] = {
 def _count_table(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[tuple[Outcome, int]]:
     s = rows.situations
     table = [(Outcome(Decision.FOLD), int(s.weight[~calls].sum()) * HOLDEM_DEALS_PER_FLOP)]
-    sums = s.counts[calls].sum(axis=0, dtype=np.int64).reshape(len(HOLDEM_SLOTS), 4)
+    sums = s.counts[calls].sum(axis=0, dtype=np.int64)  # (class slot, showdown column)
     for i, c in enumerate(HOLDEM_SLOTS):
-        table.extend((raise_outcome(c, col), int(sums[i, col])) for col in range(4))
+        table.extend((raise_outcome(c, col), int(sums[i, col])) for col in range(SHOWDOWN_COLUMNS))
     return table
 
 
@@ -159,7 +160,7 @@ def _summary(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[str]:
     w, lines = rows.situations.weight, []
     floors = [(c, class_floor(c)) for c in HOLDEM_SLOTS]
     for i, (c, low) in enumerate(floors):
-        high = floors[i + 1][1] if i + 1 < len(floors) else 7463
+        high = floors[i + 1][1] if i + 1 < len(floors) else STRENGTHS.stop
         mask = (rows.flop_strength >= low) & (rows.flop_strength < high)
         if mask.any():
             share = w[mask & calls].sum() / w[mask].sum()

@@ -15,14 +15,14 @@ from rich.progress import Progress
 
 from .. import _core
 
-STUD_DEALER_HANDS = 163_185  # C(46, 4) hidden dealer hands against one seat and up card
-HOLDEM_DEALS_PER_FLOP = 1081 * 990  # C(47, 2) turns and rivers times C(45, 2) dealer pairs
-OUTCOMES = ("no_qualify", "win", "tie", "lose")  # the order of the Rust count columns
+STUD_DEALER_HANDS: int = _core.STUD_DEALER_HANDS  # hidden dealer hands against one seat and up card
+HOLDEM_DEALS_PER_FLOP: int = _core.HOLDEM_DEALS_PER_FLOP  # turns, rivers and dealer pairs after a flop
 
 
 @dataclass(frozen=True)
 class StudSituations:
-    """Every (seat hand, up card) up to suit renaming: the up card is a club of `up_rank`."""
+    """Every (seat hand, up card) up to suit renaming: the up card is a club of `up_rank`;
+    counts (n, showdown column)."""
 
     up_rank: npt.NDArray[np.uint8]
     hand: npt.NDArray[np.uint8]
@@ -34,7 +34,7 @@ class StudSituations:
 
 @dataclass(frozen=True)
 class HoldemSituations:
-    """Every (two cards, flop) up to suit renaming; counts by final class slot and outcome."""
+    """Every (two cards, flop) up to suit renaming; counts (n, class slot, showdown column)."""
 
     cards: npt.NDArray[np.uint8]
     weight: npt.NDArray[np.int64]

@@ -19,7 +19,7 @@ from ..cards import RANKS
 from ..hands import HandClass, evaluate
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
-from .categories import classify_many, raise_outcome, representative, scaled_nets
+from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome, scaled_nets
 from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
 from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
@@ -87,12 +87,14 @@ def _count_table(
     at = np.arange(len(raises)) if among is None else among
     folds, raised = at[~raises[at]], at[raises[at]]
     folded = int((s.weight[folds]).sum()) * STUD_DEALER_HANDS
-    cells = (rows.class_index[raised, None] * 4 + np.arange(4)).ravel()
+    columns = SHOWDOWN_COLUMNS
+    cells = (rows.class_index[raised, None] * columns + np.arange(columns)).ravel()
     deals = (s.counts[raised] * s.weight[raised, None]).ravel()
     # float64 sums of these integers stay exact: every total is below 2^53.
-    sums = np.rint(np.bincount(cells, weights=deals, minlength=4 * len(classes))).astype(np.int64)
+    sums = np.rint(np.bincount(cells, weights=deals, minlength=columns * len(classes))).astype(np.int64)
+    sums = sums.reshape(len(classes), columns)
     table = [(Outcome(Decision.FOLD), folded)]
-    table += [(raise_outcome(c, col), int(sums[4 * i + col])) for i, c in enumerate(classes) for col in range(4)]
+    table += [(raise_outcome(c, col), int(sums[i, col])) for i, c in enumerate(classes) for col in range(columns)]
     return table
 
 
@@ -106,7 +108,7 @@ def _progressive(rows: StudRows, raises: npt.NDArray[np.bool_]) -> ProgressiveRe
         for decision, mask in ((Decision.RAISE, raises), (Decision.FOLD, ~raises)):
             n = int(s.weight[mask & (rows.classes == int(c))].sum())
             if n:
-                pay = settle(v, Outcome(decision, c, first_five=representative(c, v))).progressive
+                pay = settle(v, first_five_outcome(v, c, decision)).progressive
                 assert pay is not None
                 fixed += Fraction(n, total) * pay.stakes
                 per_meter += Fraction(n, total) * pay.meter_share / p.stake

@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import analyze
+from ..analysis.meter import simulate_meter
 from ..bounds import MAX_METER_ROUNDS, MAX_ROUNDS, parse_count
-from ..meter import simulate_meter
 from ..simulation import simulate
 from ..variants import Variant, load_variant
 

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from ..cards import parse_cards
 from ..errors import InsufficientFundsError
 from ..hands import evaluate
-from ..settlement import Decision
+from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .core import TableCore, illegal
 from .events import Transfer
@@ -150,7 +150,8 @@ class Rounds(TableCore):
         for paid in settle_seats(self.state, self.variant, order):
             self._emit("settled", paid.seat, paid.public(), transfers=paid.transfers)
         p, meter = self.variant.progressive, self.meter
-        top_up = [("house", "meter", p.reset - meter)] if p and meter < p.reset else []
+        top = meter_top_up(meter, p.reset) if p else 0
+        top_up = [("house", "meter", top)] if top else []
         self._emit("round_closed", None, {"void": False}, transfers=top_up)
 
     def _void(self, reason: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..cards import format_cards
 from ..hands import evaluate
-from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, settle_money
+from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
 from .ledger import table_spot, wallet
@@ -109,16 +109,19 @@ def settle_seats(state: TableState, variant: Variant, order: list[int]) -> list[
         for k in order
     }
     sharers = _meter_sharers(state, variant, outcomes)
-    meter = meter_left = state.ledger.balance("meter")
-    out = []
+    meter = state.ledger.balance("meter")
+    moneys = {}
     for k in order:
         bets = state.seats[k].bets
         stakes = Stakes(bets.ante, dict(bets.side_bets), progressive=bets.progressive > 0)
-        money = settle_money(variant, outcomes[k], stakes, meter, sharers[k])
-        from_meter = min(money.meter_paid, meter_left)
-        meter_left -= from_meter
-        moves = _transfers(k, bets.total - bets.progressive, money, from_meter, bets.progressive)
-        out.append(SeatSettlement(k, outcomes[k], money, moves, hands[k].describe()))
+        moneys[k] = settle_money(variant, outcomes[k], stakes, meter, sharers[k])
+    reset = variant.progressive.reset if variant.progressive else 0
+    draw = draw_meter(meter, [moneys[k].meter_paid for k in order], reset)
+    out = []
+    for k, from_meter in zip(order, draw.from_meter, strict=True):
+        bets = state.seats[k].bets
+        moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
+        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe()))
     return out
 
 

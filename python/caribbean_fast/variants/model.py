@@ -9,6 +9,7 @@ naming the field and the reason; `Variant.replace` derives a changed, re-validat
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -243,6 +244,12 @@ class Progressive:
         _check(self.reset >= 0, "progressive.reset", f"cannot be negative ({self.reset})")
         _check(bool(self.prizes), "progressive.prizes", "at least one prize is needed")
         object.__setattr__(self, "prizes", immutabledict(sorted(self.prizes.items())))
+
+    def meter_prize(self, share: Fraction, meter: int, sharers: int) -> int:
+        """What one seat's meter prize of `share` pays, in whole minor units, when `sharers`
+        seats win that prize in the same round: under the equal split they divide it."""
+        divided = sharers if self.split is MeterSplit.EQUAL else 1
+        return math.floor(meter * share / divided)
 
 
 @dataclass(frozen=True)

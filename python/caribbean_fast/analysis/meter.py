@@ -3,7 +3,9 @@ by each stake's contribution, paying its shares when they hit (simultaneous winn
 and topped back up to its reset value by the house.
 
 Each round's first-five class is drawn from the exact distribution of five-card hands (the Rust
-histogram of all 2,598,960), and what each class pays comes from `settle`. Because the hits do not
+histogram of all 2,598,960); what each class pays comes from `settle`, a meter prize's split from
+the progressive's model (`Progressive.meter_prize`), and how the meter pays and is topped up from
+`settlement.draw_meter`, as at the table. Because the hits do not
 depend on the meter, the long-run return per stake must equal the exact return at the average
 meter the hits found (`ProgressiveReturn.expected`), which the result carries to compare.
 """
@@ -16,13 +18,13 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from .analysis.categories import representative
-from .bounds import MAX_METER_ROUNDS, checked_count, checked_seed
-from .errors import ArgumentError
-from .hands import HandClass
-from .settlement import Decision, Outcome, settle
-from .variants import Family, MeterSplit, Variant
+from .. import _core
+from ..bounds import MAX_METER_ROUNDS, checked_count, checked_seed
+from ..errors import ArgumentError
+from ..hands import HandClass
+from ..settlement import MeterDraw, draw_meter, settle
+from ..variants import Family, Progressive, Variant
+from .categories import first_five_outcome
 
 __all__ = ["MeterResult", "simulate_meter"]
 
@@ -70,7 +72,7 @@ def _pays(variant: Variant, classes: list[HandClass]) -> tuple[list[int], list[F
     assert p is not None
     fixed, shares = [], []
     for c in classes:
-        pay = settle(variant, Outcome(Decision.RAISE, c, first_five=representative(c, variant))).progressive
+        pay = settle(variant, first_five_outcome(variant, c)).progressive
         assert pay is not None
         fixed.append(int((pay.stakes + 1) * p.stake))
         shares.append(pay.meter_share)
@@ -104,7 +106,7 @@ def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1)
         for r in np.unique(np.flatnonzero(np.isin(drawn, meter_classes)) // seats):
             meter += p.contribution * seats * (start + int(r) + 1 - last_round)
             last_round = start + int(r) + 1
-            meter = _pay_round(p.split, drawn[r], shares, meter, p.reset, totals, found)
+            meter = _pay_round(p, drawn[r], shares, meter, totals, found)
     meter += p.contribution * seats * (rounds - last_round)
     per_meter, fixed_net = _exact(hands, fixed, shares, p.stake)
     return MeterResult(
@@ -124,29 +126,21 @@ def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1)
 
 
 def _pay_round(
-    split: MeterSplit,
+    p: Progressive,
     round_classes: npt.NDArray[np.int64],
     shares: list[Fraction],
     meter: int,
-    reset: int,
     totals: dict[str, int],
     found: list[int],
 ) -> int:
     """Pays one round's meter prizes from the meter as the round found it; returns the new meter."""
     winners = [int(c) for c in round_classes if shares[int(c)] > 0]
-    paid = 0
-    for c in winners:
-        sharers = winners.count(c) if split is MeterSplit.EQUAL else 1
-        paid += int(meter * shares[c] / sharers)
-        found.append(meter)
-    from_meter = min(paid, meter)
-    totals["meter"] += paid
-    totals["top_up"] += paid - from_meter  # what the meter could not cover, the house pays
-    meter -= from_meter
-    if meter < reset:
-        totals["top_up"] += reset - meter
-        meter = reset
-    return meter
+    prizes = [p.meter_prize(shares[c], meter, winners.count(c)) for c in winners]
+    found.extend(meter for _ in winners)
+    draw: MeterDraw = draw_meter(meter, prizes, p.reset)
+    totals["meter"] += sum(prizes)
+    totals["top_up"] += sum(prizes) - sum(draw.from_meter) + draw.top_up
+    return draw.meter
 
 
 def _exact(hands: list[int], fixed: list[int], shares: list[Fraction], stake: int) -> tuple[Fraction, Fraction]:
