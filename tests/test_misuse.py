@@ -23,19 +23,24 @@ from caribbean_fast.variants import Family
 from caribbean_fast.variants.model import BetLimits, Timing
 
 
+def _rows(numbers: np.ndarray) -> np.ndarray:
+    """Hold'em rows whose values, read in base 52, are `numbers`."""
+    return np.stack([(numbers // 52 ** (4 - k)) % 52 for k in range(5)], axis=1).astype(np.uint8)
+
+
 def test_an_incomplete_strategy_table_is_refused() -> None:
     n = SITUATIONS[Family.HOLDEM]
-    keys = np.arange(n, dtype=np.int64) + (1 << 50)  # in order, but no real situation's
-    whole = StrategyTable(Family.HOLDEM, keys, np.zeros(n, dtype=np.bool_), ())
+    numbers = np.arange(n, dtype=np.int64) + 51 * 52**4  # in order, but no real situation's (51 first)
+    whole = StrategyTable(Family.HOLDEM, _rows(numbers), np.zeros(n, dtype=np.bool_), ())
     assert len(whole) == n
-    with pytest.raises(ArgumentError, match="decides all 1,286,792 situations: 1,286,791 keys"):
-        StrategyTable(Family.HOLDEM, np.arange(n - 1, dtype=np.int64), np.zeros(n - 1, dtype=np.bool_), ())
-    twice = np.arange(n, dtype=np.int64)
-    twice[1] = 0
-    with pytest.raises(ArgumentError, match="each once and in order"):
-        StrategyTable(Family.HOLDEM, twice, np.zeros(n, dtype=np.bool_), ())
+    with pytest.raises(ArgumentError, match=r"decides all 1,286,792 situations: \(1286791, 5\) rows"):
+        StrategyTable(Family.HOLDEM, _rows(numbers[1:]), np.zeros(n - 1, dtype=np.bool_), ())
+    twice = numbers.copy()
+    twice[1] = twice[0]
+    with pytest.raises(ArgumentError, match="each row once, in order"):
+        StrategyTable(Family.HOLDEM, _rows(twice), np.zeros(n, dtype=np.bool_), ())
     with pytest.raises(ArgumentError, match="no situation with key"):
-        whole.decide("Ac Kd", "2c 3c 4c")  # the keys here are not the real ones
+        whole.decide("Ac Kd", "2c 3c 4c")  # the rows here are not the real ones
 
 
 @pytest.mark.parametrize("value", [-1, 11, True, 2.0, "flush"])

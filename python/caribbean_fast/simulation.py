@@ -129,15 +129,6 @@ def _first_cuts(v: Variant) -> list[int]:
     return sorted(cuts)
 
 
-def _table_rows(table: StrategyTable) -> tuple[npt.NDArray[np.uint8], ...]:
-    """Decode a strategy table's keys (see `analysis.strategy`) into its canonical rows."""
-    keys = table.keys
-    cards = np.stack([(keys >> (6 * (4 - i))) & 63 for i in range(5)], axis=1).astype(np.uint8)
-    if table.family is Family.STUD:
-        return (keys >> 30).astype(np.uint8), np.ascontiguousarray(cards)
-    return (np.ascontiguousarray(cards[:, [3, 4, 0, 1, 2]]),)  # keys hold the flop first
-
-
 EXCHANGES = {
     "table": "table",  # as the strategy table says: the best strategy's exchanges of all five
     "never": None,
@@ -161,7 +152,7 @@ def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str
     first, classes = _first_cuts(variant), _class_cuts(variant)
     q = variant.qualifier.strength
     if variant.family is Family.STUD:
-        up_rank, hands = _table_rows(table)
+        up_rank, hands = table.stud_columns()
         keep, x = EXCHANGES[exchange], variant.exchanges
         from_table = keep == "table" and table.exchange_from is not None
         plan = (keep, HandThreshold("ace-king").strength, x.most_per_round) if x and keep else None
@@ -176,8 +167,7 @@ def _simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str
             exchange=plan if keep != "table" or from_table else None,
             exchange_from=table.exchange_from if from_table else None,
         )
-    (cards,) = _table_rows(table)
-    return _core.Simulator.holdem(q, first, classes, cards=cards, calls=table.raises)
+    return _core.Simulator.holdem(q, first, classes, cards=table.rows, calls=table.raises)
 
 
 @cache

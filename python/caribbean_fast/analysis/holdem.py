@@ -21,7 +21,7 @@ from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, STRENGTHS, raise_outcome, scaled_nets
 from .parsheet import ParSheet, SideBetReturn, assemble, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, HoldemSituations, holdem_situations
-from .strategy import StrategyTable, holdem_keys
+from .strategy import StrategyTable
 
 Rule = Callable[["HoldemRows"], npt.NDArray[np.bool_]]
 CHUNK = 1 << 16
@@ -184,7 +184,7 @@ def analyze_holdem(variant: Variant, strategy: str) -> ParSheet:
     calls = STRATEGIES[strategy][1](rows)
     main = settle_count_table(variant, _count_table(rows, calls))
     best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, _best(rows)))
-    table = StrategyTable.from_rows(Family.HOLDEM, holdem_keys(rows.situations.cards), calls, _summary(rows, calls))
+    table = StrategyTable.from_rows(Family.HOLDEM, rows.situations.cards, calls, _summary(rows, calls))
     return assemble(
         variant, strategy, main, best, table, side_bets=_side_bets(rows, calls), seconds=rows.situations.seconds
     )

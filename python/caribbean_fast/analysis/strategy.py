@@ -1,21 +1,22 @@
 """Strategy tables: a decision for every situation up to suit renaming, found from any deal.
 
-Stud situations are (five cards, up card), keyed with the up card renamed to a club and the hand
-at its least renaming of the other suits. Hold'em situations are (two cards, flop), keyed with
-the flop at its least renaming and the two cards at their least among the renamings that give it.
-The same keys are computed for the enumeration's rows, so a lookup is a binary search.
+A table holds the canonical rows the exact enumeration lists. Stud: the up card's rank (the up
+card renamed to a club) then the hand at its least renaming of the other suits. Hold'em: the two
+cards then the flop, the flop at its least renaming and the two cards at their least among the
+renamings that keep it. A deal's row is computed the same way, so a lookup is a binary search
+over the rows, each read as one number (`row_keys`, the table's private index).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CardsLike, parse_cards
+from ..cards import DECK_SIZE, CardsLike, parse_cards
 from ..errors import ArgumentError
 from ..settlement import Decision
 from ..variants import Family
@@ -26,60 +27,79 @@ SITUATIONS = {Family.STUD: 5_649_150, Family.HOLDEM: 1_286_792}
 """Situations up to suit renaming, as the exact enumerations list them (tests/test_analysis.py
 holds these to the enumerations); a strategy table decides every one of them."""
 
+ROW_WIDTH = {Family.STUD: 6, Family.HOLDEM: 5}
+"""Values in a row: stud, the up rank and five cards; hold'em, two cards and the flop."""
+
 
 def _rename(cards: Sequence[int], perm: Sequence[int]) -> list[int]:
     return sorted(4 * (c >> 2) + perm[c & 3] for c in cards)
 
 
-def _pack(cards: Sequence[int]) -> int:
-    key = 0
-    for c in cards:
-        key = key << 6 | c
+def row_keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Each row (values below the deck's size) read as one number, in base `DECK_SIZE`: an
+    index that orders and finds rows, never stored or passed on."""
+    key = np.zeros(len(rows), dtype=np.int64)
+    for column in range(rows.shape[1]):
+        key = key * DECK_SIZE + rows[:, column].astype(np.int64)
     return key
 
 
-def stud_key(hand: Sequence[int], up: int) -> int:
-    """The key of a seat's five cards against an up card."""
+def _key(row: Sequence[int]) -> int:
+    return int(row_keys(np.array([row], dtype=np.uint8))[0])
+
+
+def stud_row(hand: Sequence[int], up: int) -> list[int]:
+    """The canonical row of a seat's five cards against an up card."""
     to_club = [0, 1, 2, 3]
     to_club[up & 3], to_club[0] = 0, up & 3
     hand = _rename(hand, to_club)
-    least = min(_rename(hand, p) for p in PERMS if p[0] == 0)
-    return (up >> 2) << 30 | _pack(least)
+    return [up >> 2, *min(_rename(hand, p) for p in PERMS if p[0] == 0)]
+
+
+def stud_rows(up_rank: npt.NDArray[np.uint8], hand: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The enumeration's stud situations (already canonical) as rows."""
+    return np.ascontiguousarray(np.column_stack([up_rank, hand]).astype(np.uint8))
+
+
+def holdem_row(hole: Sequence[int], flop: Sequence[int]) -> list[int]:
+    """The canonical row of a seat's two cards and a flop."""
+    least_flop, least_hole = min((_rename(flop, p), _rename(hole, p)) for p in PERMS)
+    return [*least_hole, *least_flop]
+
+
+def stud_key(hand: Sequence[int], up: int) -> int:
+    """The lookup key of a seat's five cards against an up card."""
+    return _key(stud_row(hand, up))
 
 
 def stud_keys(up_rank: npt.NDArray[np.uint8], hand: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """Keys of the enumeration's rows, which are already canonical."""
-    key = up_rank.astype(np.int64) << 30
-    for i in range(5):
-        key |= hand[:, i].astype(np.int64) << (6 * (4 - i))
-    return key
+    """Lookup keys of the enumeration's stud rows."""
+    return row_keys(stud_rows(up_rank, hand))
 
 
 def holdem_key(hole: Sequence[int], flop: Sequence[int]) -> int:
-    """The key of a seat's two cards and a flop."""
-    least = min((_rename(flop, p), _rename(hole, p)) for p in PERMS)
-    return _pack(least[0] + least[1])
+    """The lookup key of a seat's two cards and a flop."""
+    return _key(holdem_row(hole, flop))
 
 
 def holdem_keys(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """Keys of the enumeration's rows (hole cards then flop, already canonical)."""
-    key = np.zeros(len(cards), dtype=np.int64)
-    for i in (2, 3, 4, 0, 1):
-        key = key << 6 | cards[:, i].astype(np.int64)
-    return key
+    """Lookup keys of the enumeration's hold'em rows (hole cards then flop)."""
+    return row_keys(cards)
 
 
 @dataclass(frozen=True)
 class StrategyTable:
-    """A raise (call) or fold decision for every situation of a family, with a summary a person
-    can follow, derived from the table; for game 4, also the fewest exchanges left with which
-    each hand is exchanged (0: never; `exchange_from` None: the strategy never exchanges)."""
+    """A raise (call) or fold decision for every situation of a family, by canonical row (see
+    the module), with a summary a person can follow, derived from the table; for game 4, also
+    the fewest exchanges left with which each hand is exchanged (0: never; `exchange_from` None:
+    the strategy never exchanges)."""
 
     family: Family
-    keys: npt.NDArray[np.int64]
+    rows: npt.NDArray[np.uint8]
     raises: npt.NDArray[np.bool_]
     summary_lines: tuple[str, ...]
     exchange_from: npt.NDArray[np.uint8] | None = None
+    _keys: npt.NDArray[np.int64] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """A table missing a situation would let a lookup (or the simulator, which folds what it
@@ -87,34 +107,44 @@ class StrategyTable:
         need = SITUATIONS.get(self.family)
         if need is None:
             raise ArgumentError(f"family must be a Family, not {self.family!r}")
-        keys, raises = np.asarray(self.keys), np.asarray(self.raises)
-        if keys.shape != (need,) or raises.shape != (need,):
+        rows, raises = np.asarray(self.rows), np.asarray(self.raises)
+        width = ROW_WIDTH[self.family]
+        if rows.shape != (need, width) or raises.shape != (need,):
             raise ArgumentError(
                 f"a {self.family.value} strategy table decides all {need:,} situations: "
-                f"{len(keys):,} keys and {len(raises):,} decisions given"
+                f"{rows.shape} rows (of {width}) and {len(raises):,} decisions given"
             )
-        if keys.dtype != np.int64 or raises.dtype != np.bool_ or not bool(np.all(keys[1:] > keys[:-1])):
-            raise ArgumentError("a strategy table needs int64 keys, each once and in order, and bool decisions")
+        if rows.dtype != np.uint8 or raises.dtype != np.bool_ or bool((rows >= DECK_SIZE).any()):
+            raise ArgumentError("a strategy table needs uint8 rows of card ids and ranks, and bool decisions")
+        keys = row_keys(rows)
+        if not bool(np.all(keys[1:] > keys[:-1])):
+            raise ArgumentError("a strategy table lists each row once, in order")
         swaps = self.exchange_from
         if swaps is not None and (np.asarray(swaps).shape != (need,) or np.asarray(swaps).dtype != np.uint8):
             raise ArgumentError(f"exchange_from gives one uint8 per situation ({need:,})")
+        object.__setattr__(self, "_keys", keys)
 
     @classmethod
     def from_rows(
         cls,
         family: Family,
-        keys: npt.NDArray[np.int64],
+        rows: npt.NDArray[np.uint8],
         raises: npt.NDArray[np.bool_],
         summary: Sequence[str],
         exchange_from: npt.NDArray[np.uint8] | None = None,
     ) -> StrategyTable:
-        order = np.argsort(keys, kind="stable")
+        """A table of rows in any order."""
+        order = np.argsort(row_keys(rows), kind="stable")
         swaps = exchange_from[order] if exchange_from is not None else None
-        return cls(family, keys[order], raises[order], tuple(summary), swaps)
+        return cls(family, np.ascontiguousarray(rows[order]), raises[order], tuple(summary), swaps)
+
+    def stud_columns(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """Stud: the up ranks and the hands of the rows."""
+        return np.ascontiguousarray(self.rows[:, 0]), np.ascontiguousarray(self.rows[:, 1:])
 
     def _index(self, key: int) -> int:
-        i = int(np.searchsorted(self.keys, key))
-        if i >= len(self.keys) or self.keys[i] != key:
+        i = int(np.searchsorted(self._keys, key))
+        if i >= len(self._keys) or self._keys[i] != key:
             raise ArgumentError(f"no situation with key {key}")
         return i
 
@@ -145,4 +175,4 @@ class StrategyTable:
         return "\n".join(self.summary_lines)
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.rows)

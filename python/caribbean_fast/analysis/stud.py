@@ -23,7 +23,8 @@ from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, rai
 from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
 from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
-from .strategy import StrategyTable, stud_keys
+from .strategy import StrategyTable
+from .strategy import stud_rows as stud_rows_of
 
 Rule = Callable[["StudRows"], npt.NDArray[np.bool_]]
 
@@ -189,10 +190,10 @@ def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
         table_of = partial(_count_table, rows)
         best = settle_count_table(variant, exchange_count_table(best_raises, s.up_rank, s.weight, plan, table_of))
     main = best if strategy == "best" else settle_count_table(variant, _count_table(rows, raises))
-    keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
+    table_rows = stud_rows_of(rows.situations.up_rank, rows.situations.hand)
     summary = _summary(rows, raises) + (_exchange_summary(plan) if plan and strategy == "best" else [])
     swaps = plan.exchange_from if plan and strategy == "best" else None
-    table = StrategyTable.from_rows(Family.STUD, keys, raises, summary, swaps)
+    table = StrategyTable.from_rows(Family.STUD, table_rows, raises, summary, swaps)
     return assemble(
         variant,
         strategy,
