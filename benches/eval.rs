@@ -52,7 +52,7 @@ fn main() {
             .expect("thread pool");
         let (secs, ()) = best_of(20, || {
             pool.install(|| batch::strengths(&flat, 7, &mut out))
-                .expect("valid hands")
+                .expect("valid hands");
         });
         println!(
             "validated batch, {threads} thread(s): {:>7.1} M hands/s ({secs:.3} s)",

@@ -5,7 +5,6 @@ from typing import final
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import disjoint_base
 
 __all__ = [
     "CHUNK_ROUNDS",
@@ -53,7 +52,6 @@ def holdem_situations(
 CHUNK_ROUNDS: int
 
 @final
-@disjoint_base
 class Simulator:
     @staticmethod
     def stud(

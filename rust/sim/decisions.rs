@@ -308,7 +308,9 @@ mod tests {
         let unsorted = [5, 0, 10, 14, 48];
         assert!(check_stud_rows(&[3], &[unsorted]).is_err_and(|e| e.starts_with("row 0")));
         let renamed = [0, 6, 9, 13, 48]; // 2c 3h 4d 5d Ac: diamonds and hearts swapped
-        assert!(check_stud_rows(&[3], &[ace_high, renamed]).is_err_and(|e| e.starts_with("row 1")));
+        assert!(
+            check_stud_rows(&[3, 3], &[ace_high, renamed]).is_err_and(|e| e.starts_with("row 1"))
+        );
         assert_eq!(check_holdem_rows(&[[0, 4, 8, 12, 16]]), Ok(()));
         assert!(check_holdem_rows(&[[0, 4, 9, 13, 17]]).is_err()); // a diamond flop: clubs are least
         assert!(check_holdem_rows(&[[0, 0, 8, 12, 16]]).is_err());

@@ -139,7 +139,7 @@ pub fn sessions<G: Game>(
                     return (money, true);
                 }
                 game.play_round(t, &mut deck, &mut rng, &mut |cell| {
-                    money += nets.get(cell).copied().unwrap_or(0.0)
+                    money += nets.get(cell).copied().unwrap_or(0.0);
                 });
             }
             (money, false)

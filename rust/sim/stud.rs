@@ -218,7 +218,7 @@ mod tests {
             .iter()
             .map(|&c| t.class_floor(c))
             .collect();
-        let mut cuts = floors.clone();
+        let mut cuts = floors;
         cuts[1] = 0; // no Ace-King class
         StudGame {
             seats,
