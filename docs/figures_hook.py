@@ -6,7 +6,10 @@ A page asks for a command's output with an HTML comment on a line of its own:
 - ``<!-- cli: analyze cyberstud --format markdown -->`` puts the output in the page as Markdown
   (its headings one level down, under the page's own);
 - ``<!-- cli-text: report -->`` puts ``$ caribbean-fast report`` and the output in a text block;
-- ``<!-- cli-help -->`` puts the ``--help`` of every command and sub-command, walked from the parser.
+- ``<!-- cli-help -->`` puts the ``--help`` of every command and sub-command, walked from the parser;
+- inside a sentence, ``<!-- pct: caribbean-poker exchanges.cost_of_never_exchanging -->`` is that
+  figure of ``analyze NAME --format json`` as a percentage (a number, or a fraction's text), and
+  ``<!-- exact: caribbean-poker expected_return -->`` is the figure as printed (an exact fraction).
 
 Commands run in this process through ``caribbean_fast.cli.main``, with a fixed terminal width;
 outputs are cached, so the par sheets are enumerated once per build (and once per ``mkdocs serve``).
@@ -17,9 +20,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import re
 import shlex
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -27,6 +32,7 @@ from caribbean_fast import cli
 
 WIDTH = "120"
 DIRECTIVE = re.compile(r"^<!-- (cli|cli-text|cli-help)(?::\s*(.*?))?\s*-->$", re.MULTILINE)
+FIGURE = re.compile(r"<!-- (pct|exact): (\S+) (\S+) -->")
 
 
 @cache
@@ -79,12 +85,30 @@ def _expand(match: re.Match[str]) -> str:
     return _all_help()
 
 
+def figure(variant: str, key: str) -> Any:
+    """One figure of the variant's par sheet (JSON), by its dotted path."""
+    value: Any = json.loads(run(f"analyze {variant} --format json"))
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(f"{variant}'s par sheet has no figure {key!r}")
+        value = value[part]
+    return value
+
+
+def _figure(match: re.Match[str]) -> str:
+    kind, variant, key = match.groups()
+    value = figure(variant, key)
+    if kind == "exact":
+        return str(value)
+    return f"{float(Fraction(value)) * 100:.4f}%"
+
+
 def expand(markdown: str) -> str:
     """The page with every directive replaced by its output; a misspelt directive is an error
     rather than a comment that silently shows nothing."""
-    expanded = DIRECTIVE.sub(_expand, markdown)
+    expanded = FIGURE.sub(_figure, DIRECTIVE.sub(_expand, markdown))
     for line in expanded.splitlines():
-        if line.startswith("<!-- cli"):
+        if line.startswith("<!-- cli") or "<!-- pct" in line or "<!-- exact" in line:
             raise ValueError(f"not a figures directive (see docs/figures_hook.py): {line}")
     return expanded
 

@@ -60,3 +60,14 @@ def test_readme_report_is_what_the_command_prints(
     assert main(["report"]) == 0
     printed = capsys.readouterr().out
     assert [line.rstrip() for line in printed.splitlines()] == [line.rstrip() for line in block[1].splitlines()]
+
+
+def test_hook_puts_a_par_sheet_figure_in_a_sentence() -> None:
+    hook = load_hook()
+    line = "edge <!-- pct: cyberstud house_edge -->, exactly <!-- exact: cyberstud expected_return -->."
+    sheet = caribbean_fast.analyze(caribbean_fast.load_variant("cyberstud"))
+    assert hook.expand(line) == f"edge {float(sheet.house_edge) * 100:.4f}%, exactly {sheet.expected_return}."
+    with pytest.raises(KeyError, match="cyberstud's par sheet has no figure 'house_egde'"):
+        hook.expand("<!-- pct: cyberstud house_egde -->")
+    with pytest.raises(ValueError, match="not a figures directive"):
+        hook.expand("<!-- pct: cyberstud -->")
