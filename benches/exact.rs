@@ -1,12 +1,12 @@
 //! Exact enumeration timings: every Caribbean Stud deal (and, once built, Casino Hold'em).
 //! Run: `cargo bench --bench exact`.
 
-use caribbean_fast::eval::tables;
+use caribbean_fast::eval::{tables, LOWEST_ACE_KING};
 use caribbean_fast::exact::{holdem, stud};
 use std::time::Instant;
 
 fn main() {
-    let ace_king = tables().strength(&[48, 44, 8, 4, 1]);
+    let ace_king = tables().strength(&LOWEST_ACE_KING);
     let start = Instant::now();
     let rows = stud::enumerate(ace_king);
     let secs = start.elapsed().as_secs_f64();

@@ -2,7 +2,7 @@
 //! Run: `cargo bench --bench sim`. The Python figures with best-strategy tables are printed by
 //! `python benches/simulation.py`.
 
-use caribbean_fast::eval::{tables, HandClass};
+use caribbean_fast::eval::{tables, HandClass, LOWEST_ACE_KING};
 use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions};
 use caribbean_fast::sim::holdem::HoldemGame;
 use caribbean_fast::sim::rng::CHUNK_ROUNDS;
@@ -18,7 +18,7 @@ fn main() {
     let rounds = chunks * CHUNK_ROUNDS;
     let stud = StudGame {
         seats: 1,
-        qualifier: t.strength(&[48, 44, 8, 4, 1]),
+        qualifier: t.strength(&LOWEST_ACE_KING),
         decisions: StudDecisions::threshold(t.strength(&[0, 1, 6, 10, 14])),
         first: Buckets::new(&cuts),
         classes: Buckets::new(&cuts),
