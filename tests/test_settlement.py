@@ -314,3 +314,21 @@ def test_an_ante_paytable_for_a_dealer_that_does_not_qualify() -> None:
     assert settle(game, Outcome(RAISE, H.FLUSH, dealer_qualifies=False)).ante == 2
     with pytest.raises(VariantError, match="ante_paytable_no_qualify: no payout for"):
         game.replace(ante_paytable_no_qualify={H.FLUSH: Fraction(1)})
+
+
+def test_the_meter_pays_as_far_as_it_goes_and_the_house_tops_it_up() -> None:
+    """One copy of the meter's rules, used by the table and the meter simulation alike."""
+    from caribbean_fast.settlement import draw_meter, meter_top_up
+
+    # Two prizes of 60 from a meter of 100: the second is covered for 40 (the house pays 20),
+    # then the empty meter is topped up to its reset of 50.
+    draw = draw_meter(100, [60, 60], 50)
+    assert (draw.from_meter, draw.top_up, draw.meter) == ((60, 40), 50, 50)
+    assert draw_meter(500, [0], 50).from_meter == (0,)
+    assert (draw_meter(500, [], 50).top_up, draw_meter(500, [], 50).meter) == (0, 500)
+    assert (meter_top_up(30, 50), meter_top_up(80, 50)) == (20, 0)
+    p = load_variant("network-24h").progressive
+    assert p is not None and p.split is MeterSplit.EQUAL
+    assert [p.meter_prize(Fraction(1), 1001, n) for n in (1, 2, 3)] == [1001, 500, 333]
+    each = dataclasses.replace(p, split=MeterSplit.EACH)
+    assert [each.meter_prize(Fraction(1, 10), 1001, n) for n in (1, 2)] == [100, 100]
