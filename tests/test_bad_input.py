@@ -134,6 +134,16 @@ def argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
         st.tuples(st.sampled_from(GAMES), st.sampled_from(["psychic", ""])).map(
             lambda t: ["analyze", t[0], "--strategy", t[1]]
         ),
+        st.tuples(
+            st.sampled_from(GAMES),
+            st.one_of(
+                option("--rounds", BAD_COUNTS),
+                option("--threads", ["-1", "0", str(2**40)]),
+                option("--seed", ["-1", str(2**64), "x"]),
+                option("--seats", ["-1", "0", "99"]),
+            ),
+            st.booleans(),
+        ).map(lambda t: ["simulate", t[0], *t[1], *(["--meter"] if t[2] and t[1][0].startswith("--rounds") else [])]),
         table_argv(paths),
         st.tuples(st.sampled_from([*GAMES, *paths]), play_bad, st.sampled_from([[], ["--store", paths[0]]])).map(
             lambda t: ["play", t[0], *t[1], *t[2]]
@@ -190,6 +200,12 @@ def call_requests() -> st.SearchStrategy[dict[str, Any]]:
         st.tuples(game, st.sampled_from(["psychic", "", "BEST"])).map(lambda a: {"call": "analyze", "args": list(a)}),
         st.tuples(game, st.one_of(sizes, floats), st.one_of(st.integers(1, 10), sizes)).map(
             lambda a: {"call": "simulate_meter", "args": [a[0], a[1]], "kwargs": {"seed": a[2]}}
+        ),
+        st.tuples(
+            game, st.one_of(sizes, floats), st.one_of(st.integers(0, 9), sizes), st.one_of(st.just(None), sizes)
+        ).map(lambda a: {"call": "simulate", "args": [a[0], a[1]], "kwargs": {"seed": a[2], "threads": a[3]}}),
+        st.tuples(game, st.one_of(sizes, st.just(10)), st.one_of(sizes, st.just(10)), st.one_of(floats, sizes)).map(
+            lambda a: {"call": "simulate_sessions", "args": list(a)}
         ),
     )
 

@@ -3,13 +3,14 @@ ArgumentError naming the argument, before any work starts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from caribbean_fast import load_variant, simulate_meter
+from caribbean_fast import load_variant, simulate, simulate_meter, simulate_sessions
 from caribbean_fast.bounds import (
     MAX_ROUNDS,
     checked_count,
@@ -97,3 +98,46 @@ def test_the_command_line_refuses_sizes_in_one_line(
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
+
+
+def test_simulations_refuse_sizes_before_any_work() -> None:
+    v = load_variant("cyberstud")
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"rounds": 2**64}, "rounds must be 1 to 1,000,000,000,000"),
+        ({"rounds": 10**20}, "rounds must be 1 to"),
+        ({"rounds": 0}, "rounds must be 1 to"),
+        ({"rounds": 100, "threads": 2**40}, "threads must be 1 to 256"),
+        ({"rounds": 100, "threads": -1}, "threads must be 1 to 256"),
+        ({"rounds": 100, "seed": -1}, "seed must be 0 to"),
+        ({"rounds": 100, "seed": 2**64}, "seed must be 0 to"),
+    ]
+    for kwargs, words in cases:
+        with pytest.raises(ArgumentError, match=words):
+            simulate(v, **kwargs)  # type: ignore[arg-type]
+    for args, words in [
+        ((10**10, 10, 100.0), "sessions must be 1 to 10,000,000"),
+        ((10**6, 10**7, 100.0), "sessions x rounds must be at most"),
+        ((10, 10, float("nan")), "bankroll must be more than 0"),
+        ((10, 10, float("inf")), "bankroll must be more than 0"),
+    ]:
+        with pytest.raises(ArgumentError, match=words):
+            simulate_sessions(v, *args)
+
+
+def test_batches_are_made_as_they_are_needed() -> None:
+    from caribbean_fast import simulation
+
+    batches = simulation._batches(MAX_ROUNDS)
+    assert isinstance(batches, Iterator) and next(batches) == (0, simulation.BATCH_CHUNKS)
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [(["--threads", "-1"], "threads must be 1 to 256"), (["--seed", "-1"], "seed"), (["--seed", str(2**64)], "seed")],
+)
+def test_simulate_refuses_threads_and_seeds_in_one_line(
+    option: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "cyberstud", "--rounds", "1000", *option]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err, err

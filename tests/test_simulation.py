@@ -143,7 +143,7 @@ def test_sessions_and_risk_of_ruin() -> None:
     assert p[5] <= p[50] <= p[95]
     again = simulate_sessions(v, 2000, 500, bankroll=10, seed=1)
     assert (again.final == small.final).all()
-    with pytest.raises(ArgumentError, match="positive"):
+    with pytest.raises(ArgumentError, match="sessions must be 1 to 10,000,000, not 0"):
         simulate_sessions(v, 0, 10, 10)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -25,6 +25,15 @@ from . import _core
 from .analysis import analyze
 from .analysis.categories import MAX_EXCHANGES, MAX_SEATS, representative, sim_cells
 from .analysis.strategy import StrategyTable
+from .bounds import (
+    MAX_BANKROLL,
+    MAX_ROUNDS,
+    checked_count,
+    checked_number,
+    checked_seed,
+    checked_sessions,
+    checked_threads,
+)
 from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
 from .settlement import Settlement, settle
@@ -301,8 +310,7 @@ def _settle(v: Variant, counts: npt.NDArray[np.uint64], run: _Run) -> Simulation
 
 def _check_arguments(variant: Variant, rounds: int, seats: int, exchange: str) -> None:
     """Refuses, before any work, what the simulator cannot play as written."""
-    if rounds < 1:
-        raise ArgumentError(f"rounds must be at least 1, not {rounds}")
+    checked_count("rounds", rounds, MAX_ROUNDS)
     most = variant.seats if variant.family is Family.STUD else 1
     if not 1 <= seats <= most:
         raise ArgumentError(f"seats: {variant.name} seats 1 to {most}, not {seats}")
@@ -320,10 +328,15 @@ def _check_arguments(variant: Variant, rounds: int, seats: int, exchange: str) -
         )
 
 
-def _batches(rounds: int) -> list[tuple[int, int]]:
-    """The run's chunks, `BATCH_CHUNKS` at a time."""
+def _batch_count(rounds: int) -> int:
+    return math.ceil(math.ceil(rounds / CHUNK_ROUNDS) / BATCH_CHUNKS)
+
+
+def _batches(rounds: int) -> Iterator[tuple[int, int]]:
+    """The run's chunks, `BATCH_CHUNKS` at a time, made as they are needed: a long run holds one
+    batch, never the list of them all."""
     chunks = math.ceil(rounds / CHUNK_ROUNDS)
-    return [(start, min(start + BATCH_CHUNKS, chunks)) for start in range(0, chunks, BATCH_CHUNKS)]
+    return ((start, min(start + BATCH_CHUNKS, chunks)) for start in range(0, chunks, BATCH_CHUNKS))
 
 
 def _run_local(
@@ -331,11 +344,10 @@ def _run_local(
 ) -> tuple[npt.NDArray[np.uint64], bool]:
     """Runs the batches here with a progress bar; Ctrl-C keeps the batches finished (partial)."""
     counts = np.zeros(sim.shape, dtype=np.uint64)
-    batches = _batches(rounds)
     try:
         with Progress(transient=True, disable=not show) as bar:
-            task = bar.add_task(f"simulating {label}", total=len(batches))
-            for a, b in batches:
+            task = bar.add_task(f"simulating {label}", total=_batch_count(rounds))
+            for a, b in _batches(rounds):
                 counts += sim.run(seed, a, b, rounds, threads)
                 bar.advance(task)
     except KeyboardInterrupt:
@@ -374,6 +386,7 @@ def simulate(
     `dask.distributed.Client` to run the chunks on; the counts equal a local run's with the same
     seed."""
     _check_arguments(variant, rounds, seats, exchange)
+    seed, threads = checked_seed(seed), checked_threads(threads)
     name = strategy if isinstance(strategy, str) else "table"
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
     partial = False
@@ -441,8 +454,9 @@ def simulate_sessions(
 ) -> SessionResult:
     """Plays `sessions` sessions of `rounds` rounds, one seat starting with `bankroll` antes; a
     session ends early, ruined, when the bankroll can no longer cover a round's worst loss."""
-    if sessions < 1 or rounds < 1 or bankroll <= 0:
-        raise ArgumentError(f"sessions, rounds and bankroll must be positive: {sessions}, {rounds}, {bankroll}")
+    sessions, rounds = checked_sessions(sessions, rounds)  # before Rust allocates a result for each
+    bankroll, seed = checked_number("bankroll", bankroll, MAX_BANKROLL), checked_seed(seed)
+    threads = checked_threads(threads)
     _check_arguments(variant, 1, 1, exchange)
     sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
     most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0
