@@ -1,13 +1,20 @@
-//! Every hand of five or seven cards, walked with keys summed incrementally, counted by strength.
+//! Every hand of five or seven cards, walked in plain nested loops that build each hand one card
+//! at a time (`Hand`: two adds a card), counted by strength.
+//!
+//! The last card's loop is the hot one: when the cards before it hold no four of a suit, no last
+//! card makes a flush, so those hands go straight to the non-flush lookup.
 
+use super::hand::Hand;
 use super::tables::{tables, Tables, DISTINCT_STRENGTHS};
 use crate::cards::{Card, DECK_SIZE};
 use rayon::prelude::*;
 
-const N: u8 = DECK_SIZE as u8;
+const N: Card = DECK_SIZE as Card;
 /// Histogram slots: a power of two above every strength, so a masked index needs no check.
-/// Counts per two-card prefix fit u32 (at most C(50, 5) hands).
+/// Counts fit u32: there are fewer than 2^32 hands in all.
 const HIST: usize = 1 << 13;
+
+type Histogram = Box<[u32; HIST]>;
 
 /// How many hands of `size` cards (5 or 7) have each strength: index = strength.
 pub fn strength_histogram(size: usize) -> Vec<u64> {
@@ -16,55 +23,68 @@ pub fn strength_histogram(size: usize) -> Vec<u64> {
         .flat_map(|a| (a + 1..N).map(move |b| (a, b)))
         .collect();
     firsts.reverse(); // biggest subtrees first, for balance across threads
-    firsts
+    let hist = firsts
         .into_par_iter()
-        .map(|(a, b)| {
-            let mut hist = [0u32; HIST];
-            let key = t.card_key(a) + t.card_key(b);
-            match size {
-                5 => walk::<5>(t, &mut [a, b, 0, 0, 0], 2, key, &mut hist),
-                _ => walk::<7>(t, &mut [a, b, 0, 0, 0, 0, 0], 2, key, &mut hist),
-            }
-            hist[..=DISTINCT_STRENGTHS as usize]
-                .iter()
-                .map(|&n| n as u64)
-                .collect::<Vec<u64>>()
-        })
-        .reduce(
-            || vec![0u64; DISTINCT_STRENGTHS as usize + 1],
-            |mut x, y| {
-                x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
-                x
+        .fold(
+            || Histogram::new([0; HIST]),
+            |mut hist, (a, b)| {
+                let two = Hand::EMPTY.add(a).add(b);
+                match size {
+                    5 => walk5(t, two, b + 1, &mut hist),
+                    _ => walk7(t, two, b + 1, &mut hist),
+                }
+                hist
             },
         )
+        .reduce(
+            || Histogram::new([0; HIST]),
+            |mut x, y| {
+                x.iter_mut().zip(y.iter()).for_each(|(a, b)| *a += b);
+                x
+            },
+        );
+    hist[..=DISTINCT_STRENGTHS as usize]
+        .iter()
+        .map(|&n| n as u64)
+        .collect()
 }
 
-/// Fills `hand[depth..]` with increasing ids above `hand[depth - 1]`, counting each full hand.
-#[inline(always)]
-fn walk<const K: usize>(
-    t: &Tables,
-    hand: &mut [Card; K],
-    depth: usize,
-    key: u64,
-    hist: &mut [u32; HIST],
-) {
-    let from = hand[depth - 1] + 1;
-    if depth == K - 1 {
-        // With no four of a suit so far, no last card makes a flush: skip the suit test.
-        if !Tables::has_suited(key, 4) {
-            for c in from..N {
-                hist[t.non_flush_strength(key + t.card_key(c), K) as usize & (HIST - 1)] += 1;
-            }
-            return;
+/// Every five-card hand extending `two` with three ids from `from` up.
+fn walk5(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
+    for c in from..N - 2 {
+        let three = two.add(c);
+        for d in c + 1..N - 1 {
+            last_card::<5>(t, three.add(d), d + 1, hist);
         }
-        for c in from..N {
-            hand[depth] = c;
-            hist[t.strength_from_key(key + t.card_key(c), hand) as usize & (HIST - 1)] += 1;
-        }
-        return;
     }
-    for c in from..N - (K - 1 - depth) as u8 {
-        hand[depth] = c;
-        walk::<K>(t, hand, depth + 1, key + t.card_key(c), hist);
+}
+
+/// Every seven-card hand extending `two` with five ids from `from` up.
+fn walk7(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
+    for c in from..N - 4 {
+        let three = two.add(c);
+        for d in c + 1..N - 3 {
+            let four = three.add(d);
+            for e in d + 1..N - 2 {
+                let five = four.add(e);
+                for f in e + 1..N - 1 {
+                    last_card::<7>(t, five.add(f), f + 1, hist);
+                }
+            }
+        }
+    }
+}
+
+/// Counts `hand` plus each id from `from` up, hands of `K` cards.
+#[inline(always)]
+fn last_card<const K: usize>(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
+    if !hand.has_suited(4) {
+        for c in from..N {
+            hist[t.non_flush_strength(hand.add(c).key(), K) as usize & (HIST - 1)] += 1;
+        }
+    } else {
+        for c in from..N {
+            hist[hand.add(c).strength(t) as usize & (HIST - 1)] += 1;
+        }
     }
 }

@@ -7,10 +7,12 @@
 pub mod batch;
 mod class;
 pub mod enumerate;
+mod hand;
 mod perfect_hash;
 mod tables;
 
 pub use class::{HandClass, LOWEST_ACE_KING};
+pub use hand::Hand;
 pub use tables::{tables, Tables, DISTINCT_STRENGTHS, STRENGTH_MASK, STRENGTH_SLOTS};
 
 use crate::cards::{rank, suit, Card};
@@ -32,15 +34,21 @@ impl Tables {
     #[inline(always)]
     pub fn strength_from_key(&self, key: u64, cards: &[Card]) -> u16 {
         if Self::has_suited(key, 5) {
-            let flushes = ((key >> 32) as u32 + 0x3333) & 0x8888;
-            let flush_suit = (flushes.trailing_zeros() / 4) as u8;
             let mask = cards
                 .iter()
-                .filter(|&&c| suit(c) == flush_suit)
-                .fold(0usize, |m, &c| m | 1 << rank(c));
-            return self.flush[mask & 0x1fff];
+                .fold(0u64, |m, &c| m | 1 << (16 * suit(c) + rank(c)));
+            return self.flush_strength(key, mask);
         }
         self.non_flush_strength(key, cards.len())
+    }
+
+    /// The strength of 5 to 7 cards known to hold a flush: `key` flags the suit, and `mask` (bit
+    /// `16 * suit + rank` per card, as `Hand` keeps it) gives the suit's ranks.
+    #[inline(always)]
+    pub fn flush_strength(&self, key: u64, mask: u64) -> u16 {
+        let flushes = ((key >> 32) as u32 + 0x3333) & 0x8888;
+        let flush_suit = flushes.trailing_zeros() / 4;
+        self.flush[(mask >> (16 * flush_suit)) as usize & 0x1fff]
     }
 
     /// The strength of `size` cards (5 to 7) whose keys sum to `key`, known to hold no flush.
@@ -62,7 +70,7 @@ impl Tables {
     /// The strength of 5 to 7 distinct valid card ids.
     #[inline(always)]
     pub fn strength(&self, cards: &[Card]) -> u16 {
-        self.strength_from_key(self.key_of(cards), cards)
+        Hand::of(cards).strength(self)
     }
 
     /// The class of a strength (never `AceKing`: that is a variant's reading of high cards).

@@ -1,12 +1,14 @@
 //! The evaluator's tables, built once per process from `five_card_code`.
 //!
-//! A card's key packs a rank key (low 32 bits) and a 4-bit counter for its suit (bits 32..48).
-//! Rank keys are chosen so that any multiset of up to seven ranks has its own sum, so the sum of
-//! a hand's card keys identifies its ranks; a suit counter reaching five flags a flush.
+//! A card's key (see `hand`) packs a rank key (low 32 bits), a 4-bit counter for its suit (bits
+//! 32..48) and a card count. Rank keys are chosen so that any multiset of up to seven ranks has
+//! its own sum, so the sum of a hand's card keys identifies its ranks; a suit counter reaching
+//! five flags a flush.
 
 use super::class::{five_card_code, HandClass, CATEGORIES};
+use super::hand::card_key;
 use super::perfect_hash::PerfectHash;
-use crate::cards::{rank, suit, Card};
+use crate::cards::Card;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -39,10 +41,6 @@ static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
 /// The process-wide tables, built on first use.
 pub fn tables() -> &'static Tables {
     &TABLES
-}
-
-fn card_key(card: Card) -> u64 {
-    RANK_KEYS[rank(card) as usize] as u64 | 1u64 << (32 + 4 * suit(card) as u32)
 }
 
 /// Calls `f` with every multiset of `size` ranks holding at most four of each rank.
