@@ -2,7 +2,8 @@
 //! at a time (`Hand`: two adds a card), counted by strength.
 //!
 //! The last card's loop is the hot one: when the cards before it hold no four of a suit, no last
-//! card makes a flush, so those hands go straight to the non-flush lookup.
+//! card makes a flush, so the hands differing only in the last card's suit share one non-flush
+//! lookup, counted once per card. Every hand is counted; only the lookups are shared.
 
 use super::hand::Hand;
 use super::tables::{tables, Tables, DISTINCT_STRENGTHS};
@@ -79,8 +80,14 @@ fn walk7(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
 #[inline(always)]
 fn last_card<const K: usize>(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
     if !hand.has_suited(4) {
-        for c in from..N {
-            hist[t.non_flush_strength(hand.add(c).key(), K) as usize & (HIST - 1)] += 1;
+        // No last card makes a flush, so a rank's four suits give one strength: look it up once
+        // and count that rank's cards from `from` up (all unused: the walk adds ids in order).
+        let mut c = from;
+        while c < N {
+            let next_rank = (c | 3) + 1;
+            let s = t.non_flush_strength(hand.add(c).key(), K) as usize;
+            hist[s & (HIST - 1)] += (next_rank - c) as u32;
+            c = next_rank;
         }
     } else {
         for c in from..N {
