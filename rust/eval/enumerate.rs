@@ -29,7 +29,7 @@ pub fn strength_histogram(size: usize) -> Vec<u64> {
         .fold(
             || Histogram::new([0; HIST]),
             |mut hist, (a, b)| {
-                let two = Hand::EMPTY.add(a).add(b);
+                let two = Hand::EMPTY.add_card(a).add_card(b);
                 match size {
                     5 => walk5(t, two, b + 1, &mut hist),
                     _ => walk7(t, two, b + 1, &mut hist),
@@ -53,9 +53,9 @@ pub fn strength_histogram(size: usize) -> Vec<u64> {
 /// Every five-card hand extending `two` with three ids from `from` up.
 fn walk5(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
     for c in from..N - 2 {
-        let three = two.add(c);
+        let three = two.add_card(c);
         for d in c + 1..N - 1 {
-            last_card::<5>(t, three.add(d), d + 1, hist);
+            last_card::<5>(t, three.add_card(d), d + 1, hist);
         }
     }
 }
@@ -63,13 +63,13 @@ fn walk5(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
 /// Every seven-card hand extending `two` with five ids from `from` up.
 fn walk7(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
     for c in from..N - 4 {
-        let three = two.add(c);
+        let three = two.add_card(c);
         for d in c + 1..N - 3 {
-            let four = three.add(d);
+            let four = three.add_card(d);
             for e in d + 1..N - 2 {
-                let five = four.add(e);
+                let five = four.add_card(e);
                 for f in e + 1..N - 1 {
-                    last_card::<7>(t, five.add(f), f + 1, hist);
+                    last_card::<7>(t, five.add_card(f), f + 1, hist);
                 }
             }
         }
@@ -85,13 +85,13 @@ fn last_card<const K: usize>(t: &Tables, hand: Hand, from: Card, hist: &mut [u32
         let mut c = from;
         while c < N {
             let next_rank = (c | 3) + 1;
-            let s = t.non_flush_strength(hand.add(c).key(), K) as usize;
+            let s = t.non_flush_strength(hand.add_card(c).key(), K) as usize;
             hist[s & (HIST - 1)] += (next_rank - c) as u32;
             c = next_rank;
         }
     } else {
         for c in from..N {
-            hist[hand.add(c).strength(t) as usize & (HIST - 1)] += 1;
+            hist[hand.add_card(c).strength(t) as usize & (HIST - 1)] += 1;
         }
     }
 }

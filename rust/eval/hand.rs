@@ -46,7 +46,7 @@ impl Hand {
     /// This hand with `card` added; `card` must be a valid id not already in the hand.
     #[inline(always)]
     #[must_use]
-    pub fn add(self, card: Card) -> Hand {
+    pub fn add_card(self, card: Card) -> Hand {
         let (key, bit) = CARDS[card as usize & 63];
         Hand {
             key: self.key + key,
@@ -57,7 +57,7 @@ impl Hand {
     /// The hand of `cards` (distinct valid ids).
     #[inline(always)]
     pub fn of(cards: &[Card]) -> Hand {
-        cards.iter().fold(Hand::EMPTY, |h, &c| h.add(c))
+        cards.iter().fold(Hand::EMPTY, |h, &c| h.add_card(c))
     }
 
     /// The number of cards.
@@ -129,6 +129,6 @@ mod tests {
             assert_eq!(hand.strength(t), t.strength(&cards), "{cards:?}");
         }
         assert!(Hand::EMPTY.is_empty());
-        assert_eq!(Hand::EMPTY.add(51).add(50).len(), 2);
+        assert_eq!(Hand::EMPTY.add_card(51).add_card(50).len(), 2);
     }
 }
