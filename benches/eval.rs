@@ -69,7 +69,7 @@ fn main() {
         let (mut new, mut old) = (Vec::new(), Vec::new());
         for _ in 0..RUNS {
             new.push(timed(|| pool.install(|| strength_histogram(7))));
-            old.push(timed(|| pool.install(|| key_only::histogram7())));
+            old.push(timed(|| pool.install(key_only::histogram7)));
         }
         let (new_secs, new_hist) = median(new);
         let (old_secs, old_hist) = median(old);
