@@ -121,7 +121,12 @@ def test_cli_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_game_4_exchange_strategies() -> None:
     v = load_variant("caribbean-poker")
+    plan = analyze(v).exchanges
+    assert plan is not None
     never = simulate(v, 1_000_000, seed=4, exchange="never")
+    assert abs(never.z_score(float(plan.never))) < 4, (never.mean, float(plan.never))  # the exact figures,
+    table = simulate(v, 1_000_000, seed=4)  # never exchanging and exchanging by the table
+    assert abs(table.z_score(float(plan.value))) < 4, (table.mean, float(plan.value))
     r = simulate(v, 1_000_000, seed=4, exchange="all-five")
     assert r.mean != never.mean and r.stderr > 0
     choose = load_variant("caribbean-poker-choose")
