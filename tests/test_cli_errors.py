@@ -54,8 +54,14 @@ PACKAGE_ERRORS = [
     ("play cyberstud --store {tmp}/text.db", "text.db: not a table record"),
 ]
 
-# Numbers argparse refuses before any work starts (its usage line, then its error line).
+# What the parser refuses before any work starts (`OneLineParser`): the command that refused it,
+# then the reason, on one line.
 ARGUMENT_ERRORS = [
+    ("table history {tmp}/t.db --last x", "caribbean-fast table history: error: --last: invalid int value: 'x'"),
+    ("table history", "caribbean-fast table history: error: the following arguments are required: store"),
+    ("table", "caribbean-fast table: error: the following arguments are required: job"),
+    ("simulate cyberstud --no-such-option", "caribbean-fast: error: unrecognized arguments: --no-such-option"),
+    ("variants show", "caribbean-fast variants show: error: the following arguments are required: NAME_OR_PATH"),
     ("simulate cyberstud --threads x", "invalid int value: 'x'"),
     ("table run cyberstud --store {tmp}/t.db --seed -1", "seed must be 0 to 18,446,744,073,709,551,615, not -1"),
     ("play cyberstud --balance nan", "nan must be a finite number above 0"),
@@ -91,16 +97,25 @@ def test_package_errors_are_one_line_and_exit_2(
 
 
 @pytest.mark.parametrize(("line", "reason"), ARGUMENT_ERRORS)
-def test_bad_numbers_are_refused_by_the_parser(
+def test_the_parser_refuses_in_one_line_and_exit_2(
     line: str, reason: str, tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stop:
         main(_argv(line, tmp))
     assert stop.value.code == 2
-    err = capsys.readouterr().err
-    assert err.splitlines()[0].startswith("usage: caribbean-fast")
-    assert "error: " in err.splitlines()[-1] and reason in err.splitlines()[-1], err
-    assert "Traceback" not in err
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("caribbean-fast") and ": error: " in lines[0], captured.err
+    assert reason in lines[0]
+
+
+def test_help_still_prints_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["table", "history", "--help"])
+    assert stop.value.code == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("usage: caribbean-fast table history") and captured.err == ""
 
 
 def test_a_file_that_cannot_be_written_is_one_line(tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:

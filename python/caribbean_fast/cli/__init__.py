@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 from .. import __version__
 from ..errors import CaribbeanFastError
 from . import analyze, evaluate, play, plot, serve, simulate, table, variants
+from .arguments import OneLineParser
 
 Command = Callable[[argparse.Namespace], int]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="caribbean-fast", description=__doc__)
+    parser = OneLineParser(prog="caribbean-fast", description=__doc__)
     parser.add_argument("--version", action="version", version=f"caribbean-fast {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for module in (evaluate, variants, analyze, simulate, table, play, plot, serve):

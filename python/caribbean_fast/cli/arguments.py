@@ -1,17 +1,30 @@
 """Argument types for the options that argparse reads as numbers before any work starts: each
 applies the package's own bound (`bounds`), so no text a user types (``inf``, ``nan``, ``-1``)
-reaches the API as a value it cannot hold; argparse turns a refusal into its usage line and exit
-status 2."""
+reaches the API as a value it cannot hold. `OneLineParser` turns every refusal (a bad value, an
+unknown option, a missing argument) into one line on stderr and exit status 2, like the package's
+own errors."""
 
 from __future__ import annotations
 
 import argparse
 import math
+from typing import NoReturn
 
 from ..bounds import checked_seed
 from ..errors import ArgumentError
 
-__all__ = ["positive", "seed"]
+__all__ = ["OneLineParser", "positive", "seed"]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose refusals are one line naming the command and what was wrong (issue 12).
+
+    Sub-parsers are made by `add_subparsers`, which builds them of the parent's class, so the
+    top-level parser being one of these makes every sub-command's parser one too."""
+
+    def error(self, message: str) -> NoReturn:
+        reason = message.removeprefix("argument ")
+        self.exit(2, f"{self.prog}: error: {reason} (see {self.prog} --help)\n")
 
 
 def positive(text: str) -> float:
