@@ -40,6 +40,8 @@ PACKAGE_ERRORS = [
     ("table run cyberstud --store {tmp}/new.db --seats 2", "cyberstud seats 1 to 1, not 2"),
     ("table run cyberstud --store {tmp}/new.db --balance -5", "--balance must be positive, not -5"),
     ("table run cyberstud --store {tmp}/t.db --rounds -1", "--rounds must be 0 or more, not -1"),
+    ("table run cyberstud --store {tmp}/new.db --ante 1", "--ante 0.01 USD is outside the table's limits 1.00 USD to"),
+    ("table run cyberstud --store {tmp}/new.db --ante 30001", "--ante 300.01 USD is outside the table's limits"),
     ("table audit {tmp}/missing.db", "missing.db: no such record"),
     ("table audit {tmp}/text.db", "text.db: not a table record: file is not a database"),
     ("table history {tmp}/text.db", "text.db: not a table record"),
@@ -124,3 +126,21 @@ def test_a_file_that_cannot_be_written_is_one_line(tmp: Path, capsys: pytest.Cap
     assert main(["plot", "meter", "cyberstud", "-o", str(target)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("caribbean-fast: error: ") and str(target) in err, err
+
+
+def test_an_ante_below_the_minimum_is_raised_where_the_rules_say_so(
+    tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Game 1 (atlantic-city) raises an ante below the minimum to the minimum, as the engine does;
+    the run says so and deposits 200 of the antes it plays."""
+    assert main(["table", "run", "atlantic-city", "--store", str(tmp / "a.db"), "--ante", "1", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("--ante 0.01 USD is outside the limits: the rules make it 5.00 USD\n"), out
+    assert "2 rounds settled" in out
+
+
+def test_a_run_that_stops_early_says_why(tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """1.50 USD cannot cover an ante of 1.00 USD (at most a third of the balance): no round is dealt."""
+    assert main(["table", "run", "cyberstud", "--store", str(tmp / "b.db"), "--balance", "150", "--rounds", "3"]) == 1
+    err = capsys.readouterr().err
+    assert err == "caribbean-fast: stopped at 0 of 3 rounds: no seat can cover an ante of 1.00 USD\n"

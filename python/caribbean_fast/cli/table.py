@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -85,12 +86,24 @@ def _started(args: argparse.Namespace, variant: Variant) -> Table:
     with new_record(args.store) as store:
         table = Table(variant, seats=seats, seed=args.seed, store=store)
         args.strategy = args.strategy or "simple"
-        args.balance = args.balance or 200 * (args.ante or table.limits.minimum)
+        args.balance = args.balance or 200 * _played_ante(args, table)
         options = {k: getattr(args, k) for k in ("strategy", "ante", "progressive", "balance")}
         store.write_meta({"run": json.dumps(options)})
         for seat in range(table.seats):
             table.deposit(seat, args.balance)
     return table
+
+
+def _played_ante(args: argparse.Namespace, table: Table) -> int:
+    """The ante every round stakes: --ante (default the minimum) as the table's limits make it
+    (`Limits.adjust`, the rule the engine applies to each ante); refused if the rules refuse it."""
+    asked, lim, fmt = args.ante or table.limits.minimum, table.limits, table.variant.currency.format
+    ante = lim.adjust(asked)
+    if ante is None:
+        raise ArgumentError(
+            f"--ante {fmt(asked)} is outside the table's limits {fmt(lim.minimum)} to {fmt(lim.maximum)}"
+        )
+    return ante
 
 
 def _open(args: argparse.Namespace) -> tuple[Table, int]:
@@ -112,13 +125,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, table: Table, settled: int) -> int:
-    ante = args.ante or table.limits.minimum
+    ante, fmt = _played_ante(args, table), table.variant.currency.format
+    if args.ante is not None and ante != args.ante:
+        print(f"--ante {fmt(args.ante)} is outside the limits: the rules make it {fmt(ante)}")
     strategy = seat_strategy(args.strategy, table.variant)
     start, before = time.perf_counter(), settled
     while settled < args.rounds and play_round(table, strategy, ante, args.progressive):
         settled += table.events[-1].kind == "round_closed" and not table.events[-1].public["void"]
     seconds = time.perf_counter() - start
-    fmt = table.variant.currency.format
     out = RichTable(title=f"{table.variant.title}: {settled} rounds settled", show_header=False)
     for seat in range(table.seats):
         out.add_row(f"seat {seat}", fmt(table.balance(seat)))
@@ -128,7 +142,13 @@ def _play(args: argparse.Namespace, table: Table, settled: int) -> int:
         "this run", f"{settled - before} rounds in {seconds:.2f} s ({(settled - before) / max(seconds, 1e-9):,.0f}/s)"
     )
     Console().print(out)
-    return 0 if settled >= args.rounds else 1
+    if settled < args.rounds:  # play_round stopped: no seat could place the ante
+        print(
+            f"caribbean-fast: stopped at {settled} of {args.rounds} rounds: no seat can cover an ante of {fmt(ante)}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def run_audit(args: argparse.Namespace) -> int:
