@@ -18,59 +18,15 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..errors import CaribbeanFastError, ServerError
+from .schema import SCHEMA, Dialect, Tx
 
-__all__ = ["SCHEMA", "Database", "Tx", "connect"]
+__all__ = ["SCHEMA", "Database", "Dialect", "Tx", "connect"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
-
-SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS accounts (
-        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL,
-        wallet BIGINT NOT NULL CHECK (wallet >= 0), granted BIGINT NOT NULL, created TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS sessions (
-        token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
-    "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
-    """CREATE TABLE IF NOT EXISTS seats (
-        table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
-    """CREATE TABLE IF NOT EXISTS table_meta (
-        table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
-    "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS table_events (
-        table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
-        seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
-]
-
-
-class Tx(Protocol):
-    """A job's view of the open transaction; SQL uses `?` placeholders in both dialects."""
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Runs one statement; returns the number of rows it changed."""
-        ...
-
-    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None: ...
-    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-
-
-class Dialect(Protocol):
-    """What differs between SQLite and PostgreSQL: the connection and the placeholders."""
-
-    url: str
-
-    def tx(self) -> Tx: ...
-    def begin(self) -> None: ...
-    def commit(self) -> None: ...
-    def rollback(self) -> None: ...
-    def close(self) -> None: ...
-    def try_lease(self, table_id: str) -> bool:
-        """Takes the right to serve the table if no live process holds it; kept until this
-        connection closes or the process dies."""
-        ...
 
 
 class _SqliteTx:

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 
 from ..errors import ServerError
-from .db import SCHEMA, Tx
+from .schema import SCHEMA, Tx
 
 __all__ = ["Postgres", "lease_key"]
 
