@@ -16,7 +16,7 @@ from live_server import LiveServer, settings, small_tables
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cli import main
 from caribbean_fast.engine.history import outcome_words
-from caribbean_fast.errors import ServerError
+from caribbean_fast.errors import IllegalActionError, ServerError
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.remote import RemoteSession, log_in
 from caribbean_fast.server.tables import TableSpec
@@ -29,10 +29,10 @@ Script = Callable[[PlayApp, object], Awaitable[None]]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     game4 = TableSpec("caribbean-poker-1", load_variant("caribbean-poker"), 1)
+    choose = TableSpec("caribbean-poker-choose-1", load_variant("caribbean-poker-choose"), 1)
     stud2 = TableSpec("cyberstud-2", load_variant("cyberstud"), 1)
-    config = replace(
-        settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=[*small_tables(), game4, stud2]
-    )
+    tables = [*small_tables(), game4, choose, stud2]
+    config = replace(settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=tables)
     with LiveServer(config) as live:
         yield live
 
@@ -80,13 +80,35 @@ def test_game_4_exchanges_the_whole_hand_at_a_server(server: LiveServer) -> None
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
         before = owner.t.view(session.seat).cards
+        with pytest.raises(IllegalActionError, match="caribbean-poker has no exchanges of chosen cards"):
+            session.select(0)
+        await pilot.press("1")  # type: ignore[attr-defined]
+        assert "The key '1' does nothing here" in app.screen_text() and session.selected == set()
         await pilot.press("x")  # type: ignore[attr-defined]
         after = owner.t.view(session.seat).cards
-        assert after != before and "exchanged: now " + " ".join(after) in app.screen_text()
+        assert set(after).isdisjoint(before) and "exchanged: now " + " ".join(after) in app.screen_text()
         assert owner.t.view(session.seat).exchanges == 1
         await pilot.press("minus")  # type: ignore[attr-defined]
         result = owner.t.state.seats[session.seat].results
         assert result is not None and int(result["net"]["total"]) == -200  # the ante and the fee
+
+    play(session, script)
+
+
+def test_the_choose_example_exchanges_the_picked_cards_at_a_server(server: LiveServer) -> None:
+    session = RemoteSession(server.http, log_in(server.http, None, None), "caribbean-poker-choose", 20_000)
+    owner = server.app.state.server.owners[session.table_id]
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter", "x")  # type: ignore[attr-defined]
+        assert "pick the cards to exchange with 1-5 first" in app.screen_text()
+        before = owner.t.view(session.seat).cards
+        await pilot.press("1", "3")  # type: ignore[attr-defined]
+        assert f"to exchange: {before[0]} {before[2]}" in app.screen_text()
+        await pilot.press("x")  # type: ignore[attr-defined]
+        after = owner.t.view(session.seat).cards
+        kept = [k for k in range(5) if after[k] == before[k]]
+        assert kept == [1, 3, 4] and owner.t.view(session.seat).exchanges == 1
 
     play(session, script)
 

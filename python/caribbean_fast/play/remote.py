@@ -25,9 +25,9 @@ from ..engine import Phase, SeatView
 from ..engine.history import outcome_words
 from ..engine.state import Bets
 from ..engine.views import OtherSeat
-from ..errors import CaribbeanFastError, ServerError
+from ..errors import CaribbeanFastError, IllegalActionError, ServerError
 from ..settlement import Decision
-from ..variants import BetLimits, Variant, load_variant
+from ..variants import BetLimits, ExchangeCards, Variant, load_variant
 from .session import Mistake, stake_step
 
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "view_of"]
@@ -294,18 +294,30 @@ class RemoteSession:
             )
 
     def select(self, index: int) -> str:
-        cards = self._view().cards
-        if self.table.variant.exchanges is None or index >= len(cards) or "exchange" not in self._view().actions:
-            raise CaribbeanFastError("pick cards to exchange once dealt, in a game with exchanges")
+        """1-5: picks or unpicks a card for the exchange, only in the example variant where the
+        seat chooses the cards (game 4 exchanges the whole hand), as the local table's keys."""
+        cards, x = self._view().cards, self.table.variant.exchanges
+        if x is None or x.cards is not ExchangeCards.CHOOSE:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges of chosen cards")
+        if index >= len(cards) or "exchange" not in self._view().actions:
+            raise IllegalActionError("pick cards once dealt, before deciding")
         self.selected ^= {index}
-        return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "the whole hand")
+        return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "none")
 
     def exchange(self) -> str:
+        """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""
+        x = self.table.variant.exchanges
+        if x is None:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges")
         advice, view = self.advice(), self._view()
-        picked = [view.cards[i] for i in sorted(self.selected)]
-        self._send("exchange", **({"cards": picked} if picked else {}))
+        if x.cards is ExchangeCards.ALL:
+            self._send("exchange")
+        elif not self.selected:
+            raise IllegalActionError("pick the cards to exchange with 1-5 first")
+        else:
+            self._send("exchange", cards=[view.cards[i] for i in sorted(self.selected)])
         self.selected.clear()
-        if not picked:  # the whole hand: the choice the trainer values
+        if x.cards is ExchangeCards.ALL:  # the whole hand: the choice the trainer values
             self._judge(advice, "exchange", view)
         return "exchanged: now " + " ".join(self._view().cards)
 

@@ -18,6 +18,9 @@ SCHEMA = [
     "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
     """CREATE TABLE IF NOT EXISTS seats (
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS holds (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL,
+        first_round INTEGER NOT NULL, end_round INTEGER)""",
     """CREATE TABLE IF NOT EXISTS table_meta (
         table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
     "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",

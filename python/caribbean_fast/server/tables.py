@@ -22,6 +22,7 @@ from ..variants import Variant
 from . import wallets
 from .book import ServerBook
 from .db import Database, Tx
+from .holds import Holds, edge
 from .hub import Hub
 from .metrics import Metrics
 from .protocol import Command, frame, view_json
@@ -45,6 +46,7 @@ class Owner:
     def __init__(self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics) -> None:
         self.spec, self.db, self.book, self.hub, self.metrics = spec, db, book, hub, metrics
         self.record = TableRecord(spec.id)
+        self.holds = Holds(spec.id)  # who held each seat for which rounds
         self.table: Table | None = None
         self.players: dict[int, str] = {}
         self._loaded: dict[int, str] = {}  # the seats' holders as the database has them
@@ -72,6 +74,7 @@ class Owner:
         found = self.record.load(tx)
         seats = tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
         self._loaded = {int(k): str(a) for k, a in seats}
+        self.holds.load(tx, self._loaded)
         if found:
             table = restore(self.record, book=self.book)
         else:
@@ -143,8 +146,9 @@ class Owner:
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         kind, args = command.type, command.args
         if kind == "history":
-            seat = self._seated(account)
-            return {"rounds": self.t.history(seat, args.get("last", 10))}
+            self._seated(account)
+            assert account is not None
+            return {"rounds": self.holds.rounds(self.t, account, args.get("last", 10))}
         if account is None:
             raise ServerError("log in to play", "unauthorized")
         if kind == "sit":
@@ -226,6 +230,7 @@ class Owner:
         tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, seat, account))
         self.t.deposit(seat, buy_in)
         self.t.accounts[seat] = account
+        self.holds.begin(tx, seat, account, edge(self.t))
 
     def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
         wallets.debit(tx, account, amount)
@@ -247,6 +252,7 @@ class Owner:
         if amount:
             self.t.withdraw(seat, amount)
             wallets.credit(tx, account, amount)
+        self.holds.end(tx, seat, edge(self.t))
 
     async def _money_job(self, job: Callable[[Tx], None]) -> None:
         """A wallet move and the table's event in one job (anything pending is committed first,
@@ -312,14 +318,14 @@ class Owner:
             return []
         ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
         last = self.t.round if ended else self.t.round - 1
-        return [r for r in self.t.history(seat, RECALL) if r and since < r[0]["round"] <= last]
+        return [r for r in self.holds.rounds(self.t, account, RECALL) if since < r[0]["round"] <= last]
 
     # ---- frames out --------------------------------------------------------------------------------
 
     def view_frame(self, seat: int | None) -> str:
-        if seat is None:
-            return frame("view", table=self.spec.id, view=view_json(self.t.view(0), self.players, public=True))
-        return frame("view", table=self.spec.id, view=view_json(self.t.view(seat), self.players))
+        """A seat's view (None: a spectator's), showing nobody a previous holder's round."""
+        view = self.holds.fresh(self.t.view(0 if seat is None else seat))
+        return frame("view", table=self.spec.id, view=view_json(view, self.players, public=seat is None))
 
     def _broadcast(self) -> None:
         for seat, account in list(self.players.items()):

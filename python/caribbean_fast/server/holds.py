@@ -1,0 +1,97 @@
+"""Who held each seat for which rounds, so that a seat's frames and game recall show an account
+only the rounds it played there.
+
+The engine keeps its history per seat, and a seat's state (cards, result) stays until the next
+round opens; an account that sits at a seat another just left must not see the other's hand,
+result or rounds. A hold covers the rounds from the first one its account could be dealt into
+(`edge` when it sat) up to the first one after it left (`edge` when it left); the database keeps
+every hold, so recall holds across restarts and across the seats an account held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..engine import Phase, Table
+from ..engine.state import Bets
+from ..engine.views import OtherSeat, SeatView
+from .schema import Tx
+
+__all__ = ["Hold", "Holds", "edge"]
+
+Round = list[dict[str, Any]]
+
+
+def edge(table: Table) -> int:
+    """The first round a seat taken (or left) now can be dealt into: the open one while bets
+    are taken, else the next."""
+    return table.round if table.phase is Phase.BETTING else table.round + 1
+
+
+@dataclass
+class Hold:
+    seat: int
+    account: str
+    first: int  # the first round the account could be dealt into at the seat
+    end: int | None = None  # the first round after it left; None while it holds the seat
+
+    def covers(self, number: int) -> bool:
+        return self.first <= number and (self.end is None or number < self.end)
+
+
+class Holds:
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.all: list[Hold] = []
+
+    def load(self, tx: Tx, seated: dict[int, str]) -> None:
+        """Reads the table's holds; a seat held from before holds were kept covers every round."""
+        rows = tx.all(
+            "SELECT seat, account, first_round, end_round FROM holds WHERE table_id = ? ORDER BY first_round",
+            (self.table_id,),
+        )
+        self.all = [Hold(int(s), str(a), int(f), None if e is None else int(e)) for s, a, f, e in rows]
+        for seat, account in seated.items():
+            if self.current(seat) is None:
+                self.all.append(Hold(seat, account, 0))
+
+    def current(self, seat: int) -> Hold | None:
+        return next((h for h in self.all if h.seat == seat and h.end is None), None)
+
+    def begin(self, tx: Tx, seat: int, account: str, first: int) -> None:
+        tx.execute("INSERT INTO holds VALUES (?, ?, ?, ?, NULL)", (self.table_id, seat, account, first))
+        self.all.append(Hold(seat, account, first))
+
+    def end(self, tx: Tx, seat: int, end: int) -> None:
+        sql = "UPDATE holds SET end_round = ? WHERE table_id = ? AND seat = ? AND end_round IS NULL"
+        tx.execute(sql, (end, self.table_id, seat))
+        hold = self.current(seat)
+        if hold is not None:
+            hold.end = end
+
+    def rounds(self, table: Table, account: str, last: int) -> list[Round]:
+        """The last `last` rounds the account was dealt into at this table, at whichever seats it
+        held, each as its seat saw it; oldest first."""
+        found: list[Round] = []
+        for seat in sorted({h.seat for h in self.all if h.account == account}):
+            mine = [h for h in self.all if h.account == account and h.seat == seat]
+            found += [r for r in table.history(seat, max(table.round, 1)) if any(h.covers(r[0]["round"]) for h in mine)]
+        found.sort(key=lambda r: int(r[0]["round"]))
+        return found[-last:] if last > 0 else []
+
+    def fresh(self, view: SeatView) -> SeatView:
+        """The view with every seat's own round blanked where its holder sat after that round's
+        deal: nobody sees, or is shown as holding, a previous occupant's hand or result."""
+        others = tuple(o if self._ours(o.seat, view.round) else _blank_other(o) for o in view.others)
+        if self._ours(view.seat, view.round):
+            return replace(view, others=others)
+        return replace(view, others=others, cards=(), hand="", result=None, exchanges=0, bets=Bets())
+
+    def _ours(self, seat: int, number: int) -> bool:
+        hold = self.current(seat)
+        return hold is None or hold.first <= number
+
+
+def _blank_other(o: OtherSeat) -> OtherSeat:
+    return replace(o, bets=Bets(), dealt=False, decided=False, cards=(), decision=None, result=None)
