@@ -44,6 +44,7 @@ class Holds:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
         self.all: list[Hold] = []
+        self._now: dict[int, Hold] = {}  # seat -> the hold of its holder, read by every view
 
     def load(self, tx: Tx, seated: dict[int, str]) -> None:
         """Reads the table's holds; a seat held from before holds were kept covers every round."""
@@ -52,21 +53,24 @@ class Holds:
             (self.table_id,),
         )
         self.all = [Hold(int(s), str(a), int(f), None if e is None else int(e)) for s, a, f, e in rows]
+        self._now = {h.seat: h for h in self.all if h.end is None}
         for seat, account in seated.items():
-            if self.current(seat) is None:
-                self.all.append(Hold(seat, account, 0))
+            if seat not in self._now:
+                self._now[seat] = Hold(seat, account, 0)
+                self.all.append(self._now[seat])
 
     def current(self, seat: int) -> Hold | None:
-        return next((h for h in self.all if h.seat == seat and h.end is None), None)
+        return self._now.get(seat)
 
     def begin(self, tx: Tx, seat: int, account: str, first: int) -> None:
         tx.execute("INSERT INTO holds VALUES (?, ?, ?, ?, NULL)", (self.table_id, seat, account, first))
-        self.all.append(Hold(seat, account, first))
+        self._now[seat] = Hold(seat, account, first)
+        self.all.append(self._now[seat])
 
     def end(self, tx: Tx, seat: int, end: int) -> None:
         sql = "UPDATE holds SET end_round = ? WHERE table_id = ? AND seat = ? AND end_round IS NULL"
         tx.execute(sql, (end, self.table_id, seat))
-        hold = self.current(seat)
+        hold = self._now.pop(seat, None)
         if hold is not None:
             hold.end = end
 
