@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
@@ -107,7 +108,20 @@ def test_exchanging_pays_against_a_2_to_a_5_only(plan: ExchangePlan) -> None:
     assert [u for u in range(13) if plan.rates[3][u]] == [0, 1, 2, 3]
     assert all(plan.exchange_value(3, u) > -1 for u in range(4))
     assert all(plan.exchange_value(k, u) <= -1 for u in range(4, 13) for k in (1, 2, 3))
-    assert plan.cost_of_never_exchanging > 0 and plan.value > plan.never
+
+
+def test_never_exchanging_is_the_par_sheet_of_the_game_without_exchanges(plan: ExchangePlan) -> None:
+    """The plan's no-exchange figure against a separate analysis: game 4 with its exchanges removed."""
+    assert plan.never == analyze(replace(GAME4, exchanges=None)).expected_return == Fraction(-142031221, 2718662100)
+
+
+def test_the_plan_value_is_a_recount_over_every_up_card(rows: StudRows, plan: ExchangePlan) -> None:
+    """The best strategy's value and the never-exchange value, each the mean over the 13 up ranks
+    of the plain re-count (`recount`) with 3 and with 0 exchanges left."""
+    fresh = [recount(rows, u, 3)[0] for u in range(13)]
+    assert plan.value == sum((f[3] for f in fresh), Fraction(0)) / 13
+    assert plan.never == sum((f[0] for f in fresh), Fraction(0)) / 13
+    assert plan.cost_of_never_exchanging == sum((f[3] - f[0] for f in fresh), Fraction(0)) / 13 > 0
 
 
 def test_the_count_table_settles_to_the_recursion(plan: ExchangePlan) -> None:
