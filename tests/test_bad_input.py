@@ -116,6 +116,43 @@ def table_argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
     return st.one_of(seat, run)
 
 
+def server_argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
+    """`serve` and `accounts` jobs that must be refused before a server starts or a database is
+    made: each carries a bad option, a bad name or amount, or a file that is not a server's."""
+    not_server = [p for p in paths if not p.endswith(("missing.db", "new.db", "empty.db"))]
+    bad_serve = st.one_of(
+        option("--port", ["-1", "0", "65536", "x", "1e3"]),
+        option("--grace", ["nan", "inf", "-1", "0"]),
+        option("--rate", ["-1", "x"]),
+        option("--share", ["1/1", "x", "-1/2"]),
+        st.sampled_from(not_server).map(lambda p: ["--database", p]),
+    )
+    serve = st.tuples(bad_serve, st.one_of(st.just([]), st.sampled_from(paths).map(lambda p: ["--tables", p]))).map(
+        lambda t: ["serve", *t[0], *t[1]]
+    )
+    bad_name = st.sampled_from(["ab", "bad name!", "x" * 40, "é", ""])
+    bad_amount = option("--amount", ["-5", "0", "x", str(2**64), "2.5"])
+    name_or_amount = st.one_of(
+        bad_name.map(lambda n: [n]), bad_amount.map(lambda a: ["alice", *a]), st.just(["alice", "--amount"])
+    )
+    accounts = st.tuples(st.sampled_from(["create", "deposit", "show"]), name_or_amount, st.sampled_from(paths)).map(
+        lambda t: ["accounts", t[0], *t[1], "--database", t[2], *(["--password", "x"] if t[0] == "create" else [])]
+    )
+    return st.one_of(serve, accounts)
+
+
+def other_argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
+    """`report` with options it does not take, and `plot` jobs that must write nothing."""
+    report = st.sampled_from([["--bogus"], ["--format", "xml"], ["extra"]]).map(lambda a: ["report", *a])
+    plot = st.tuples(
+        st.sampled_from(["strategy", "session", "meter"]),
+        st.sampled_from([*paths, "nonsense", *GAMES]),
+        st.sampled_from([["-o", paths[0]], ["-o", paths[0] + ".txt"], []]),
+        st.one_of(st.just([]), option("--rounds", BAD_COUNTS), option("--sessions", BAD_COUNTS)),
+    ).map(lambda t: ["plot", t[0], t[1], *t[2], *(t[3] if t[0] == "session" else [])])
+    return st.one_of(report, plot)
+
+
 def argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
     cards = st.lists(
         st.sampled_from(["As", "Kd", "10h", "1x", "", "As", "52", "-1", "Zz", "é"]), min_size=1, max_size=8
@@ -148,6 +185,8 @@ def argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
         st.tuples(st.sampled_from([*GAMES, *paths]), play_bad, st.sampled_from([[], ["--store", paths[0]]])).map(
             lambda t: ["play", t[0], *t[1], *t[2]]
         ),
+        server_argv(paths),
+        other_argv(paths),
     )
 
 

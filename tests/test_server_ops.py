@@ -104,3 +104,51 @@ def test_game_1_personal_limit_holds_on_every_table_of_the_account(tmp_path: Pat
         assert again["error"]["code"] == "illegal" and "at most once a week" in again["error"]["message"]
         account = c.welcome["account"]
     assert query(server.settings.database, "SELECT amount FROM limits WHERE account = ?", (account,)) == [(600,)]
+
+
+def test_accounts_and_serve_leave_a_foreign_database_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    foreign = tmp_path / "theirs.db"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    before = foreign.read_bytes()
+    for argv in (
+        ["accounts", "create", "alice", "--password", "secret-words", "--database", str(foreign)],
+        ["accounts", "show", "alice", "--database", str(foreign)],
+        ["serve", "--database", str(foreign)],
+    ):
+        assert main(argv) == 2, argv
+        assert "holds other tables" in capsys.readouterr().err
+    assert foreign.read_bytes() == before
+
+
+def test_accounts_readers_and_refused_deposits_make_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "none.db"
+    assert main(["accounts", "show", "alice", "--database", str(missing)]) == 2
+    assert "no server database there" in capsys.readouterr().err
+    for amount in ("-5", "0", str(10**13)):
+        assert main(["accounts", "deposit", "alice", "--amount", amount, "--database", str(missing)]) == 2
+        assert "a deposit is 1 to" in capsys.readouterr().err
+    assert (
+        main(
+            ["accounts", "create", "alice", "--password", "secret-words", "--amount", "-1", "--database", str(missing)]
+        )
+        == 2
+    )
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize("port", ["0", "-1", "65536", "x"])
+def test_serve_refuses_a_port_that_is_not_one(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", port])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "--port" in err[0]

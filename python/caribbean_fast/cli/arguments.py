@@ -13,7 +13,7 @@ from typing import NoReturn
 from ..bounds import checked_seed
 from ..errors import ArgumentError
 
-__all__ = ["OneLineParser", "positive", "seed"]
+__all__ = ["OneLineParser", "port", "positive", "seed"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -48,3 +48,14 @@ def seed(text: str) -> int:
         return checked_seed(value)
     except ArgumentError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def port(text: str) -> int:
+    """A TCP port to listen on: 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port (1 to 65535)")
+    return value

@@ -8,19 +8,20 @@ import getpass
 import os
 
 from ..errors import ArgumentError, MissingExtraError
+from .arguments import port, positive
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("serve", help="the tables as an online game server (WebSocket, docs/protocol.md)")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=port, default=8000)
     p.add_argument("--database", default="caribbean-fast.db", help="a SQLite file, or postgresql://...")
     p.add_argument("--tables", default=None, help="a TOML file of tables (default: one of each preset)")
     p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
-    p.add_argument("--grace", type=float, default=10.0, help="seconds a dropped player keeps playing")
-    p.add_argument("--rate", type=float, default=20.0, help="frames a second a socket may send (flood limit)")
-    p.add_argument("--burst", type=float, default=50.0, help="frames a socket may send at once")
+    p.add_argument("--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing")
+    p.add_argument("--rate", type=positive, default=20.0, help="frames a second a socket may send (flood limit)")
+    p.add_argument("--burst", type=positive, default=50.0, help="frames a socket may send at once")
     p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
     p.add_argument("--share", default="0/1", help="I/K: process I of K started together splits the tables")
     p.add_argument("--log-level", default="info")
@@ -92,10 +93,12 @@ def run_accounts(args: argparse.Namespace) -> int:
     _need_server()
     from ..server.accounts import check_name, create_account, hash_password
     from ..server.db import Database, connect
-    from ..server.wallets import balance, grant
+    from ..server.wallets import balance, check_amount, grant
 
-    db = Database(connect(args.database))
     name = check_name(args.name)
+    if args.job == "deposit" or getattr(args, "amount", 0):
+        check_amount(args.amount)
+    db = Database(connect(args.database, create=args.job == "create"))
     try:
         if args.job == "create":
             password = args.password or os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass()

@@ -50,11 +50,14 @@ class _SqliteTx:
 class Sqlite:
     """The embedded default: one file, WAL, every commit synchronous."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, create: bool = True) -> None:
         self.url = path
         self._lease: TextIO | None = None
+        if not create and not Path(path).is_file():
+            raise ServerError(f"{path}: no server database there")
         try:
             self._db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
+            _refuse_foreign(self._db, path)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=5000")
@@ -96,14 +99,24 @@ class Sqlite:
         return True
 
 
-def connect(url: str) -> Dialect:
-    """`postgresql://...` opens PostgreSQL; anything else is a SQLite file's path."""
+def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
+    """Someone else's SQLite database is left as it was: the server's schema goes only into a new
+    or empty file, or one that already holds the server's tables."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "accounts" not in tables:
+        db.close()
+        raise ServerError(f"{path}: not a server database (it holds other tables), left as it was")
+
+
+def connect(url: str, create: bool = True) -> Dialect:
+    """`postgresql://...` opens PostgreSQL; anything else is a SQLite file's path, made when
+    missing only if `create` (a reader never makes one)."""
     if url.startswith(("postgresql://", "postgres://")):
         from .pgstore import Postgres
 
         dialect: Dialect = Postgres(url)
         return dialect
-    return Sqlite(url)
+    return Sqlite(url, create)
 
 
 @dataclass

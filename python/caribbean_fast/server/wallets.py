@@ -15,7 +15,7 @@ from ..engine.ledger import OUTSIDE
 from ..errors import InsufficientFundsError, ServerError
 from .db import Tx
 
-__all__ = ["Books", "balance", "credit", "debit", "grant", "reconcile"]
+__all__ = ["Books", "balance", "check_amount", "credit", "debit", "grant", "reconcile"]
 
 MOST = 10**12  # the largest amount the protocol accepts, far below any overflow
 
@@ -39,10 +39,15 @@ def credit(tx: Tx, account: str, amount: int) -> None:
         raise ServerError(f"no account {account!r}", "bad_field")
 
 
-def grant(tx: Tx, account: str, amount: int) -> int:
-    """Play money into a wallet (`accounts deposit`); returns the new balance."""
+def check_amount(amount: int) -> None:
+    """The one rule for play money granted to a wallet: 1 to `MOST` minor units."""
     if not 0 < amount <= MOST:
         raise ServerError(f"a deposit is 1 to {MOST} minor units, not {amount}", "bad_field")
+
+
+def grant(tx: Tx, account: str, amount: int) -> int:
+    """Play money into a wallet (`accounts deposit`); returns the new balance."""
+    check_amount(amount)
     if not tx.execute(
         "UPDATE accounts SET wallet = wallet + ?, granted = granted + ? WHERE name = ?", (amount, amount, account)
     ):
