@@ -62,3 +62,47 @@ def test_trainer_values_equal_brute_force(name: str, hand: str, up: str, known: 
     assert advice.raise_ == raise_ and advice.fold == -1
     assert known is None or raise_ == known
     assert advice.best == ("raise" if raise_ > -1 else "fold")
+
+
+def brute_force_call(v: Variant, hole_text: str, flop_text: str) -> Fraction:
+    """Hold'em: calling's expected main-game net in antes, over every turn and river and every
+    pair of dealer cards (1,081 x 990 = 1,070,190 deals), by the evaluator and `settle` alone."""
+    hole, flop = parse_cards(hole_text, 2), parse_cards(flop_text, 3)
+    rest = [c for c in range(52) if c not in hole and c not in flop]
+    first, second = np.triu_indices(45, 1)
+    seats, dealers = [], []
+    for turn, river in combinations(rest, 2):
+        board = [*flop, turn, river]
+        left = np.array([c for c in rest if c not in (turn, river)], dtype=np.uint8)
+        seats.append(evaluate([*hole, *board]).strength)
+        pairs = np.stack([left[first], left[second]], axis=1)
+        dealers.append(np.hstack([pairs, np.tile(np.array(board, dtype=np.uint8), (len(pairs), 1))]))
+    dealer = evaluate_many(np.vstack(dealers)).astype(int).reshape(len(seats), -1)
+    seat = np.array(seats)[:, None]
+    q = v.qualifier.strength
+    total, deals = Fraction(0), dealer.size
+    assert deals == 1081 * 990
+    for s in np.unique(seat):
+        d = dealer[seat[:, 0] == s]
+        hand_class = v.classify(int(s))
+        for qualifies, showdown, n in (
+            (False, Showdown.PUSH, (d < q).sum()),
+            (True, Showdown.WIN, ((d >= q) & (d < s)).sum()),
+            (True, Showdown.PUSH, ((d >= q) & (d == s)).sum()),
+            (True, Showdown.LOSE, ((d >= q) & (d > s)).sum()),
+        ):
+            if n:
+                total += int(n) * settle(v, Outcome(Decision.RAISE, hand_class, qualifies, showdown)).main
+    return total / deals
+
+
+@pytest.mark.parametrize(
+    ("hole", "flop"),
+    [("As Ad", "Kh 7c 2d"), ("7h 2c", "Ks Qd 9s"), ("Jh Th", "9h 8h 2c"), ("5c 4d", "5h 5s Ad")],
+)
+def test_holdem_trainer_values_equal_brute_force(hole: str, flop: str) -> None:
+    v = load_variant("casino-holdem")
+    advice = Advisor(v).advise(parse_cards(hole), parse_cards(flop))
+    call = brute_force_call(v, hole, flop)
+    assert advice.raise_ == call and advice.fold == -1
+    assert advice.best == ("raise" if call > -1 else "fold")
