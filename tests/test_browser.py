@@ -66,14 +66,15 @@ def new_page(browser: Browser, viewport: ViewportSize = DESKTOP, **options: Any)
 def settle_check(page: Page, owner: Owner, seat: int, start: int) -> int:
     """The round is settled: the page shows the net the server settled, and the seat's balance at
     the table moved by exactly that net."""
-    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push)"))
+    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
     results = owner.t.state.seats[seat].results
     assert results is not None
-    net = int(results["net"]["total"])
+    net, fees = int(results["net"]["total"]), abs(int(results["net"]["exchange_fees"]))
     assert owner.t.balance(seat) == start + net
     code = owner.spec.variant.currency.code
-    word = "Won" if net > 0 else "Lost" if net < 0 else "Push"
-    expect(page.locator("#result")).to_have_text(f"{word} {money(abs(net), code)}" if net else "Push")
+    word = "Won" if net > 0 else "Lost" if net < 0 else "Even" if fees else "Push"
+    text = f"{word} {money(abs(net), code)}" if net else word
+    expect(page.locator("#result")).to_have_text(f"{text} after {money(fees, code)} in exchange fees" if fees else text)
     expect(page.locator("#balance")).to_have_text(money(start + net, code))
     return net
 
@@ -323,7 +324,7 @@ def test_the_trainer_gives_the_par_sheets_best_decision(server: LiveServer, brow
         expect(shown).to_have_text("raise" if best.value == "raise" else "fold", ignore_case=True, timeout=90_000)
         wrong = "#b-fold" if best.value == "raise" else "#b-raise"
         page.locator(wrong).click()
-        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push)"))
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
     expect(page.locator("#mistakes")).to_have_text("2 mistakes in 2 decisions so far.")
     page.locator("#b-end").click()
     expect(page.locator("#mistakes")).to_have_text(

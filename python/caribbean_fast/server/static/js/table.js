@@ -176,7 +176,16 @@ function renderResult(v) {
   }
   const net = v.result.net.total;
   node.classList.add(net > 0 ? "won" : net < 0 ? "lost" : "push");
-  node.textContent = `${net > 0 ? "Won" : net < 0 ? "Lost" : "Push"} ${net ? money(Math.abs(net)) : ""}`.trim();
+  node.textContent = resultText(v.result.net);
+}
+
+// The round's net in words; exchange fees are named, so a win that the fees cancel never reads
+// as a push (game 4).
+function resultText(net) {
+  const fees = Math.abs(net.exchange_fees || 0);
+  const word = net.total > 0 ? "Won" : net.total < 0 ? "Lost" : fees ? "Even" : "Push";
+  const amount = net.total ? ` ${money(Math.abs(net.total))}` : "";
+  return fees ? `${word}${amount} after ${money(fees)} in exchange fees` : `${word}${amount}`;
 }
 
 function renderOthers(v) {
