@@ -223,9 +223,12 @@ def call_requests() -> st.SearchStrategy[dict[str, Any]]:
     game = st.sampled_from(GAMES).map(lambda g: {"variant": g})
     return st.one_of(
         st.tuples(st.one_of(text, st.lists(ints, max_size=8))).map(lambda a: {"call": "evaluate", "args": list(a)}),
-        st.integers(5, 7)  # rows of int64 ids (the array's dtype and shape errors are issue 11's)
+        st.integers(5, 7)  # rows of int64 ids
         .flatmap(lambda n: st.lists(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=n, max_size=n), min_size=1))
         .map(lambda a: {"call": "evaluate_many", "args": [a]}),
+        st.lists(  # ragged rows, floats, text, huge ints: the array's own errors
+            st.lists(st.one_of(st.integers(-(2**70), 2**70), st.floats(), st.text(max_size=2)), max_size=8), max_size=4
+        ).map(lambda a: {"call": "evaluate_many", "args": [a]}),
         st.tuples(text, st.one_of(ints, st.lists(ints, max_size=3))).map(
             lambda a: {"call": "parse_cards", "args": list(a)}
         ),

@@ -150,8 +150,9 @@ def test_bad_batches_name_the_row() -> None:
     ],
 )
 def test_wrong_dtype_or_shape(array: np.ndarray, error: type[Exception], message: str) -> None:
-    with pytest.raises(error, match=message):
+    with pytest.raises(error, match=message) as caught:
         evaluate_many(array)
+    assert isinstance(caught.value, ArgumentError)  # the package's class, whichever builtin it also is
 
 
 @pytest.mark.parametrize("text", ["", "As Ks Qs Js", "As Ks Qs Js Ts 9s 8s 7s", "Ah Ah Ks Qs Js", "1x 2c 3c 4c 5c"])

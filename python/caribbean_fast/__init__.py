@@ -16,6 +16,7 @@ from .cards import Deck, card_text, format_cards, parse_card, parse_cards
 from .engine import SqliteStore, Table, audit, restore
 from .errors import (
     ArgumentError,
+    ArgumentTypeError,
     AuditError,
     CaribbeanFastError,
     IllegalActionError,
@@ -49,6 +50,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "DISTINCT_STRENGTHS",
     "ArgumentError",
+    "ArgumentTypeError",
     "AuditError",
     "CaribbeanFastError",
     "Decision",

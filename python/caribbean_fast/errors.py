@@ -13,6 +13,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArgumentError",
+    "ArgumentTypeError",
     "AuditError",
     "CaribbeanFastError",
     "IllegalActionError",
@@ -34,6 +35,11 @@ class CaribbeanFastError(Exception):
 class ArgumentError(CaribbeanFastError, ValueError):
     """An argument outside what the function accepts (a count, a name, a path, a shape); the
     message names the argument and what it must be."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of a type the function cannot take (an array of floats or text where card ids
+    are due); also a `TypeError`, as Python's own functions raise for a wrong type."""
 
 
 class InvalidCardsError(CaribbeanFastError, ValueError):

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from . import _core
 from .cards import CardsLike, format_cards, parse_cards
-from .errors import ArgumentError, InvalidCardsError
+from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError
 
 __all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "class_of", "evaluate", "evaluate_many"]
 
@@ -164,9 +164,12 @@ def evaluate(cards: CardsLike) -> HandValue:
 
 
 def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    array = np.asarray(cards)
+    try:
+        array = np.asarray(cards)
+    except (ValueError, OverflowError) as err:  # ragged rows, ints past any dtype
+        raise ArgumentError(f"cards must be a rectangular integer array of card ids: {err}") from None
     if array.dtype.kind not in "iu":
-        raise TypeError(f"cards must be an integer array of card ids, not dtype {array.dtype}")
+        raise ArgumentTypeError(f"cards must be an integer array of card ids, not dtype {array.dtype}")
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
         raise ArgumentError(f"cards must have shape (n, 5), (n, 6) or (n, 7), not {array.shape}")
     if array.dtype != np.uint8 and array.size:
