@@ -250,3 +250,17 @@ def test_the_footer_shows_this_games_keys(name: str, shown: list[str], hidden: l
     ]:
         assert key in footer[0], key
     assert not any(key in footer[0] for key in hidden)
+
+
+def test_a_crash_in_the_client_exits_non_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: a crash must not look like a session that ended well (exit status 0)."""
+    from caribbean_fast.cli import main
+    from caribbean_fast.play.app import PlayApp
+
+    def crash(self: PlayApp) -> None:
+        raise RuntimeError("a fault in drawing the table")
+
+    run = PlayApp.run
+    monkeypatch.setattr(PlayApp, "renderables", crash)
+    monkeypatch.setattr(PlayApp, "run", lambda self: run(self, headless=True))
+    assert main(["play", "cyberstud"]) == 1

@@ -105,13 +105,14 @@ def run(args: argparse.Namespace) -> int:
         raise MissingExtraError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
     if args.connect is not None:
         session = remote_session(args)
+        remote = PlayApp(session)
         try:
-            report = PlayApp(session).run()
+            report = remote.run()
         finally:
             session.link.close()
         if report:
             print(report)
-        return 0
+        return remote.return_code or 0  # Textual sets 1 when the app crashed
     table = open_table(args)
     if args.trainer:
         print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")
