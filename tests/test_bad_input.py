@@ -58,9 +58,13 @@ class Worker:
         return answer
 
     def close(self) -> None:
+        """Ends the worker and closes both pipes (an unclosed one is a ResourceWarning whenever it
+        is collected, in whichever test runs then)."""
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait(timeout=30)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 @pytest.fixture(scope="module")
