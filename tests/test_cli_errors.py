@@ -45,6 +45,8 @@ PACKAGE_ERRORS = [
     ("table audit {tmp}/missing.db", "missing.db: no such record"),
     ("table audit {tmp}/text.db", "text.db: not a table record: file is not a database"),
     ("table history {tmp}/text.db", "text.db: not a table record"),
+    ("serve --tables {tmp}/binary.toml", "binary.toml: cannot read the tables: 'utf-8' codec can't decode byte 0xff"),
+    ("serve --tables {tmp}/broken.toml", "broken.toml: cannot read the tables"),
     ("plot strategy cyberstud -o {tmp}/x.gif", "x.gif: the image must end in .png, .svg or .pdf"),
     ("plot strategy cyberstud -o {tmp}/none/x.png", "the folder"),
     ("plot meter casino-holdem -o {tmp}/x.png", "casino-holdem has no progressive bet to plot"),

@@ -51,7 +51,7 @@ def load_tables(path: str | Path) -> list[TableSpec]:
     """The tables a TOML file lists; ServerError naming the entry and key at fault."""
     try:
         data = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as err:
+    except (OSError, ValueError, RecursionError) as err:  # ValueError: not UTF-8, not TOML
         raise ServerError(f"{path}: cannot read the tables: {err}", "bad_field") from None
     entries = data.get("table")
     if not isinstance(entries, list) or not entries:
