@@ -98,7 +98,10 @@ def test_an_oversized_frame_closes_the_socket(server: LiveServer) -> None:
 def test_a_flood_closes_the_socket_and_spares_the_others(server: LiveServer) -> None:
     flooder, other = Client(server.ws, server.guest()), Client(server.ws, server.guest())
     for k in range(200):
-        flooder.ws.send(json.dumps({"v": 1, "id": k, "type": "ping"}))
+        try:
+            flooder.ws.send(json.dumps({"v": 1, "id": k, "type": "ping"}))
+        except ConnectionClosed:  # the server may close it before the flood is all sent
+            break
     assert closed_with(flooder) == (1008, "flood")
     assert other.cmd("ping")["ok"] is True
 
