@@ -216,6 +216,18 @@ def test_the_command_line_refuses_bad_input_in_one_line(
     assert fingerprint(files["record.db"].parent) == before, args
 
 
+def wrong_types(game: st.SearchStrategy[Any], junk: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Arguments of the wrong type where an outcome, stakes, a store or card ids are due (a path
+    given to `restore` is the likeliest): the package's ArgumentTypeError, never AttributeError."""
+    return st.one_of(
+        st.tuples(game, junk).map(lambda a: {"call": "settle", "args": list(a)}),
+        st.tuples(game, junk, junk).map(lambda a: {"call": "settle_money", "args": list(a)}),
+        st.tuples(st.sampled_from(["restore", "audit", "format_cards"]), junk).map(
+            lambda a: {"call": a[0], "args": [a[1]]}
+        ),
+    )
+
+
 def call_requests() -> st.SearchStrategy[dict[str, Any]]:
     ints = st.one_of(
         st.integers(-(2**70), 2**70),
@@ -245,6 +257,7 @@ def call_requests() -> st.SearchStrategy[dict[str, Any]]:
         st.tuples(game, st.one_of(sizes, floats), st.one_of(st.integers(1, 10), sizes)).map(
             lambda a: {"call": "simulate_meter", "args": [a[0], a[1]], "kwargs": {"seed": a[2]}}
         ),
+        wrong_types(game, st.one_of(text, ints, st.none(), game, st.lists(ints, max_size=3))),
         st.tuples(
             game, st.one_of(sizes, floats), st.one_of(st.integers(0, 9), sizes), st.one_of(st.just(None), sizes)
         ).map(lambda a: {"call": "simulate", "args": [a[0], a[1]], "kwargs": {"seed": a[2], "threads": a[3]}}),

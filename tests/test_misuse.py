@@ -191,3 +191,14 @@ def test_amounts_at_a_table_are_bounded_and_named_in_the_currency() -> None:
         t.deposit(0, 10**30)
     with pytest.raises(IllegalActionError, match=r"a deposit must be positive, not -10\.00 USD"):
         t.deposit(0, -1000)
+
+
+def test_a_path_given_where_a_store_is_due_names_the_store_to_open() -> None:
+    """`restore("t.db")` is the likeliest slip: the package's error says what to pass instead."""
+    import caribbean_fast as cf
+
+    for call in (cf.restore, cf.audit):
+        with pytest.raises(cf.ArgumentTypeError, match=r"SqliteStore\(path, mode='read'\), not str 't.db'"):
+            call("t.db")  # type: ignore[arg-type]
+    with pytest.raises(cf.ArgumentTypeError, match="settle takes an Outcome, not str"):
+        cf.settle(cf.load_variant("cyberstud"), "win")  # type: ignore[arg-type]

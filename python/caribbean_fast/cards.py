@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArgumentError, InvalidCardsError
+from .errors import ArgumentError, InvalidCardsError, require_type
 
 __all__ = ["RANKS", "SUITS", "CardsLike", "Deck", "card_text", "format_cards", "parse_card", "parse_cards"]
 
@@ -63,6 +63,7 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
 
 def card_text(card: int) -> str:
     """The text of a card id, e.g. 51 -> "As"."""
+    require_type(card, (int, np.integer), "a card id is an integer 0..51")
     if not 0 <= card < DECK_SIZE:
         raise InvalidCardsError(f"card id {card} is not in 0..51")
     return RANKS[card >> 2] + SUITS[card & 3]
@@ -70,6 +71,7 @@ def card_text(card: int) -> str:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Card ids as space-separated text, e.g. "As Kd Th"."""
+    require_type(cards, Iterable, "cards are an iterable of card ids")
     return " ".join(card_text(c) for c in cards)
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "ServerError",
     "StoreError",
     "VariantError",
+    "require_type",
 ]
 
 
@@ -40,6 +41,13 @@ class ArgumentError(CaribbeanFastError, ValueError):
 class ArgumentTypeError(ArgumentError, TypeError):
     """An argument of a type the function cannot take (an array of floats or text where card ids
     are due); also a `TypeError`, as Python's own functions raise for a wrong type."""
+
+
+def require_type(value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuses, as an `ArgumentTypeError`, an argument that is not of the type a public function
+    takes (a path where a store is due, text where an outcome is due): the one type check."""
+    if not isinstance(value, kind):
+        raise ArgumentTypeError(f"{what}, not {type(value).__name__} {value!r:.60}")
 
 
 class InvalidCardsError(CaribbeanFastError, ValueError):

@@ -18,7 +18,7 @@ from enum import StrEnum
 from fractions import Fraction
 from math import floor
 
-from .errors import ArgumentError, ImpossibleOutcomeError
+from .errors import ArgumentError, ImpossibleOutcomeError, require_type
 from .hands import HandClass
 from .variants.model import Variant
 
@@ -133,6 +133,8 @@ def _progressive(v: Variant, o: Outcome, first_five: int) -> ProgressivePay | No
 
 def settle(variant: Variant, outcome: Outcome) -> Settlement:
     """What each spot nets for this outcome under this variant (exact, per unit of stake)."""
+    require_type(variant, Variant, "settle takes a Variant (load_variant)")
+    require_type(outcome, Outcome, "settle takes an Outcome")
     o, v = outcome, variant
     _check(o.hand_class in v.classes, f"{o.hand_class.label} is not a class of {v.name}")
     most = v.exchanges.most_per_round if v.exchanges else 0
@@ -181,6 +183,7 @@ def settle_money(
     """`settle` in minor units for these stakes. A meter prize pays its share of `meter`; under the
     variant's equal split it is divided among the `meter_sharers` seats that win it in the same
     round (two royals share the meter)."""
+    require_type(stakes, Stakes, "settle_money takes Stakes")
     _check_stakes(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
     _check_stakes(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
     raise_stake = stakes.ante * variant.raise_multiple

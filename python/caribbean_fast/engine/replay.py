@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..errors import AuditError, CaribbeanFastError, StoreError, VariantError
+from ..errors import ArgumentTypeError, AuditError, CaribbeanFastError, StoreError, VariantError
 from ..variants.toml_io import from_dict
 from .accounts import AccountBook
 from .core import Clock, utc_now
@@ -148,10 +148,18 @@ def _replay(
     return table, len(events)
 
 
+def _check_store(store: object, what: str) -> None:
+    """A path is the likeliest mistake: the store is opened by the caller, who chooses its mode."""
+    if not callable(getattr(store, "rows", None)):
+        given = f"{type(store).__name__} {store!r:.60}"
+        raise ArgumentTypeError(f"{what} takes an event store such as SqliteStore(path, mode='read'), not {given}")
+
+
 def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | None = None) -> Table:
     """The table as its store left it; a command cut off by a crash is completed, then the open
     round goes on or is void by the variant's rule (`Timing.unfinished`). Pass the account book
     the table was playing with, if any."""
+    _check_store(store, "restore")
     rows = store.rows()
     _check_chain(rows)
     events = [r.event for r in rows]
@@ -203,6 +211,7 @@ def verified(store: EventStore) -> tuple[Table, list[Event]]:
 
 def audit(store: EventStore) -> AuditReport:
     """Checks the row hashes, every seed against its commitment, and replays every round."""
+    _check_store(store, "audit")
     try:
         table, events = verified(store)
     except (AuditError, StoreError) as err:
