@@ -28,7 +28,7 @@ from ..engine.views import OtherSeat
 from ..errors import CaribbeanFastError, IllegalActionError, ServerError
 from ..settlement import Decision
 from ..variants import BetLimits, ExchangeCards, Variant, load_variant
-from .session import Mistake, stake_step
+from .session import Mistake, stake_step, trainer_report
 
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "view_of"]
 
@@ -383,17 +383,7 @@ class RemoteSession:
         """What the session came to, then the trainer's report: the mistakes and their cost."""
         if not self.trainer:
             return self.session_result()
-        cost = sum((m.cost for m in self.mistakes), Fraction(0))
-        lines = [
-            self.session_result(),
-            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
-        ]
-        lines += [
-            f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
-            f"(-{float(m.cost):.4f} antes)"
-            for m in self.mistakes
-        ]
-        return "\n".join(lines)
+        return trainer_report(self.session_result(), self.mistakes, self.decisions)
 
     def _fmt(self, minor: int) -> str:
         return self.table.variant.currency.format(minor)

@@ -46,6 +46,18 @@ class Mistake:
     cost: Fraction  # antes given up
 
 
+def trainer_report(result: str, mistakes: list[Mistake], decisions: int) -> str:
+    """The session's result, then the trainer's: each mistake and what it cost (local and remote)."""
+    cost = sum((m.cost for m in mistakes), Fraction(0))
+    lines = [result, f"Trainer: {len(mistakes)} mistakes in {decisions} decisions, costing {float(cost):.4f} antes"]
+    lines += [
+        f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
+        f"(-{float(m.cost):.4f} antes)"
+        for m in mistakes
+    ]
+    return "\n".join(lines)
+
+
 class PlaySession:
     def __init__(
         self, table: Table, seat: int = 0, others: str | Strategy = "simple", advisor: Advisor | None = None
@@ -224,17 +236,7 @@ class PlaySession:
         """What the session came to, then the trainer's report: the mistakes and their cost."""
         if self.advisor is None:
             return self.session_result()
-        cost = sum((m.cost for m in self.mistakes), Fraction(0))
-        lines = [
-            self.session_result(),
-            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
-        ]
-        lines += [
-            f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
-            f"(-{float(m.cost):.4f} antes)"
-            for m in self.mistakes
-        ]
-        return "\n".join(lines)
+        return trainer_report(self.session_result(), self.mistakes, self.decisions)
 
     def _fmt(self, minor: int) -> str:
         return self.table.variant.currency.format(minor)
