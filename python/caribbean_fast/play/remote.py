@@ -28,7 +28,7 @@ from ..engine.views import OtherSeat
 from ..errors import CaribbeanFastError, IllegalActionError, ServerError
 from ..settlement import Decision
 from ..variants import BetLimits, ExchangeCards, Variant, load_variant
-from .session import Mistake, stake_step, trainer_report
+from .session import Mistake, pick, stake_step, trainer_report
 
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "view_of"]
 
@@ -296,13 +296,8 @@ class RemoteSession:
     def select(self, index: int) -> str:
         """1-5: picks or unpicks a card for the exchange, only in the example variant where the
         seat chooses the cards (game 4 exchanges the whole hand), as the local table's keys."""
-        cards, x = self._view().cards, self.table.variant.exchanges
-        if x is None or x.cards is not ExchangeCards.CHOOSE:
-            raise IllegalActionError(f"{self.table.variant.name} has no exchanges of chosen cards")
-        if index >= len(cards) or "exchange" not in self._view().actions:
-            raise IllegalActionError("pick cards once dealt, before deciding")
-        self.selected ^= {index}
-        return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "none")
+        view = self._view()
+        return pick(self.table.variant, view.cards, self.selected, index, "exchange" in view.actions)
 
     def exchange(self) -> str:
         """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""

@@ -6,6 +6,7 @@ the reason and nothing changes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -15,7 +16,7 @@ from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
 from ..engine.history import outcome_words
 from ..errors import IllegalActionError
 from ..settlement import Decision
-from ..variants import ExchangeCards, Family
+from ..variants import ExchangeCards, Family, Variant
 
 __all__ = ["CHIPS", "Mistake", "PlaySession", "stake_step"]
 
@@ -44,6 +45,18 @@ class Mistake:
     chosen: str  # "raise", "fold" or "exchange"
     best: str
     cost: Fraction  # antes given up
+
+
+def pick(variant: Variant, cards: Sequence[str], selected: set[int], index: int, deciding: bool) -> str:
+    """Key 1-5, local or remote: picks or unpicks card `index` in `selected` for an exchange, only
+    in the example variant where the seat chooses the cards (game 4 exchanges the whole hand)."""
+    x = variant.exchanges
+    if x is None or x.cards is not ExchangeCards.CHOOSE:
+        raise IllegalActionError(f"{variant.name} has no exchanges of chosen cards")
+    if not deciding or index >= len(cards):
+        raise IllegalActionError("pick cards once dealt, before deciding")
+    selected ^= {index}
+    return "to exchange: " + (" ".join(cards[i] for i in sorted(selected)) or "none")
 
 
 def trainer_report(result: str, mistakes: list[Mistake], decisions: int) -> str:
@@ -144,14 +157,8 @@ class PlaySession:
     def select(self, index: int) -> str:
         """1-5: picks or unpicks a card for the exchange (the example variant where the seat
         chooses the cards)."""
-        cards = self.table.view(self.seat).cards
-        x = self.table.variant.exchanges
-        if x is None or x.cards is not ExchangeCards.CHOOSE:
-            raise IllegalActionError(f"{self.table.variant.name} has no exchanges of chosen cards")
-        if self.table.phase is not Phase.DECIDING or index >= len(cards):
-            raise IllegalActionError("pick cards once dealt, before deciding")
-        self.selected ^= {index}
-        return "to exchange: " + (" ".join(cards[i] for i in sorted(self.selected)) or "none")
+        deciding = self.table.phase is Phase.DECIDING
+        return pick(self.table.variant, self.table.view(self.seat).cards, self.selected, index, deciding)
 
     def exchange(self) -> str:
         """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""
