@@ -3,44 +3,22 @@ against the par sheet; a recorded session restored; bad keys and refused actions
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from argparse import Namespace
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from pilot import new_table, play
 from tables import Clock, rig, stacked_deck
 
 from caribbean_fast import analyze, load_variant
 from caribbean_fast.analysis.advice import Advisor
 from caribbean_fast.cli.play import open_table
-from caribbean_fast.engine import Phase, SqliteStore, Table
-from caribbean_fast.play import PlaySession
+from caribbean_fast.engine import Phase, SqliteStore
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.render import chips
 from caribbean_fast.settlement import Decision
-
-Script = Callable[[PlayApp, object], Awaitable[None]]
-
-
-def play(table: Table, script: Script, advisor: Advisor | None = None) -> PlayApp:
-    app = PlayApp(PlaySession(table, advisor=advisor), tick_seconds=None)
-
-    async def drive() -> None:
-        async with app.run_test(size=(130, 45)) as pilot:
-            await script(app, pilot)
-
-    asyncio.run(drive())
-    return app
-
-
-def new_table(name: str, seats: int = 1, clock: Clock | None = None) -> Table:
-    table = Table(load_variant(name), seats=seats, seed=5, clock=clock or Clock())
-    for seat in range(seats):
-        table.deposit(seat, 100_000)
-    return table
 
 
 def test_game1_keys_stake_progressive_deal_raise(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,43 +3,21 @@ words, the stake by chip values, a second table of limits, and quitting (issue 1
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from argparse import Namespace
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from pilot import new_table, play
 from rich.console import Console
 from tables import Clock, rig, stacked_deck
 
 from caribbean_fast import load_variant
 from caribbean_fast.cli.play import open_table
-from caribbean_fast.engine import StoreError, Table
-from caribbean_fast.play import PlaySession
+from caribbean_fast.engine import StoreError
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.render import help_text
-
-Script = Callable[[PlayApp, object], Awaitable[None]]
-
-
-def play(table: Table, script: Script, size: tuple[int, int] = (130, 45)) -> PlayApp:
-    app = PlayApp(PlaySession(table), tick_seconds=None)
-
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await script(app, pilot)
-
-    asyncio.run(drive())
-    return app
-
-
-def new_table(name: str, seats: int = 1, clock: Clock | None = None) -> Table:
-    table = Table(load_variant(name), seats=seats, seed=5, clock=clock or Clock())
-    for seat in range(seats):
-        table.deposit(seat, 100_000)
-    return table
 
 
 def screen(app: PlayApp) -> str:
@@ -56,7 +34,7 @@ def test_every_size_shows_what_a_player_needs(size: tuple[int, int]) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
         shown.append(screen(app))
 
-    play(new_table("network-24h", seats=3), script, size)
+    play(new_table("network-24h", seats=3), script, size=size)
     text = shown[0]
     for needed in ("(deciding)", "time left 20 s", "meter 25000.00 EUR", "balance", "stake 0.50 EUR"):
         assert needed in text, needed
