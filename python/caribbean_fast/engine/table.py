@@ -7,11 +7,11 @@ returns the events it caused, and a refused one raises and changes nothing. The 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
-from ..errors import CaribbeanFastError
+from ..errors import CaribbeanFastError, IllegalActionError
 from .betting import Betting
 from .core import Clock, illegal
 from .events import COMMANDS, Event
@@ -132,6 +132,30 @@ class Table(Betting, Rounds):
 
     def reopen(self) -> list[Event]:
         return self._run("reopen")
+
+    def play(self, seat: int, kind: str, args: Mapping[str, Any]) -> list[Event]:
+        """A player's command by the name a client sends (the server's protocol, the terminal
+        client's keys), its other fields in `args`: the one map from those names to the actions."""
+        match kind:
+            case "ante" | "set_limit":
+                return (self.ante if kind == "ante" else self.set_limit)(seat, args["amount"])
+            case "progressive":
+                return self.progressive(seat, args["on"])
+            case "side_bet":
+                return self.side_bet(seat, args["name"], args["amount"])
+            case "clear":
+                return self.clear(seat)
+            case "rebet":
+                return self.rebet(seat)
+            case "fold":
+                return self.fold(seat)
+            case "raise" | "call":
+                return self.raise_(seat)
+            case "deal":
+                return self.deal()
+            case "exchange":
+                return self.exchange(seat, args.get("cards") or self.view(seat).cards)
+        raise IllegalActionError(f"{kind!r} is not a player's command")
 
     def execute(self, kind: str, args: dict[str, Any]) -> list[Event]:
         """Runs a command by its recorded name and arguments (replays)."""

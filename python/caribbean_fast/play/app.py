@@ -1,4 +1,4 @@
-"""The terminal table (Textual): the seed's keys drive a `PlaySession`; the screen redraws from the
+"""The terminal table (Textual): the seed's keys drive a session (`SeatKeys`: a table here or a server's); the screen redraws from the
 seat's view after every key and every second (the decision timer). A key that does nothing, or an
 action the rules refuse, only puts the reason on the message line."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -17,11 +17,8 @@ from textual.widgets import Static
 
 from ..errors import CaribbeanFastError
 from ..settlement import Decision
+from .keys import SeatKeys
 from .render import help_text, history_text, offers, packed, paytable, status, table_area
-from .session import PlaySession
-
-if TYPE_CHECKING:
-    from .remote import RemoteSession
 
 __all__ = ["PlayApp"]
 
@@ -68,7 +65,7 @@ class PlayApp(App[str]):
 
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: PlaySession | RemoteSession, tick_seconds: float | None = 1.0) -> None:
+    def __init__(self, session: SeatKeys, tick_seconds: float | None = 1.0) -> None:
         super().__init__()
         self.session, self.tick_seconds = session, tick_seconds
         self.message = "Up/Down set the stake, Enter deals. Press ? for every key."

@@ -25,10 +25,9 @@ from ..engine import Phase, SeatView
 from ..engine.history import outcome_words
 from ..engine.state import Bets
 from ..engine.views import OtherSeat
-from ..errors import CaribbeanFastError, IllegalActionError, ServerError
-from ..settlement import Decision
-from ..variants import BetLimits, ExchangeCards, Variant, load_variant
-from .session import Mistake, pick, stake_step, trainer_report
+from ..errors import ServerError
+from ..variants import BetLimits, Variant, load_variant
+from .keys import SeatKeys
 
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "view_of"]
 
@@ -177,14 +176,15 @@ class RemoteTable:
     def clock(self) -> datetime:
         return datetime.now(UTC)
 
-    def history(self, seat: int, rounds: int = 10) -> list[list[dict[str, Any]]]:
-        return (self.rounds or [])[-rounds:]
+    def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
+        return (self.rounds or [])[-last:]
 
 
-class RemoteSession:
-    """`PlaySession`'s keys over the network (see the module's docstring)."""
+class RemoteSession(SeatKeys):
+    """The keys (`SeatKeys`) over the network (see the module's docstring)."""
 
     def __init__(self, base: str, token: str, game: str, buy_in: int | None, trainer: bool = False) -> None:
+        super().__init__()
         self.base, self.link = base.rstrip("/"), Link(base.rstrip("/"), token)
         lobby = [t for t in _http(self.base, "/api/lobby")["tables"] if t["game"] == game]
         if not lobby:
@@ -195,7 +195,7 @@ class RemoteSession:
         self.table_id = held[0]["table"] if held else (free or lobby)[0]["table"]
         rules = _http(self.base, f"/api/rules/{self.table_id}")
         limits = rules["limits"] or {"minimum": 1, "maximum": 10**12}
-        self.table = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))
+        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))
         if held:
             self.seat = int(held[0]["seat"])
         else:
@@ -203,9 +203,6 @@ class RemoteSession:
             self.seat = int(self.link.command("sit", table=self.table_id, buy_in=amount)["seat"])
         self.trainer, self._settled = trainer, -1
         self._advice: dict[str, Advice] = {}
-        self.selected: set[int] = set()
-        self.mistakes: list[Mistake] = []
-        self.decisions = 0
         self._absorb()
         view = self.table.view(self.seat)
         self.stake = view.bets.ante or self.table.limits.minimum
@@ -226,95 +223,13 @@ class RemoteSession:
     def _history(self) -> None:
         self.table.rounds = list(self.link.command("history", table=self.table_id, last=10)["rounds"])
 
-    def _send(self, kind: str, **fields: Any) -> dict[str, Any]:
-        result = self.link.command(kind, table=self.table_id, **fields)
+    def _send(self, kind: str, **fields: Any) -> None:
+        self.link.command(kind, table=self.table_id, **fields)
         self._absorb()
-        return result
+        self._settled_text()  # a round this command settled counts, and the history catches up
 
-    def _view(self) -> SeatView:
-        return self.table.view(self.seat)
-
-    # ---- the keys ------------------------------------------------------------------------------
-
-    def change_stake(self, steps: int) -> str:
-        lim, per = self.table.limits, self.table.variant.currency.minor_per_major
-        self.stake = max(lim.minimum, min(lim.maximum, stake_step(self.stake, per, up=steps > 0, times=abs(steps))))
-        if self._view().bets.ante and "ante" in self._view().actions:
-            self._send("ante", amount=self.stake)
-        return f"stake {self._fmt(self.stake)}"
-
-    def repeat_last_bet(self) -> str:
-        self._send("rebet")
-        self.stake = self._view().bets.ante or self.stake
-        return "last bets repeated"
-
-    def clear(self) -> str:
-        self._send("clear")
-        return "bets cleared"
-
-    def toggle_progressive(self) -> str:
-        on = not self._view().bets.progressive
-        self._send("progressive", on=on)
-        return "progressive bet " + ("placed" if on else "removed")
-
-    def toggle_side_bet(self) -> str:
-        bets = self.table.variant.side_bets
-        if not bets:
-            raise CaribbeanFastError(f"{self.table.variant.name} has no side bet")
-        bet = bets[0]
-        amount = 0 if self._view().bets.side(bet.name) else max(bet.minimum, min(bet.maximum, self.stake))
-        self._send("side_bet", name=bet.name, amount=amount)
-        return f"{bet.name} " + (f"bet {self._fmt(amount)}" if amount else "removed")
-
-    def enter(self) -> str:
-        """Enter: raise (call) once dealt, else deal (placing the stake as the ante first)."""
-        view = self._view()
-        if "raise" in view.actions:
-            return self.decide(Decision.RAISE)
-        if view.bets.ante != self.stake:
-            self._send("ante", amount=self.stake)
+    def _deal(self) -> None:
         self._send("deal")
-        self.selected.clear()
-        return "dealt: raise (Enter), fold (-)"
-
-    def decide(self, decision: Decision) -> str:
-        advice, view = self.advice(), self._view()
-        self._send("raise" if decision is Decision.RAISE else "fold")
-        self._judge(advice, str(decision), view)
-        self._settled_text()
-        return self.result_text()
-
-    def _judge(self, advice: Advice | None, chosen: str, view: SeatView) -> None:
-        """Counts a decision, and a mistake where the trainer advised another choice."""
-        self.decisions += 1
-        if advice is not None and chosen != advice.best:
-            board = " ".join(view.dealer[-1:] if not view.board else view.board[:3])
-            self.mistakes.append(
-                Mistake(view.round, " ".join(view.cards), board, chosen, advice.best, advice.cost(chosen))
-            )
-
-    def select(self, index: int) -> str:
-        """1-5: picks or unpicks a card for the exchange, only in the example variant where the
-        seat chooses the cards (game 4 exchanges the whole hand), as the local table's keys."""
-        view = self._view()
-        return pick(self.table.variant, view.cards, self.selected, index, "exchange" in view.actions)
-
-    def exchange(self) -> str:
-        """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""
-        x = self.table.variant.exchanges
-        if x is None:
-            raise IllegalActionError(f"{self.table.variant.name} has no exchanges")
-        advice, view = self.advice(), self._view()
-        if x.cards is ExchangeCards.ALL:
-            self._send("exchange")
-        elif not self.selected:
-            raise IllegalActionError("pick the cards to exchange with 1-5 first")
-        else:
-            self._send("exchange", cards=[view.cards[i] for i in sorted(self.selected)])
-        self.selected.clear()
-        if x.cards is ExchangeCards.ALL:  # the whole hand: the choice the trainer values
-            self._judge(advice, "exchange", view)
-        return "exchanged: now " + " ".join(self._view().cards)
 
     def tick(self) -> str | None:
         """Reads what the server sent meanwhile; reconnects a dropped connection."""
@@ -337,8 +252,6 @@ class RemoteSession:
         self._history()
         return self.result_text()
 
-    # ---- what the screen shows -----------------------------------------------------------------
-
     def advice(self) -> Advice | None:
         """The server's advice for the undecided hand (None without the trainer or until ready)."""
         view = self._view()
@@ -360,11 +273,6 @@ class RemoteSession:
             return "decided; waiting for the other seats"
         return outcome_words(view.result, self.table.variant.currency)
 
-    @property
-    def in_round(self) -> bool:
-        """The seat is dealt in and has not decided: quitting now leaves the hand to the table."""
-        return "fold" in self._view().actions
-
     def session_result(self) -> str:
         """The rounds settled for the seat while connected, and its money at the table now."""
         view = self._view()
@@ -373,12 +281,3 @@ class RemoteSession:
             f"Session: {self.rounds} rounds played; balance {self._fmt(balance)} at {self.table_id}, "
             f"net {self._fmt(balance - self.brought)} on the {self._fmt(self.brought)} at the start"
         )
-
-    def report(self) -> str:
-        """What the session came to, then the trainer's report: the mistakes and their cost."""
-        if not self.trainer:
-            return self.session_result()
-        return trainer_report(self.session_result(), self.mistakes, self.decisions)
-
-    def _fmt(self, minor: int) -> str:
-        return self.table.variant.currency.format(minor)

@@ -5,23 +5,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..engine import SeatView, Table
+from ..engine import SeatView
 from ..engine.history import describe_step, outcome_words
 from ..hands import evaluate
 from ..variants import Family, Variant
 from ..variants.describe import render_variant
-from .session import CHIPS, PlaySession
-
-if TYPE_CHECKING:
-    from .remote import RemoteSession, RemoteTable
-
-    Session = PlaySession | RemoteSession  # a table here, or a server's table (play --connect)
+from .keys import CHIPS, SeatKeys, SeatTable
 
 __all__ = ["KEYS", "help_text", "history_text", "offers", "packed", "paytable", "status", "table_area"]
 
@@ -84,7 +78,7 @@ def packed(items: list[Text], width: int) -> Text:
     return out
 
 
-def status(session: Session, now: datetime, width: int = 200) -> Text:
+def status(session: SeatKeys, now: datetime, width: int = 200) -> Text:
     """The phase, the timer and the money first, the game's title last, each kept whole: on a
     narrow terminal the status takes two lines rather than cut off what a player needs."""
     t, view = session.table, session.table.view(session.seat)
@@ -132,7 +126,7 @@ def chips(amount: int, minor_per_major: int) -> str:
     return " ".join(out)
 
 
-def _bets(table: Table | RemoteTable, view: SeatView) -> Text:
+def _bets(table: SeatTable, view: SeatView) -> Text:
     """Every bet spot of the game, with its stake and its chips."""
     v, b = table.variant, view.bets
     spots = [("ante", b.ante), (v.raise_word, b.raise_)]
@@ -150,7 +144,7 @@ def _bets(table: Table | RemoteTable, view: SeatView) -> Text:
     return out
 
 
-def table_area(session: Session) -> RenderableType:
+def table_area(session: SeatKeys) -> RenderableType:
     table, view = session.table, session.table.view(session.seat)
     mine = Text(f"Seat {session.seat}  ", style="bold")
     mine.append_text(_cards(view.cards, picked=frozenset(session.selected)))
@@ -197,7 +191,7 @@ def _pays(v: Variant) -> str:
     return f"{what}: " + ", ".join(f"{c.label.lower()} {p}" for c, p in sorted(table.items(), reverse=True))
 
 
-def _last_rounds(session: Session, rounds: int = 4) -> str:
+def _last_rounds(session: SeatKeys, rounds: int = 4) -> str:
     fmt = session.table.variant.currency.format
     done = []
     for steps in session.table.history(session.seat, rounds):
@@ -210,7 +204,7 @@ def paytable(variant: Variant) -> RenderableType:
     return render_variant(variant)
 
 
-def history_text(session: Session, rounds: int = 5) -> RenderableType:
+def history_text(session: SeatKeys, rounds: int = 5) -> RenderableType:
     out = RichTable(title=f"Last {rounds} rounds", show_header=False, box=None)
     for steps in session.table.history(session.seat, rounds):
         out.add_row(Text(f"round {steps[0]['round']}", style="bold"))

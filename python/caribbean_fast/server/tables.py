@@ -175,25 +175,7 @@ class Owner:
 
     def _play(self, seat: int, kind: str, args: dict[str, Any]) -> None:
         """The game's own commands: the engine checks and refuses them."""
-        t = self.t
-        if kind == "ante":
-            t.ante(seat, args["amount"])
-        elif kind == "progressive":
-            t.progressive(seat, args["on"])
-        elif kind == "side_bet":
-            t.side_bet(seat, args["name"], args["amount"])
-        elif kind in ("clear", "rebet", "fold"):
-            getattr(t, kind)(seat)
-        elif kind in ("raise", "call"):
-            t.raise_(seat)
-        elif kind == "deal":
-            t.deal()
-        elif kind == "exchange":
-            t.exchange(seat, args.get("cards") or t.view(seat).cards)
-        elif kind == "set_limit":
-            t.set_limit(seat, args["amount"])
-        else:
-            raise ServerError(f"{kind!r} is not a table command", "unknown_type")
+        self.t.play(seat, kind, args)
 
     async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
         if self.seat_of(account) is not None:

@@ -1,0 +1,227 @@
+"""What each key of the terminal table does, alike at a table in this process and at a server's:
+the stake being set, the cards picked for an exchange, and the trainer's count of mistakes.
+
+`SeatKeys` holds every key once; a session says only how a command reaches its table (`_send`,
+named as the protocol names it), how a deal is made, and what it knows of the round's end.
+Every key either does what it says or raises the table's (or the server's) reason, so the
+screen shows the reason and nothing changes."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any, Protocol
+
+from ..analysis.advice import Advice
+from ..engine import Phase, SeatView
+from ..errors import IllegalActionError
+from ..settlement import Decision
+from ..variants import BetLimits, ExchangeCards, Family, Variant
+
+__all__ = ["CHIPS", "Mistake", "SeatKeys", "SeatTable", "stake_step"]
+
+CHIPS: tuple[Fraction, ...] = tuple(
+    Fraction(v) for v in ("1/100", "1/20", "1/10", "1/4", "1/2", 1, 5, 10, 25, 100, 500, 1000)
+)
+"""Chip values in major units, smallest first: the stake moves by them, and bets are drawn in them."""
+
+
+def stake_step(stake: int, minor_per_major: int, up: bool, times: int = 1) -> int:
+    """The stake `times` chips up (or down): the chip is the largest not above the stake (below
+    it, going down), and the stake lands on a whole number of that chip."""
+    chips = [int(v * minor_per_major) for v in CHIPS if (v * minor_per_major).denominator == 1]
+    if up:
+        step = max([c for c in chips if c <= stake] or [chips[0]])
+        return (stake // step + times) * step
+    step = max([c for c in chips if c < stake] or [chips[0]])
+    return max(step, (-(-stake // step) - times) * step)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    round: int
+    cards: str
+    board: str
+    chosen: str  # "raise", "fold" or "exchange"
+    best: str
+    cost: Fraction  # antes given up
+
+
+class SeatTable(Protocol):
+    """What the keys read of a table: a `Table` here, or what the server told of its table."""
+
+    variant: Variant
+    limits: BetLimits
+
+    def view(self, seat: int) -> SeatView: ...
+
+    def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]: ...
+
+    def clock(self) -> datetime: ...
+
+
+class SeatKeys(ABC):
+    """The keys of one seat. Subclasses set `table`, `seat` and `stake` and say how commands go."""
+
+    table: SeatTable
+    seat: int
+    stake: int
+    trainer: bool  # the session has a trainer: the report follows the session's result
+
+    def __init__(self) -> None:
+        self.selected: set[int] = set()
+        self.mistakes: list[Mistake] = []
+        self.decisions = 0
+
+    # ---- what a session supplies -----------------------------------------------------------------
+
+    @abstractmethod
+    def _send(self, kind: str, **fields: Any) -> None:
+        """A command for the seat, by its protocol name (docs/protocol.md), refused by raising."""
+
+    @abstractmethod
+    def _deal(self) -> None:
+        """Deals the round (at a local table, the other seats' bets and decisions around it)."""
+
+    @abstractmethod
+    def tick(self) -> str | None:
+        """What happened meanwhile (the clock, other seats, the server), in words, or None."""
+
+    @abstractmethod
+    def advice(self) -> Advice | None:
+        """The trainer's values for the seat's undecided hand (None without a trainer)."""
+
+    @abstractmethod
+    def result_text(self) -> str:
+        """The seat's last round in words, or that it waits for the other seats."""
+
+    @abstractmethod
+    def session_result(self) -> str:
+        """What the session came to: rounds and money."""
+
+    # ---- bets ------------------------------------------------------------------------------------
+
+    def change_stake(self, steps: int) -> str:
+        """Up/Down: the stake to the next (previous) amount a pile of chips makes, by the chip
+        that fits it (0.50, 1, 2 ... 5, 10, 20 ... 25, 50, 75 ...); Shift: ten of that chip;
+        within the limits. An ante already placed moves with it."""
+        lim, per = self.table.limits, self.table.variant.currency.minor_per_major
+        self.stake = max(lim.minimum, min(lim.maximum, stake_step(self.stake, per, up=steps > 0, times=abs(steps))))
+        view = self._view()
+        if view.bets.ante and "ante" in view.actions:
+            self._send("ante", amount=self.stake)
+        return f"stake {self._fmt(self.stake)}"
+
+    def repeat_last_bet(self) -> str:
+        self._send("rebet")
+        self.stake = self._view().bets.ante or self.stake
+        return "last bets repeated"
+
+    def clear(self) -> str:
+        self._send("clear")
+        return "bets cleared"
+
+    def toggle_progressive(self) -> str:
+        on = not self._view().bets.progressive
+        self._send("progressive", on=on)
+        return "progressive bet " + ("placed" if on else "removed")
+
+    def toggle_side_bet(self) -> str:
+        bets = self.table.variant.side_bets
+        if not bets:
+            raise IllegalActionError(f"{self.table.variant.name} has no side bet")
+        bet = bets[0]
+        amount = 0 if self._view().bets.side(bet.name) else max(bet.minimum, min(bet.maximum, self.stake))
+        self._send("side_bet", name=bet.name, amount=amount)
+        return f"{bet.name} " + (f"bet {self._fmt(amount)}" if amount else "removed")
+
+    # ---- the round -------------------------------------------------------------------------------
+
+    def enter(self) -> str:
+        """Enter: raise (call) once dealt, else deal, placing the stake as the ante first."""
+        view = self._view()
+        if "raise" in view.actions:
+            return self.decide(Decision.RAISE)
+        if view.bets.ante != self.stake:
+            self._send("ante", amount=self.stake)
+        self._deal()
+        self.selected.clear()
+        return "dealt: " + ("raise" if self.table.variant.family is Family.STUD else "call") + " (Enter), fold (-)"
+
+    def decide(self, decision: Decision) -> str:
+        advice, view = self.advice(), self._view()
+        self._send("raise" if decision is Decision.RAISE else "fold")
+        self._judge(advice, str(decision), view)
+        return self.result_text()
+
+    def select(self, index: int) -> str:
+        """1-5: picks or unpicks a card for the exchange, only in the example variant where the
+        seat chooses the cards (game 4 exchanges the whole hand)."""
+        x, view = self.table.variant.exchanges, self._view()
+        if x is None or x.cards is not ExchangeCards.CHOOSE:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges of chosen cards")
+        if view.phase is not Phase.DECIDING or index >= len(view.cards):
+            raise IllegalActionError("pick cards once dealt, before deciding")
+        self.selected ^= {index}
+        return "to exchange: " + (" ".join(view.cards[i] for i in sorted(self.selected)) or "none")
+
+    def exchange(self) -> str:
+        """x: game 4 exchanges all five cards (the example where the seat chooses: the picked ones)."""
+        x = self.table.variant.exchanges
+        if x is None:
+            raise IllegalActionError(f"{self.table.variant.name} has no exchanges")
+        advice, view = self.advice(), self._view()
+        if x.cards is ExchangeCards.ALL:
+            self._send("exchange")
+        elif not self.selected:
+            raise IllegalActionError("pick the cards to exchange with 1-5 first")
+        else:
+            self._send("exchange", cards=[view.cards[i] for i in sorted(self.selected)])
+        self.selected.clear()
+        if x.cards is ExchangeCards.ALL:  # the whole hand: the choice the trainer values
+            self._judge(advice, "exchange", view)
+        return "exchanged: now " + " ".join(self._view().cards)
+
+    def _judge(self, advice: Advice | None, chosen: str, view: SeatView) -> None:
+        """Counts a decision, and a mistake where the trainer advised another choice."""
+        self.decisions += 1
+        if advice is not None and chosen != advice.best:
+            cards, board = shown(view)
+            self.mistakes.append(Mistake(view.round, cards, board, chosen, advice.best, advice.cost(chosen)))
+
+    # ---- what the screen shows -------------------------------------------------------------------
+
+    @property
+    def in_round(self) -> bool:
+        """The seat is dealt in and has not decided: quitting now leaves the hand to the table."""
+        return "fold" in self._view().actions
+
+    def report(self) -> str:
+        """What the session came to, then the trainer's report: each mistake and what it cost."""
+        if not self.trainer:
+            return self.session_result()
+        cost = sum((m.cost for m in self.mistakes), Fraction(0))
+        lines = [
+            self.session_result(),
+            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
+        ]
+        lines += [
+            f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
+            f"(-{float(m.cost):.4f} antes)"
+            for m in self.mistakes
+        ]
+        return "\n".join(lines)
+
+    def _view(self) -> SeatView:
+        return self.table.view(self.seat)
+
+    def _fmt(self, minor: int) -> str:
+        return self.table.variant.currency.format(minor)
+
+
+def shown(view: SeatView) -> tuple[str, str]:
+    """The seat's cards and what it sees of the dealer (stud: the up card) or the board (the flop)."""
+    board = view.board[:3] if view.board else view.dealer[-1:]
+    return " ".join(view.cards), " ".join(board)
