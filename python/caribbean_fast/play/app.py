@@ -1,6 +1,7 @@
-"""The terminal table (Textual): the seed's keys drive a session (`SeatKeys`: a table here or a server's); the screen redraws from the
-seat's view after every key and every second (the decision timer). A key that does nothing, or an
-action the rules refuse, only puts the reason on the message line."""
+"""The terminal table (Textual): the seed's keys drive a session (`SeatKeys`: a table here or a
+server's); the screen redraws from the seat's view after every key and every second (the decision
+timer). A key that does nothing, or an action the rules refuse, only puts the reason on the
+message line."""
 
 from __future__ import annotations
 
