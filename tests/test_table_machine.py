@@ -63,16 +63,16 @@ class TableMachine(RuleBasedStateMachine):
         self.table = Table(self.variant, seats=SEATS.get(self.name, 1), seed=seed, clock=self.clock, store=self.store)
         lim = self.table.limits
         self.amounts = [1, lim.minimum - 1, lim.minimum, 2 * lim.minimum, lim.maximum, lim.maximum + 1, 10**9]
-        self.checked = len(self.table.events)
+        self.checked = self.table.seq
         for k in range(self.table.seats):
             self.table.deposit(k, 50 * lim.maximum)
 
     def attempt(self, action: Any) -> None:
-        before = (len(self.table.events), dict(self.table.state.ledger.balances), self.table.phase)
+        before = (self.table.seq, dict(self.table.state.ledger.balances), self.table.phase)
         try:
             action()
         except CaribbeanFastError:
-            after = (len(self.table.events), dict(self.table.state.ledger.balances), self.table.phase)
+            after = (self.table.seq, dict(self.table.state.ledger.balances), self.table.phase)
             assert after == before, "a refused action changed the table"
         self.check_new_rounds()
 
@@ -166,13 +166,13 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def crash_and_restore(self) -> None:
         self.check_new_rounds()
-        before = len(self.table.events)
+        before = self.table.seq
         self.table = restore(self.store, self.clock)
-        assert [e.kind for e in self.table.events[before:]][:1] == ["restore"]  # the record was whole
+        assert [e.kind for e in self.table.recorded()[before:]][:1] == ["restore"]  # the record was whole
         self.check_new_rounds()  # a round the restore voided is checked like any other
 
     def check_new_rounds(self) -> None:
-        events = self.table.events
+        events = self.table.recorded()  # the store's: memory holds only the latest round
         for i in range(self.checked, len(events)):
             if events[i].kind == "round_closed":
                 start = max(j for j in range(i + 1) if events[j].kind == "round_opened")

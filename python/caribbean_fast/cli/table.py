@@ -111,7 +111,7 @@ def _open(args: argparse.Namespace) -> tuple[Table, int]:
     _positive(args)
     variant = load_variant(args.variant)
     table = _resumed(args, variant) if args.resume else _started(args, variant)
-    settled = sum(1 for e in table.events if e.kind == "round_closed" and not e.public["void"])
+    settled = sum(1 for e in table.recorded() if e.kind == "round_closed" and not e.public["void"])
     return table, settled
 
 

@@ -27,9 +27,15 @@ from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .state import Bets, Phase, SeatState, TableState
 from .store import EventStore
 
-__all__ = ["Clock", "TableCore", "illegal", "utc_now"]
+__all__ = ["KEEP", "Clock", "TableCore", "illegal", "utc_now"]
 
 Clock = Callable[[], datetime]
+
+KEEP = 256
+"""At most this many events stay in memory for a table with a store: the rules read only the
+state, and the record is the store's, so a table serving for months holds the current round's
+events (up to this many), never its whole past. A table with no store keeps every event: its
+memory is its only record."""
 
 
 def utc_now() -> datetime:
@@ -68,7 +74,9 @@ class TableCore:
         self.clock: Clock = clock or utc_now
         self._seeds: SeedSource = seeds or (SecureSeeds() if seed is None else SeededSeeds(seed))
         self.state = TableState([SeatState() for _ in range(seats)])
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # in memory: every event, or with a store the last ones (KEEP)
+        self.seq = 0  # the events emitted so far: the next event's seq
+        self._round_at = 0  # where the open (or last) round's opening is in `events`
         self.store = store
         # The account of each seat in `book`, where the personal limit of every game lives.
         self.book, self.accounts = book, list(accounts or [f"seat-{k}" for k in range(seats)])
@@ -123,13 +131,29 @@ class TableCore:
         """Runs one command at the clock's time; returns the events it emitted (none: it did
         nothing and is not recorded)."""
         self._now = self.clock()
-        start = len(self.events)
+        start = self.seq
         self._pending = (kind, args)
         try:
             getattr(self, f"_{kind}")(**args)
         finally:
             self._pending = None
-        return self.events[start:]
+        produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []
+        self._forget()
+        return produced
+
+    def _forget(self) -> None:
+        """With a store, drops the events before the latest round's opening, and any beyond the
+        last KEEP: the store has them all."""
+        if self.store is None:
+            return
+        cut = max(self._round_at, len(self.events) - KEEP)
+        if cut > 0:
+            del self.events[:cut]
+            self._round_at = max(0, self._round_at - cut)
+
+    def recorded(self) -> list[Event]:
+        """Every event of the table: the store's record, or the memory of a table without one."""
+        return self.events if self.store is None else [row.event for row in self.store.rows()]
 
     def _can(self, kind: str, **args: Any) -> bool:
         self._now, self._dry = self.clock(), True
@@ -160,7 +184,7 @@ class TableCore:
             self._pending = None
             self._emit(command, args.get("seat"), {"args": args})
         event = Event(
-            seq=len(self.events),
+            seq=self.seq,
             round=self.state.round.number if round is None else round,
             kind=kind,
             time=self._now,
@@ -171,7 +195,10 @@ class TableCore:
             transfers=tuple(transfers),
         )
         self.state.apply(event)
+        if kind == "round_opened":
+            self._round_at = len(self.events)
         self.events.append(event)
+        self.seq += 1
         if self.store is not None:
             self.store.append(event)
 

@@ -166,7 +166,7 @@ def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | N
     table, held = replay(store.read_meta(), events, clock, book)
     for event in table.events[held:]:
         store.append(event)
-    table.store = store
+    table.store = store  # from here on the table keeps only its latest events in memory
     table.execute("restore", {})
     return table
 
@@ -220,4 +220,4 @@ def audit(store: EventStore) -> AuditReport:
         return AuditReport(0, 0, 0, 0, 0, str(err))
     closed = Counter(bool(e.public.get("void")) for e in events if e.kind == "round_closed")
     rounds = sum(1 for e in events if e.kind == "round_opened")
-    return AuditReport(len(events), rounds, closed[False], closed[True], len(table.events) - len(events))
+    return AuditReport(len(events), rounds, closed[False], closed[True], table.seq - len(events))

@@ -33,8 +33,10 @@ class Table(Betting, Rounds):
         return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k))
 
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
-        """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it."""
-        return seat_history(self.events, self._seat(seat), last)
+        """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it (read
+        from the store, when the table has one: memory holds only the latest round)."""
+        k = self._seat(seat)
+        return seat_history(self.recorded(), k, last)
 
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now (with their usual arguments)."""

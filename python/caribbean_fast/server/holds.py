@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Phase, Table
+from ..engine.events import Event, event_from_json
+from ..engine.history import seat_history
 from ..engine.state import Bets
 from ..engine.views import OtherSeat, SeatView
 from .schema import Tx
@@ -74,15 +76,27 @@ class Holds:
         if hold is not None:
             hold.end = end
 
-    def rounds(self, table: Table, account: str, last: int) -> list[Round]:
+    def rounds(self, tx: Tx, account: str, last: int) -> list[Round]:
         """The last `last` rounds the account was dealt into at this table, at whichever seats it
-        held, each as its seat saw it; oldest first."""
+        held, each as its seat saw it; oldest first. Read from the table's committed record (the
+        table keeps only its latest round in memory): a round counts once its close is committed."""
+        if last <= 0:
+            return []
+        dealt: list[tuple[int, int]] = []  # (round, seat)
+        for h in (h for h in self.all if h.account == account):
+            sql = "SELECT DISTINCT round FROM table_events WHERE table_id = ? AND kind = 'dealt' AND seat = ?"
+            sql += " AND round >= ?" + ("" if h.end is None else " AND round < ?")
+            params = (self.table_id, h.seat, h.first) + (() if h.end is None else (h.end,))
+            rows = tx.all(sql + " ORDER BY round DESC LIMIT ?", (*params, last + 1))
+            dealt += [(int(r), h.seat) for (r,) in rows]
         found: list[Round] = []
-        for seat in sorted({h.seat for h in self.all if h.account == account}):
-            mine = [h for h in self.all if h.account == account and h.seat == seat]
-            found += [r for r in table.history(seat, max(table.round, 1)) if any(h.covers(r[0]["round"]) for h in mine)]
-        found.sort(key=lambda r: int(r[0]["round"]))
-        return found[-last:] if last > 0 else []
+        for number, seat in sorted(set(dealt))[-(last + 1) :]:
+            found += seat_history(self._round_events(tx, number), seat, 1)
+        return found[-last:]
+
+    def _round_events(self, tx: Tx, number: int) -> list[Event]:
+        sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? ORDER BY seq"
+        return [event_from_json(body) for (body,) in tx.all(sql, (self.table_id, number))]
 
     def fresh(self, view: SeatView) -> SeatView:
         """The view with every seat's own round blanked where its holder sat after that round's

@@ -22,7 +22,7 @@ class TableRecord:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
         self._meta: dict[str, str] = {}
-        self._rows: list[Row] = []
+        self._rows: list[Row] | None = []
         self._pending_meta: dict[str, str] = {}
         self._pending: list[tuple[Event, str, str]] = []
         self._last = ""
@@ -49,7 +49,10 @@ class TableRecord:
         self._pending.append((event, text, self._last))
 
     def rows(self) -> list[Row]:
-        """The rows as loaded (`load`); the engine's `restore` reads them once."""
+        """The rows as loaded (`load`); the engine's `restore` reads them once, then `loaded`
+        drops them (game recall reads the database: `holds.Holds.rounds`)."""
+        if self._rows is None:
+            raise StoreError(f"table {self.table_id}: the record is read from the database, not kept in memory")
         return list(self._rows)
 
     def close(self) -> None:
@@ -65,6 +68,10 @@ class TableRecord:
         self._rows = [Row(text, chain) for text, chain in found]
         self._last = self._rows[-1].chain if self._rows else ""
         return bool(self._rows)
+
+    def loaded(self) -> None:
+        """The table is restored: the rows read for it are let go."""
+        self._rows = None
 
     @property
     def dirty(self) -> bool:

@@ -27,6 +27,8 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_events (
         table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
         seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
+    # game recall reads a table's rounds from the record, not from the table's memory
+    "CREATE INDEX IF NOT EXISTS table_events_round ON table_events (table_id, round)",
 ]
 
 

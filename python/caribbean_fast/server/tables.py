@@ -63,7 +63,7 @@ class Owner:
         """Restores the table from its record (the engine's rules for a broken-off round), or
         opens a new one."""
         self.table = await self.db.run(self._open_job)
-        self._seen = len(self.t.events)
+        self._seen = self.t.seq
         for seat in list(self.players):
             self._hold(seat, None)
         for seat, account in self._loaded.items():
@@ -77,6 +77,7 @@ class Owner:
         self.holds.load(tx, self._loaded)
         if found:
             table = restore(self.record, book=self.book)
+            self.record.loaded()  # the rows read to restore are not kept
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(
@@ -148,7 +149,7 @@ class Owner:
         if kind == "history":
             self._seated(account)
             assert account is not None
-            return {"rounds": self.holds.rounds(self.t, account, args.get("last", 10))}
+            return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, args.get("last", 10)))}
         if account is None:
             raise ServerError("log in to play", "unauthorized")
         if kind == "sit":
@@ -263,9 +264,10 @@ class Owner:
         self._broadcast()
 
     def _count_rounds(self) -> None:
-        events = self.t.events
-        self.metrics.rounds.inc(sum(1 for e in events[self._seen :] if e.kind == "round_closed"))
-        self._seen = len(events)
+        events, seq = self.t.events, self.t.seq
+        fresh = events[max(0, len(events) - (seq - self._seen)) :]  # at most KEEP: the rest are counted
+        self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
+        self._seen = seq
 
     async def _reload(self) -> None:
         """A commit failed after the engine moved on: the table is rebuilt from what is committed."""
@@ -293,14 +295,13 @@ class Owner:
         """The grace period ran out with no socket of the account: the game's disconnect rule."""
         await self.submit(Command(None, "_disconnect"), account)
 
-    def recall(self, account: str) -> list[list[dict[str, Any]]]:
+    async def recall(self, account: str) -> list[list[dict[str, Any]]]:
         """The rounds that ended while the account was away (at most RECALL), oldest first."""
         seat, since = self.seat_of(account), self.away.pop(account, None)
         if seat is None or since is None:
             return []
-        ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
-        last = self.t.round if ended else self.t.round - 1
-        return [r for r in self.holds.rounds(self.t, account, RECALL) if since < r[0]["round"] <= last]
+        rounds = await self.db.run(lambda tx: self.holds.rounds(tx, account, RECALL))
+        return [r for r in rounds if since < r[0]["round"]]
 
     # ---- frames out --------------------------------------------------------------------------------
 

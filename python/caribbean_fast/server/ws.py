@@ -107,7 +107,7 @@ async def _welcome(server: Server, conn: Connection) -> None:
         owner = server.owners[held["table"]]
         conn.send(owner.view_frame(held["seat"]))
         assert account is not None
-        conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=owner.recall(account)))
+        conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
 
 
 def _wallet(tx: Any, account: str) -> tuple[int, bool]:
