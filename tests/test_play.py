@@ -16,6 +16,7 @@ from caribbean_fast import analyze, load_variant
 from caribbean_fast.analysis.advice import Advisor
 from caribbean_fast.cli.play import open_table
 from caribbean_fast.engine import Phase, SqliteStore
+from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.render import chips
 from caribbean_fast.settlement import Decision
@@ -242,3 +243,19 @@ def test_a_crash_in_the_client_exits_non_zero(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(PlayApp, "renderables", crash)
     monkeypatch.setattr(PlayApp, "run", lambda self: run(self, headless=True))
     assert main(["play", "cyberstud"]) == 1
+
+
+def test_a_recorded_session_counts_every_round(tmp_path: Path) -> None:
+    """The table keeps only its latest round in memory when it records to a store: the session's
+    result reads the record, so every round and the money brought still count."""
+    args = Namespace(variant="cyberstud", store=tmp_path / "me.db", seats=1, seed=3, balance=50.0, limits=None)
+    session = PlaySession(open_table(args))
+    for _ in range(3):
+        session.enter()
+        session.decide(Decision.FOLD)
+    balance = session.table.balance(0)
+    assert balance == 5000 - 3 * session.stake
+    assert session.session_result() == (
+        f"Session: 3 rounds played; balance {session._fmt(balance)}, "
+        f"net {session._fmt(balance - 5000)} on the {session._fmt(5000)} brought"
+    )

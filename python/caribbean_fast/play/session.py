@@ -72,7 +72,7 @@ class PlaySession(SeatKeys):
     def session_result(self) -> str:
         """What the session came to: rounds settled for the seat, and the balance against the
         money brought to the table."""
-        events = self.table.events
+        events = self.table.recorded()  # the whole session: memory holds only the latest round
         brought = sum(
             int(e.public.get("deposit", 0)) - int(e.public.get("withdrawal", 0))
             for e in events
