@@ -16,8 +16,9 @@ from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
 from .db import Database, Tx, connect
-from .hub import Hub
+from .hub import Connection, Hub
 from .metrics import Metrics
+from .relay import Relay
 from .tables import Owner, TableSpec
 
 __all__ = ["Server"]
@@ -37,6 +38,7 @@ class Server:
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
+        self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
     async def start(self) -> None:
         self.db.start()

@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
 from .hub import Connection
 from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
+from .relay import RELAYED, Relay
 from .server import Server
 
 __all__ = ["TokenBucket", "endpoint", "error_code", "token_of"]
@@ -86,12 +87,14 @@ async def endpoint(ws: WebSocket) -> None:
         return
     conn = Connection(ws, account)
     server.hub.join(conn)
+    server.relays[conn] = Relay(server, conn, token, relayed=ws.headers.get(RELAYED) == "1")
     server.metrics.connections.inc()
     conn.start()
     try:
         await _welcome(server, conn)
         await _receive(server, conn)
     finally:
+        await server.relays.pop(conn).close()  # the processes it relayed to see the socket go
         server.metrics.connections.dec()
         if server.hub.part(conn) and account is not None:
             server.went_away(account)
@@ -102,12 +105,15 @@ async def _welcome(server: Server, conn: Connection) -> None:
     account = conn.account
     wallet, guest = (0, False) if account is None else await server.db.run(lambda tx: _wallet(tx, account))
     seats = server.seats_of(account) if account else []
-    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats))
+    relay, everywhere = server.relays[conn], len(server.owners) == len(server.settings.tables)
+    elsewhere = [] if everywhere else await relay.remote_seats()
+    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
     for held in seats:
         owner = server.owners[held["table"]]
         conn.send(owner.view_frame(held["seat"]))
         assert account is not None
         conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
+    relay.attach(elsewhere)  # their processes send their views and recall
 
 
 def _wallet(tx: Any, account: str) -> tuple[int, bool]:
@@ -164,8 +170,7 @@ async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple
     owner = server.owners.get(command.table or "")
     if owner is None:
         if any(s.id == command.table for s in server.settings.tables):
-            where = server.elsewhere.get(command.table or "") or "another process"
-            raise ServerError(f"{command.table} is served at {where}", "unavailable")
+            return await server.relays[conn].forward(command), []  # another process serves it
         raise ServerError(f"no table {command.table!r}", "no_table")
     if command.type in ("watch", "unwatch"):
         server.hub.watch(conn, owner.spec.id, command.type == "watch")
