@@ -112,6 +112,8 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
         bob.ok("leave", table=GAME3)
         for client in (back, bob, spectator):
             client.close()
+        logs = owner.logs() + relay.logs()
+        assert "relay lost" not in logs and alice_token not in logs and cards_in([logs], dealt["cards"]) == []
     finally:
         for process in (owner, relay):
             process.kill()
@@ -141,7 +143,7 @@ def test_the_owner_killed_mid_round(database_url: str, tmp_path: Path, at: int) 
         if not refused["ok"]:
             assert refused["error"]["code"] == "unavailable"
         view = wait_for(player, "view", "cyberstud-1")["view"]  # re-attached where it is served now
-        assert time.monotonic() - killed < 10
+        assert time.monotonic() - killed < 10 and "relay lost" in here.logs()
         assert view["cards"] == cards and view["phase"] in ("deciding", "settled")
         if view["phase"] == "deciding":
             player.ok("fold", table="cyberstud-1")

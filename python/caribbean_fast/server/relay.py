@@ -226,7 +226,7 @@ class Relay:
             raise ServerError("the table is not served here, nor yet elsewhere; try again", "unavailable")
         headers = {RELAYED: "1"} | ({"Authorization": f"Bearer {self.token}"} if self.token else {})
         try:
-            ws = await connect(endpoint, additional_headers=headers, max_size=None, open_timeout=5)
+            ws = await connect(endpoint, additional_headers=headers, max_size=None, open_timeout=5, close_timeout=2)
         except (WebSocketException, OSError, TimeoutError):
             raise ServerError(f"the process at {endpoint} does not answer; try again", "unavailable") from None
         try:
@@ -246,6 +246,7 @@ class Relay:
         if self._links.get(link.endpoint) is link:
             del self._links[link.endpoint]
         if not self._closed and self.player.account is not None:
+            _log.info("relay lost", extra={"fields": {"endpoint": link.endpoint}})
             self._start(self._seek_moved())
 
     async def _seek_moved(self) -> None:
