@@ -60,6 +60,7 @@ def test_memory_is_bounded_and_recall_reads_the_store(tmp_path: Path) -> None:
         assert same(stored.history(seat, last), whole.history(seat, last))
     assert len(stored.history(1, ROUNDS)) == ROUNDS - len(range(0, ROUNDS, 3))
     assert [r[0]["round"] for r in stored.history(0, 3)] == [ROUNDS - 2, ROUNDS - 1, ROUNDS]
+    assert [e.seq for e in stored.recorded(100)] == list(range(100, whole.seq))  # read from event 100 on
     store.close()
 
 

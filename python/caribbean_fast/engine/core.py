@@ -151,9 +151,10 @@ class TableCore:
             del self.events[:cut]
             self._round_at = max(0, self._round_at - cut)
 
-    def recorded(self) -> list[Event]:
-        """Every event of the table: the store's record, or the memory of a table without one."""
-        return self.events if self.store is None else [row.event for row in self.store.rows()]
+    def recorded(self, since: int = 0) -> list[Event]:
+        """The table's events from event `since` on: the store's record, or the memory of a table
+        without one."""
+        return self.events[since:] if self.store is None else [row.event for row in self.store.rows(since)]
 
     def _can(self, kind: str, **args: Any) -> bool:
         self._now, self._dry = self.clock(), True

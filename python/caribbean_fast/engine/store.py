@@ -65,7 +65,10 @@ class EventStore(Protocol):
 
     def read_meta(self) -> dict[str, str]: ...
     def append(self, event: Event) -> None: ...
-    def rows(self) -> list[Row]: ...
+    def rows(self, since: int = 0) -> list[Row]:
+        """The rows in order, from event `since` on."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -99,8 +102,8 @@ class MemoryStore:
         text = event_to_json(event)
         self._rows.append(Row(text, chain_hash(self._rows[-1].chain if self._rows else "", text)))
 
-    def rows(self) -> list[Row]:
-        return list(self._rows)
+    def rows(self, since: int = 0) -> list[Row]:
+        return self._rows[since:]
 
     def close(self) -> None:
         pass
@@ -208,9 +211,9 @@ class SqliteStore:
             raise StoreError(f"{self.path}: event {event.seq} not written: {err}") from None
         self._last = chain
 
-    def rows(self) -> list[Row]:
+    def rows(self, since: int = 0) -> list[Row]:
         try:
-            found = self._db.execute("SELECT body, chain FROM events ORDER BY seq").fetchall()
+            found = self._db.execute("SELECT body, chain FROM events WHERE seq >= ? ORDER BY seq", (since,)).fetchall()
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot read the events: {err}") from None
         if not all(isinstance(t, str) and isinstance(c, str) for t, c in found):

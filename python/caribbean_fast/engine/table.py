@@ -22,6 +22,9 @@ from .views import SeatView, seat_view
 
 __all__ = ["Clock", "Table"]
 
+RECALL_WINDOW = 32
+"""Events read back per round asked for by game recall, at first (a round is about a dozen)."""
+
 
 class Table(Betting, Rounds):
     """A live table. Amounts are integers of the variant's minor unit."""
@@ -35,8 +38,13 @@ class Table(Betting, Rounds):
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
         """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it (read
         from the store, when the table has one: memory holds only the latest round)."""
-        k = self._seat(seat)
-        return seat_history(self.recorded(), k, last)
+        k, window = self._seat(seat), RECALL_WINDOW * max(last, 1)
+        while True:  # the latest events first: a screen asks every second, a long record is large
+            since = max(0, self.seq - window)
+            rounds = seat_history(self.recorded(since), k, last)
+            if len(rounds) >= last or since == 0:
+                return rounds
+            window *= 4
 
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now (with their usual arguments)."""

@@ -48,12 +48,12 @@ class TableRecord:
         self._last = chain_hash(self._last, text)
         self._pending.append((event, text, self._last))
 
-    def rows(self) -> list[Row]:
+    def rows(self, since: int = 0) -> list[Row]:
         """The rows as loaded (`load`); the engine's `restore` reads them once, then `loaded`
         drops them (game recall reads the database: `holds.Holds.rounds`)."""
         if self._rows is None:
             raise StoreError(f"table {self.table_id}: the record is read from the database, not kept in memory")
-        return list(self._rows)
+        return self._rows[since:]
 
     def close(self) -> None:
         pass
