@@ -1,49 +1,301 @@
-//! Simulation throughput of the Rust core alone (rounds per second, both cores).
-//! Run: `cargo bench --bench sim`. The Python figures with best-strategy tables are printed by
-//! `python benches/simulation.py`.
+//! Simulation throughput of the Rust core alone (rounds per second, both cores), and where one
+//! round's time goes (one thread): the round stopped after each part in turn, beside the real
+//! loop, and each part's alternatives side by side. Run: `cargo bench --bench sim`.
+//! The Python figures with best-strategy tables are printed by `python benches/simulation.py`.
 
-use caribbean_fast::eval::{tables, HandClass, LOWEST_ACE_KING};
+use caribbean_fast::combinations::{index_of, PAIRS, TRIPLES};
+use caribbean_fast::eval::{tables, Hand, HandClass, Tables, LOWEST_ACE_KING};
 use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions};
 use caribbean_fast::sim::holdem::HoldemGame;
-use caribbean_fast::sim::rng::CHUNK_ROUNDS;
+use caribbean_fast::sim::rng::{chunk_rng, draw, Stream, CHUNK_ROUNDS};
 use caribbean_fast::sim::stud::StudGame;
-use caribbean_fast::sim::{simulate, Buckets};
+use caribbean_fast::sim::{cell_index, round_by_round, showdown, simulate, Buckets, Game};
+use rand::RngCore;
+use std::hint::black_box;
 use std::time::Instant;
+
+/// Runs of each part; each figure is their median.
+const RUNS: usize = 5;
+/// Rounds of one run of a part (one thread).
+const PART_ROUNDS: u64 = 1 << 23;
 
 fn main() {
     let t = tables();
+    let stud = stud_game(t);
+    let holdem = holdem_game(t, HoldemDecisions::constant(true));
+    throughput("stud, pair-or-better threshold", &stud);
+    throughput("holdem, always call", &holdem);
+    stud_parts(t, &stud);
+    holdem_parts(t, &holdem);
+}
+
+fn cuts(t: &Tables) -> Vec<u16> {
     let mut cuts: Vec<u16> = HandClass::ALL.iter().map(|&c| t.class_floor(c)).collect();
     cuts[1] = 0;
-    let chunks = 400;
-    let rounds = chunks * CHUNK_ROUNDS;
-    let stud = StudGame {
+    cuts
+}
+
+fn stud_game(t: &Tables) -> StudGame {
+    StudGame {
         seats: 1,
         qualifier: t.strength(&LOWEST_ACE_KING),
         decisions: StudDecisions::threshold(t.strength(&[0, 1, 6, 10, 14])),
-        first: Buckets::new(&cuts),
-        classes: Buckets::new(&cuts),
+        first: Buckets::new(&cuts(t)),
+        classes: Buckets::new(&cuts(t)),
         exchange: None,
-    };
-    let start = Instant::now();
-    let counts = simulate(&stud, 1, 0..chunks, rounds);
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "stud, pair-or-better threshold: {:.1} M rounds/s ({} rounds)",
-        counts.iter().sum::<u64>() as f64 / secs / 1e6,
-        rounds
-    );
-    let holdem = HoldemGame {
+    }
+}
+
+fn holdem_game(t: &Tables, decisions: HoldemDecisions) -> HoldemGame {
+    HoldemGame {
         qualifier: t.strength(&[8, 9, 12, 4, 0]),
-        decisions: HoldemDecisions::constant(true),
-        first: Buckets::new(&cuts),
-        classes: Buckets::new(&cuts),
-    };
+        decisions,
+        first: Buckets::new(&cuts(t)),
+        classes: Buckets::new(&cuts(t)),
+    }
+}
+
+/// Rounds a second of the real simulator on both cores.
+fn throughput<G: Game>(name: &str, game: &G) {
+    let chunks = 400;
+    let rounds = chunks * CHUNK_ROUNDS;
     let start = Instant::now();
-    let counts = simulate(&holdem, 1, 0..chunks, rounds);
+    let counts = simulate(game, 1, 0..chunks, rounds);
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "holdem, always call: {:.1} M rounds/s ({} rounds)",
+        "{name}: {:.1} M rounds/s ({} rounds)",
         counts.iter().sum::<u64>() as f64 / secs / 1e6,
         rounds
     );
+}
+
+/// ns per round of a part of a round, run `PART_ROUNDS` times from one stream: each round's
+/// value is summed, so that nothing is optimised away.
+fn time_part(mut part: impl FnMut(&mut [u8; 52], &mut Stream) -> usize) -> f64 {
+    let mut rng = chunk_rng(1, 0);
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let start = Instant::now();
+    let mut sum = 0usize;
+    for _ in 0..PART_ROUNDS {
+        sum = sum.wrapping_add(part(&mut deck, &mut rng));
+    }
+    black_box(sum);
+    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
+}
+
+/// ns per round of the real loop (`Game::play_rounds`) on one thread.
+fn time_loop<G: Game>(t: &Tables, g: &G) -> f64 {
+    let mut counts = vec![0u64; g.cells()];
+    let mut rng = chunk_rng(1, 0);
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let start = Instant::now();
+    g.play_rounds(t, &mut deck, &mut rng, PART_ROUNDS, &mut counts);
+    black_box(&counts);
+    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
+}
+
+/// ns per round of `Game::play_round` in turn on one thread, each cell counted through the
+/// closure (the loop before `play_rounds`).
+fn time_round_by_round<G: Game>(t: &Tables, g: &G) -> f64 {
+    let mut counts = vec![0u64; g.cells()];
+    let mut rng = chunk_rng(1, 0);
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let start = Instant::now();
+    round_by_round(g, t, &mut deck, &mut rng, PART_ROUNDS, &mut counts);
+    black_box(&counts);
+    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
+}
+
+/// Prints the median of `RUNS` runs of each of `names`' parts, run in turn (`run(i)` times
+/// part `i`), so that the machine's drift touches all alike.
+fn report(game: &str, names: &[&str], mut run: impl FnMut(usize) -> f64) {
+    let mut times = vec![Vec::new(); names.len()];
+    for _ in 0..RUNS {
+        for (i, t) in times.iter_mut().enumerate() {
+            t.push(run(i));
+        }
+    }
+    for (name, mut t) in names.iter().zip(times) {
+        t.sort_by(f64::total_cmp);
+        println!(
+            "{game} {name:<46} {:5.1} ns/round (median of {RUNS})",
+            t[RUNS / 2]
+        );
+    }
+}
+
+/// The draw the simulator used before the batched one: a 64-bit word per two cards, each pick
+/// 32 bits scaled by multiplication (a bias under 52 / 2^32).
+fn draw_pairs(deck: &mut [u8; 52], count: usize, rng: &mut Stream) {
+    let pick = |i: usize, bits: u64| i + ((bits * (52 - i) as u64) >> 32) as usize;
+    let mut i = 0;
+    while i + 1 < count {
+        let bits = rng.next_u64();
+        deck.swap(i, pick(i, bits & 0xffff_ffff));
+        deck.swap(i + 1, pick(i + 1, bits >> 32));
+        i += 2;
+    }
+    if i < count {
+        let bits = rng.next_u64();
+        deck.swap(i, pick(i, bits & 0xffff_ffff));
+    }
+}
+
+fn five(deck: &[u8; 52], from: usize) -> [u8; 5] {
+    std::array::from_fn(|i| deck[from + i])
+}
+
+fn stud_parts(t: &Tables, g: &StudGame) {
+    let mut cells = vec![0u64; g.cells()];
+    let shape = g.shape();
+    let strengths = |deck: &[u8; 52]| (t.strength(&five(deck, 0)), t.strength(&five(deck, 5)));
+    let decide = |deck: &[u8; 52], s: u16, d: u16| {
+        g.decisions.raises(s, &five(deck, 0), deck[9]) as usize * showdown(s, d, g.qualifier)
+    };
+    let names = [
+        "deal (before: a word per 2 cards)",
+        "deal (batched: one word)",
+        "deal + evaluations",
+        "deal + evaluations + decision",
+        "deal + evaluations + decision + count",
+        "the real loop, round by round (play_round)",
+        "the real loop (Game::play_rounds)",
+    ];
+    report("stud", &names, |part| match part {
+        0 => time_part(|deck, rng| {
+            draw_pairs(deck, 10, rng);
+            deck[0] as usize + deck[9] as usize
+        }),
+        1 => time_part(|deck, rng| {
+            draw(deck, 10, rng);
+            deck[0] as usize + deck[9] as usize
+        }),
+        2 => time_part(|deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = strengths(deck);
+            s as usize + d as usize
+        }),
+        3 => time_part(|deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = strengths(deck);
+            decide(deck, s, d) + s as usize
+        }),
+        4 => time_part(|deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = strengths(deck);
+            let at = [0, g.first.of(s), g.classes.of(s), 0, decide(deck, s, d)];
+            cells[cell_index(&shape, at)] += 1;
+            0
+        }),
+        5 => time_round_by_round(t, g),
+        _ => time_loop(t, g),
+    });
+}
+
+fn holdem_parts(t: &Tables, g: &HoldemGame) {
+    // The table it replaced: a bit per concrete (pair, flop), all set (always call), 3.7 MB.
+    let full = vec![u64::MAX; (PAIRS * TRIPLES).div_ceil(64)];
+    let mut cells = vec![0u64; g.cells()];
+    let shape = g.shape();
+    let sorted_flop = |deck: &[u8; 52]| {
+        let mut flop = [deck[4], deck[5], deck[6]];
+        flop.sort_unstable();
+        flop
+    };
+    let network = |deck: &[u8; 52]| {
+        let (a, b) = (deck[4].min(deck[5]), deck[4].max(deck[5]));
+        let (b, c) = (b.min(deck[6]), b.max(deck[6]));
+        [a.min(b), a.max(b), c]
+    };
+    // Before: each seven cards' key from the board's key and a pass over the cards for a flush.
+    let by_slices = |deck: &[u8; 52]| {
+        let board = [deck[4], deck[5], deck[6], deck[7], deck[8]];
+        let board_key = t.key_of(&board);
+        let seven = |a: u8, b: u8| [a, b, board[0], board[1], board[2], board[3], board[4]];
+        let seat = t.strength_from_key(board_key + t.key_of(&deck[..2]), &seven(deck[0], deck[1]));
+        let first = t.strength(&[deck[0], deck[1], deck[4], deck[5], deck[6]]);
+        let dealer =
+            t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
+        first as usize + seat as usize + dealer as usize
+    };
+    // After: the flop's and the board's hands once, each side's two cards added.
+    let incremental = |deck: &[u8; 52]| {
+        let flop = Hand::of(&deck[4..7]);
+        let board = flop.add_card(deck[7]).add_card(deck[8]);
+        let hole = |h: Hand| h.add_card(deck[0]).add_card(deck[1]);
+        let dealer = board.add_card(deck[2]).add_card(deck[3]);
+        (
+            hole(flop).strength(t),
+            hole(board).strength(t),
+            dealer.strength(t),
+        )
+    };
+    let full_table = |deck: &[u8; 52], flop: [u8; 3]| {
+        let hole = [deck[0].min(deck[1]), deck[0].max(deck[1])];
+        let bit = index_of(&hole) * TRIPLES + index_of(&flop);
+        (full[bit / 64] >> (bit % 64) & 1) as usize
+    };
+    let compact = |deck: &[u8; 52]| {
+        g.decisions
+            .calls(&[deck[0], deck[1]], &[deck[4], deck[5], deck[6]]) as usize
+    };
+    let names = [
+        "deal (before: a word per 2 cards)",
+        "deal (batched: one word)",
+        "deal + evaluations (before: by slices)",
+        "deal + evaluations (incremental Hand)",
+        "deal + evaluations + decision (before: 3.7 MB)",
+        "  the same, the flop sorted without branches",
+        "deal + evaluations + decision (291 KB)",
+        "deal + evaluations + decision + count",
+        "the real loop, round by round (play_round)",
+        "the real loop (Game::play_rounds)",
+    ];
+    report("holdem", &names, |part| match part {
+        0 => time_part(|deck, rng| {
+            draw_pairs(deck, 9, rng);
+            deck[0] as usize + deck[8] as usize
+        }),
+        1 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            deck[0] as usize + deck[8] as usize
+        }),
+        2 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            by_slices(deck)
+        }),
+        3 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let (f, s, d) = incremental(deck);
+            f as usize + s as usize + d as usize
+        }),
+        4 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = full_table(deck, sorted_flop(deck));
+            let (f, s, d) = incremental(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        5 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = full_table(deck, network(deck));
+            let (f, s, d) = incremental(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        6 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = compact(deck);
+            let (f, s, d) = incremental(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        7 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = compact(deck);
+            let (f, s, d) = incremental(deck);
+            let outcome = call * showdown(s, d, g.qualifier);
+            cells[cell_index(&shape, [0, g.first.of(f), g.classes.of(s), 0, outcome])] += 1;
+            0
+        }),
+        8 => time_round_by_round(t, g),
+        _ => time_loop(t, g),
+    });
 }

@@ -179,7 +179,10 @@ def test_simulated_side_bet_and_progressive_agree_with_exact() -> None:
     g = analyze(stud).progressive
     assert g is not None
     at_reset = float(g.expected(g.reset))
-    s = simulate(stud, 2_000_000, seed=8)
+    # The progressive's return rests on rare hands (a royal flush takes the meter): over 40
+    # seeds of 2 M rounds it spread with a standard deviation of 0.042, wider than the bound
+    # below (0.036); 50 M rounds (about a second) make the bound some 4 standard errors.
+    s = simulate(stud, 50_000_000, seed=8)
     assert s.progressive_at_reset is not None
     assert abs(s.progressive_at_reset - at_reset) < 0.05 * abs(at_reset) + 0.01
 

@@ -3,7 +3,7 @@
 use super::decisions::HoldemDecisions;
 use super::rng::{draw, Stream};
 use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
-use crate::eval::Tables;
+use crate::eval::{Hand, Tables};
 
 pub struct HoldemGame {
     pub qualifier: u16,
@@ -12,6 +12,37 @@ pub struct HoldemGame {
     pub first: Buckets,
     /// The variant's classes of the final seven-card hand.
     pub classes: Buckets,
+}
+
+/// Rounds dealt before any is decided (`play_rounds`).
+const BATCH: usize = 16;
+
+/// A round's nine cards: the seat's two, the dealer's two, the flop, the turn and the river.
+type Deal = [u8; 9];
+
+impl HoldemGame {
+    /// The cell of a dealt round, given whether the seat calls.
+    #[inline(always)]
+    fn cell(&self, t: &Tables, shape: &Shape, d: &Deal, calls: bool) -> usize {
+        // The flop's and the board's hands once, each side's two cards added to them.
+        let flop = Hand::of(&d[4..7]);
+        let board = flop.add_card(d[7]).add_card(d[8]);
+        let with_hole = |h: Hand| h.add_card(d[0]).add_card(d[1]);
+        let first = with_hole(flop).strength(t);
+        let seat = with_hole(board).strength(t);
+        // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
+        let dealer = board.add_card(d[2]).add_card(d[3]).strength(t);
+        let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
+        cell_index(
+            shape,
+            [0, self.first.of(first), self.classes.of(seat), 0, outcome],
+        )
+    }
+
+    #[inline(always)]
+    fn calls(&self, d: &Deal) -> bool {
+        self.decisions.calls(&[d[0], d[1]], &[d[4], d[5], d[6]])
+    }
 }
 
 impl Game for HoldemGame {
@@ -28,22 +59,35 @@ impl Game for HoldemGame {
         record: &mut impl FnMut(usize),
     ) {
         draw(deck, 9, rng);
-        let (mut hole, mut flop) = ([deck[0], deck[1]], [deck[4], deck[5], deck[6]]);
-        hole.sort_unstable();
-        flop.sort_unstable();
-        // The decision first: its table lookup often misses the cache, and the evaluations below
-        // do not depend on it, so they run while it loads.
-        let calls = self.decisions.calls(&hole, &flop);
-        let board = [deck[4], deck[5], deck[6], deck[7], deck[8]];
-        let board_key = t.key_of(&board);
-        let seven = |a: u8, b: u8| [a, b, board[0], board[1], board[2], board[3], board[4]];
-        let seat = t.strength_from_key(board_key + t.key_of(&hole), &seven(hole[0], hole[1]));
-        let first = t.strength(&[hole[0], hole[1], flop[0], flop[1], flop[2]]);
-        // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
-        let dealer =
-            t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
-        let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
-        let at = [0, self.first.of(first), self.classes.of(seat), 0, outcome];
-        record(cell_index(&self.shape(), at));
+        let d: Deal = std::array::from_fn(|i| deck[i]);
+        record(self.cell(t, &self.shape(), &d, self.calls(&d)));
+    }
+
+    /// As `play_round` in turn, in batches: `BATCH` rounds dealt, then all their decisions
+    /// looked up (the loads overlap, where one round's lookup alone would wait for its own),
+    /// then each round evaluated and counted. The same cards in the same order: the same counts.
+    fn play_rounds(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        rounds: u64,
+        counts: &mut [u64],
+    ) {
+        let shape = self.shape();
+        let mut deals = [[0u8; 9]; BATCH];
+        let mut left = rounds as usize;
+        while left > 0 {
+            let n = left.min(BATCH);
+            for d in &mut deals[..n] {
+                draw(deck, 9, rng);
+                *d = std::array::from_fn(|i| deck[i]);
+            }
+            let calls: [bool; BATCH] = std::array::from_fn(|i| self.calls(&deals[i]));
+            for (d, &call) in deals[..n].iter().zip(&calls) {
+                counts[self.cell(t, &shape, d, call)] += 1;
+            }
+            left -= n;
+        }
     }
 }

@@ -3,9 +3,12 @@
 
 use super::decisions::StudDecisions;
 use super::rng::{draw, draw_after, Stream};
-use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
+use super::{cell_index, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use crate::cards::{rank, Card};
-use crate::eval::Tables;
+use crate::eval::{Tables, STRENGTH_MASK, STRENGTH_SLOTS};
+
+/// Rounds of one seat dealt before any is played (`play_one_seat`).
+const BATCH: usize = 16;
 
 /// Which cards a seat keeps when it exchanges (game 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,9 +174,60 @@ impl Game for StudGame {
             record(cell_index(&shape, at));
         }
     }
+
+    fn play_rounds(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        rounds: u64,
+        counts: &mut [u64],
+    ) {
+        if self.seats == 1 && self.exchange.is_none() {
+            self.play_one_seat(t, deck, rng, rounds, counts);
+        } else {
+            round_by_round(self, t, deck, rng, rounds, counts);
+        }
+    }
 }
 
 impl StudGame {
+    /// `play_rounds` for one seat without exchanges, the common table, counting as
+    /// `play_round` does: with no exchange the first five cards are the final hand, so one
+    /// lookup by strength gives the cell of both its buckets, and the round has no seat loop.
+    fn play_one_seat(
+        &self,
+        t: &Tables,
+        deck: &mut [u8; 52],
+        rng: &mut Stream,
+        rounds: u64,
+        counts: &mut [u64],
+    ) {
+        let shape = self.shape();
+        let cell_of: Vec<usize> = (0..STRENGTH_SLOTS as u16)
+            .map(|s| cell_index(&shape, [0, self.first.of(s), self.classes.of(s), 0, 0]))
+            .collect();
+        // Dealt a batch at a time, then played: the rounds' lookups overlap.
+        let mut deals = [[0u8; 10]; BATCH];
+        let mut left = rounds as usize;
+        while left > 0 {
+            let n = left.min(BATCH);
+            for d in &mut deals[..n] {
+                draw(deck, 10, rng);
+                *d = std::array::from_fn(|i| deck[i]);
+            }
+            for d in &deals[..n] {
+                let hand = [d[0], d[1], d[2], d[3], d[4]];
+                let dealer = [d[5], d[6], d[7], d[8], d[9]];
+                let (s, dealer_strength) = (t.strength(&hand), t.strength(&dealer));
+                let raised = self.decisions.raises(s, &hand, dealer[4]) as usize;
+                let outcome = raised * showdown(s, dealer_strength, self.qualifier);
+                counts[cell_of[s as usize & STRENGTH_MASK] + outcome] += 1;
+            }
+            left -= n;
+        }
+    }
+
     /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
     /// cards stay out of play); returns the final strength and how many exchanges were made.
     #[allow(clippy::too_many_arguments)]
@@ -244,6 +298,21 @@ mod tests {
             .expect("pool");
         assert_eq!(pool.install(|| simulate(&g, 11, 0..3, total)), whole);
         assert_ne!(simulate(&g, 12, 0..3, total), whole);
+    }
+
+    #[test]
+    fn one_seat_counts_as_round_by_round() {
+        let g = game(1);
+        let (t, total) = (tables(), 3 * CHUNK_ROUNDS);
+        let fast = simulate(&g, 13, 0..3, total);
+        let mut slow = vec![0u64; g.cells()];
+        for chunk in 0..3 {
+            let mut rng = crate::sim::rng::chunk_rng(13, chunk);
+            let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+            round_by_round(&g, t, &mut deck, &mut rng, CHUNK_ROUNDS, &mut slow);
+        }
+        assert_eq!(fast, slow);
+        assert_eq!(fast.iter().sum::<u64>(), total);
     }
 
     #[test]
