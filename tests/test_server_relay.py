@@ -13,6 +13,10 @@ from typing import Any
 import httpx
 import pytest
 from live_server import Client, ServerProcess, books
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from caribbean_fast.server.relay import RELAYED
 
 TABLES = """
 [[table]]
@@ -66,7 +70,11 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
         bob.ok("sit", table=GAME3, buy_in=10_000, seat=2)
         for player in (alice, bob):
             player.ok("ante", table=GAME3, amount=100)
-        hop = Client(relay.ws, alice_token, headers={"X-Caribbean-Relay": "1"})  # a relay's own socket
+        for process in (owner, relay):  # the relay opened no door for a page of another site
+            with pytest.raises(InvalidStatus) as forbidden:
+                connect(process.ws, additional_headers={"Origin": "http://evil.example", RELAYED: "1"})
+            assert forbidden.value.response.status_code == 403
+        hop = Client(relay.ws, alice_token, headers={RELAYED: "1"})  # a relay's own socket
         assert hop.cmd("history", table=GAME3)["error"]["code"] == "unavailable"  # relays no further
         hop.close()
         refused = alice.cmd("fold", table=GAME3)  # the owner's refusal, relayed as it is
@@ -117,6 +125,7 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
     finally:
         for process in (owner, relay):
             process.kill()
+            process.log.close()  # the log file goes with it
     assert books(database_url) == (True, 2)
 
 
@@ -155,4 +164,5 @@ def test_the_owner_killed_mid_round(database_url: str, tmp_path: Path, at: int) 
     finally:
         for process in (owner, relay, third):
             process.kill()
+            process.log.close()  # the log file goes with it
     assert books(database_url) == (True, 2)
