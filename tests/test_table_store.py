@@ -3,6 +3,7 @@ fails the audit, naming its round; the command line over a store."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import subprocess
@@ -128,3 +129,28 @@ def test_run_with_the_best_strategy(tmp_path: Path) -> None:
     assert main(["table", "run", "caribbean-poker", "--store", str(path), "--rounds", "20", "--strategy", "best"]) == 0
     report = audit(SqliteStore(path))
     assert report.ok and report.settled == 20
+
+
+@pytest.mark.parametrize("name", ["network-24h", "casino-holdem", "atlantic-city"])
+def test_event_text_is_the_standard_librarys_canonical_json(name: str) -> None:
+    """orjson writes the stored text; it must be the text the standard library writes (the chain
+    hashes of every record cover it), and where it could differ the latter writes it."""
+    from datetime import UTC, datetime
+
+    from caribbean_fast import load_variant
+    from caribbean_fast.engine import MemoryStore, Table
+    from caribbean_fast.engine.autoplay import play_round
+    from caribbean_fast.engine.events import Event, canonical_json
+
+    variant = load_variant(name)
+    table = Table(variant, seed=5, store=MemoryStore())
+    for seat in range(table.seats):
+        table.deposit(seat, 10**9)
+    for _ in range(40):
+        play_round(table, "simple", table.limits.minimum, variant.progressive is not None)
+    for event in table.events:
+        body = json.loads(event_to_json(event))
+        assert event_to_json(event) == canonical_json(body)
+    odd = Event(0, 1, "bets", datetime(2026, 1, 1, tzinfo=UTC), 0, {"name": "é", "big": 10**30, "k": {"b": 1, "a": 2}})
+    assert event_to_json(odd) == canonical_json(json.loads(event_to_json(odd)))
+    assert '"\\u00e9"' in event_to_json(odd) and "1000000000000000000000000000000" in event_to_json(odd)

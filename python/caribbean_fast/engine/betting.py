@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from ..errors import InsufficientFundsError
+from ..errors import IllegalActionError, InsufficientFundsError
 from .core import TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
@@ -47,12 +47,14 @@ class Betting(TableCore):
     def _adjusted_ante(self, seat: int, s: SeatState, amount: int, account: dict[str, int | None] | None) -> int:
         """The ante as the limits make it; `account` is what the account book said of the personal
         limit when the command ran (None: the table's own)."""
+        # The messages are written only when a check fails: `actions` runs these checks for every
+        # view a server sends, and formatting money is most of their cost.
         lim, balance = self.limits, self.balance(seat) + s.bets.total
-        illegal(
-            lim.adjust(amount) is None,
-            f"an ante of {self._fmt(amount)} is outside the limits "
-            f"{self._fmt(lim.minimum)} to {self._fmt(lim.maximum)}",
-        )
+        if lim.adjust(amount) is None:
+            raise IllegalActionError(
+                f"an ante of {self._fmt(amount)} is outside the limits "
+                f"{self._fmt(lim.minimum)} to {self._fmt(lim.maximum)}"
+            )
         ante = lim.adjust(amount, balance)
         if ante is None:
             cap = f" ({lim.balance_fraction} of the balance)" if lim.balance_fraction else ""
@@ -60,13 +62,11 @@ class Betting(TableCore):
                 f"seat {seat} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
             )
         limit = s.limit if account is None else account["limit"]
-        illegal(
-            limit is not None and ante > limit,
-            f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(limit or 0)}",
-        )
+        if limit is not None and ante > limit:
+            raise IllegalActionError(f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(limit)}")
         for what, multiple in self._multiples():
-            whole = (ante * multiple).denominator == 1
-            illegal(not whole, f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
+            if ante * multiple.numerator % multiple.denominator:
+                raise IllegalActionError(f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
         return ante
 
     def _multiples(self) -> list[tuple[str, Fraction]]:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from fractions import Fraction
 from typing import Any
 
 from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, InsufficientFundsError
@@ -27,7 +28,7 @@ from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .state import Bets, Phase, SeatState, TableState
 from .store import EventStore
 
-__all__ = ["KEEP", "Clock", "TableCore", "illegal", "utc_now"]
+__all__ = ["KEEP", "Clock", "TableCore", "illegal", "times", "utc_now"]
 
 Clock = Callable[[], datetime]
 
@@ -44,6 +45,12 @@ def utc_now() -> datetime:
 
 class _Legal(Exception):
     """Raised at a handler's first emit in a dry run: every check has passed."""
+
+
+def times(amount: int, ratio: Fraction) -> int:
+    """`amount` times a non-negative ratio in whole minor units, rounded down (a raise's stake, an
+    exchange fee), in integers: Fraction arithmetic costs more than the rest of a check."""
+    return amount * ratio.numerator // ratio.denominator
 
 
 def illegal(condition: bool, reason: str) -> None:
@@ -215,8 +222,10 @@ class TableCore:
         illegal(
             isinstance(amount, bool) or not isinstance(amount, int), f"{what} must be whole minor units, not {amount!r}"
         )
-        illegal(amount <= 0, f"{what} must be positive, not {self._fmt(amount)}")
-        illegal(amount > MAX_AMOUNT, f"{what} must be at most {self._fmt(MAX_AMOUNT)}, not {self._fmt(amount)}")
+        if amount <= 0:  # the messages are written only when needed: `actions` runs this per view
+            raise IllegalActionError(f"{what} must be positive, not {self._fmt(amount)}")
+        if amount > MAX_AMOUNT:
+            raise IllegalActionError(f"{what} must be at most {self._fmt(MAX_AMOUNT)}, not {self._fmt(amount)}")
         return amount
 
     def _funds(self, transfers: list[Transfer]) -> None:
@@ -242,7 +251,7 @@ class TableCore:
     def _covers_the_raise(self, seat: int, bets: Bets, left: int) -> None:
         """An ante is taken only while the wallet keeps its raise (call): a seat dealt in can then
         always play its hand, as online tables require, rather than only fold."""
-        need = int(bets.ante * self.variant.raise_multiple)
+        need = times(bets.ante, self.variant.raise_multiple)
         if need > left:
             word = self.variant.raise_word
             raise InsufficientFundsError(
@@ -251,6 +260,8 @@ class TableCore:
             )
 
     def _open_round(self) -> None:
+        if self._dry:  # every check has passed: a dry run draws no seed
+            raise _Legal
         number = self.state.round.number + 1
         seed = self._seeds(number)
         self._emit("round_opened", None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number)

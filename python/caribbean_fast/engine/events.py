@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-__all__ = ["COMMANDS", "Event", "Transfer", "chain_hash", "event_from_json", "event_to_json"]
+import orjson
+
+__all__ = ["COMMANDS", "Event", "Transfer", "canonical_json", "chain_hash", "event_from_json", "event_to_json"]
 
 COMMANDS = frozenset(
     {
@@ -72,22 +74,32 @@ class Event:
 
 
 def event_to_json(event: Event) -> str:
-    """The event as one line of canonical JSON (sorted keys), as stores keep it."""
-    return json.dumps(
-        {
-            "seq": event.seq,
-            "round": event.round,
-            "kind": event.kind,
-            "time": event.time.isoformat(),
-            "seat": event.seat,
-            "public": event.public,
-            "private": event.private,
-            "secret": event.secret,
-            "transfers": [list(t) for t in event.transfers],
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+    """The event as one line of canonical JSON (sorted keys, no spaces, ASCII), as stores keep it
+    and chain hashes cover it. orjson writes it (a table writes a dozen events a round; the
+    standard library took a fifth of a command's time) and gives the standard library's text for
+    every event of integers and ASCII strings, which is every event the engine makes; an event
+    with other text, or a value orjson does not take, is written by the standard library."""
+    body = {
+        "seq": event.seq,
+        "round": event.round,
+        "kind": event.kind,
+        "time": event.time.isoformat(),
+        "seat": event.seat,
+        "public": event.public,
+        "private": event.private,
+        "secret": event.secret,
+        "transfers": [list(t) for t in event.transfers],
+    }
+    try:
+        text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # a mapping orjson does not take, an integer past 64 bits
+        return canonical_json(body)
+    return text if text.isascii() else canonical_json(body)
+
+
+def canonical_json(body: Mapping[str, Any]) -> str:
+    """The standard library's canonical form: sorted keys, no spaces, non-ASCII escaped."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
 
 
 def event_from_json(text: str) -> Event:

@@ -39,13 +39,14 @@ class Ledger:
     def check(self, transfers: Iterable[Transfer]) -> None:
         """Raises InsufficientFundsError, changing nothing, when these transfers would take an
         account that must stay whole below zero."""
-        after = Counter(self.balances)
+        moved: dict[str, int] = {}  # only the accounts these transfers touch can go below zero
         for source, target, amount in transfers:
             if amount < 0:
                 raise ReconciliationError(f"a transfer of {amount} from {source} to {target} is negative")
-            after[source] -= amount
-            after[target] += amount
-        for account, value in after.items():
+            moved[source] = moved.get(source, 0) - amount
+            moved[target] = moved.get(target, 0) + amount
+        for account, change in moved.items():
+            value = self.balances[account] + change
             if value < 0 and account not in ("house", OUTSIDE):
                 raise InsufficientFundsError(f"{account} would hold {value}: not enough money")
 

@@ -11,7 +11,7 @@ from ..errors import InsufficientFundsError
 from ..hands import evaluate
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
-from .core import TableCore, illegal
+from .core import TableCore, illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
 from .showdown import revealed, settle_seats
@@ -81,7 +81,7 @@ class Rounds(TableCore):
         self._showdown_when_decided()
 
     def _raise_stake(self, s: SeatState) -> int:
-        return int(s.bets.ante * self.variant.raise_multiple)
+        return times(s.bets.ante, self.variant.raise_multiple)
 
     def _decide(self, seat: int, decision: Decision, auto: bool) -> None:
         s = self.state.seats[seat]
@@ -100,7 +100,7 @@ class Rounds(TableCore):
         assert x is not None
         out = self._discards(s, x, cards)
         illegal(s.exchanges >= x.most_per_round, f"at most {x.most_per_round} exchanges a round")
-        fee = int(s.bets.ante * x.fee_antes)
+        fee = times(s.bets.ante, x.fee_antes)
         need = fee + (self._raise_stake(s) if x.must_cover_call else 0)
         if need > self.balance(seat):
             raise InsufficientFundsError(

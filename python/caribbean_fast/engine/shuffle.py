@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -19,6 +20,7 @@ from ..cards import DECK_SIZE
 __all__ = ["SecureSeeds", "SeedSource", "SeededSeeds", "commitment", "deck_from_seed"]
 
 SEED_BYTES = 32
+_WORDS = struct.Struct(">8I")  # a SHA-256 block as eight big-endian 32-bit words
 
 
 def commitment(seed: bytes) -> str:
@@ -30,8 +32,7 @@ def _words(seed: bytes) -> Iterator[int]:
     """An endless stream of 32-bit words from HMAC-SHA256(seed, counter)."""
     counter = 0
     while True:
-        block = hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        yield from (int.from_bytes(block[i : i + 4], "big") for i in range(0, len(block), 4))
+        yield from _WORDS.unpack(hmac.digest(seed, counter.to_bytes(8, "big"), "sha256"))
         counter += 1
 
 

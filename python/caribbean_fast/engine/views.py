@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from ..cards import card_text
+from ..cards import DECK_SIZE, card_text
 from ..hands import evaluate
 from ..variants import Family, Variant
 from .ledger import wallet
 from .state import Bets, Phase, TableState
 
-__all__ = ["OtherSeat", "SeatView", "seat_view"]
+__all__ = ["OtherSeat", "SeatView", "describe", "seat_view"]
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,17 @@ class SeatView:
     currency: str
 
 
+@lru_cache(maxsize=4096)
+def describe(cards: tuple[int, ...]) -> str:
+    """A hand in words; remembered, as a seat's hand is shown again in every view of its round."""
+    return evaluate(cards).describe()
+
+
+_TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
+
+
 def _texts(cards: list[int]) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in cards)
+    return tuple(_TEXTS[c] for c in cards)
 
 
 def _deadline(state: TableState, variant: Variant) -> datetime | None:
@@ -96,7 +106,7 @@ def seat_view(state: TableState, variant: Variant, seat: int, actions: Sequence[
         balance=state.ledger.balance(wallet(seat)),
         bets=me.bets if state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
         cards=_texts(me.cards),
-        hand=evaluate(mine).describe() if len(mine) >= 5 else "",
+        hand=describe(tuple(mine)) if len(mine) >= 5 else "",
         dealer=_texts(dealer),
         board=_texts(board),
         others=others,

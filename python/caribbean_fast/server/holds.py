@@ -101,9 +101,10 @@ class Holds:
     def fresh(self, view: SeatView) -> SeatView:
         """The view with every seat's own round blanked where its holder sat after that round's
         deal: nobody sees, or is shown as holding, a previous occupant's hand or result."""
-        others = tuple(o if self._ours(o.seat, view.round) else _blank_other(o) for o in view.others)
+        stale = [o.seat for o in view.others if not self._ours(o.seat, view.round)]
+        others = tuple(_blank_other(o) if o.seat in stale else o for o in view.others) if stale else view.others
         if self._ours(view.seat, view.round):
-            return replace(view, others=others)
+            return replace(view, others=others) if stale else view
         return replace(view, others=others, cards=(), hand="", result=None, exchanges=0, bets=Bets())
 
     def _ours(self, seat: int, number: int) -> bool:

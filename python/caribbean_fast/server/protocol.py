@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ..engine.views import SeatView
 from ..errors import ServerError
 from ..hands import evaluate
@@ -148,7 +150,9 @@ def frame_id(text: str | bytes) -> int | str | None:
 
 
 def frame(kind: str, **fields: Any) -> str:
-    return json.dumps({"v": VERSION, "type": kind, **fields}, separators=(",", ":"))
+    """A server frame as compact JSON (orjson: every seat's view after every event is most of
+    what a busy server writes)."""
+    return orjson.dumps({"v": VERSION, "type": kind, **fields}).decode()
 
 
 def answer(ident: int | str | None, result: dict[str, Any] | None = None, error: ServerError | None = None) -> str:

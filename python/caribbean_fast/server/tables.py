@@ -142,7 +142,8 @@ class Owner:
         return self.table
 
     def seat_of(self, account: str | None) -> int | None:
-        return next((k for k, a in self.players.items() if a == account), None)
+        """The account's seat here (the hub's index, which `_hold` keeps with `players`)."""
+        return None if account is None else self.hub.held.get(account, {}).get(self.spec.id)
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         kind, args = command.type, command.args
