@@ -1,11 +1,15 @@
 """The server's database: accounts, wallets, seats and every table's record, in SQLite or PostgreSQL.
 
-All database work runs as jobs on one connection in one worker thread, so the event loop never
-waits on a disk. Jobs that arrive while a transaction commits wait for the next one and then share
-it (group commit): each job runs in its own savepoint, so a job that refuses (raises a
+All database work runs as jobs on one connection, a batch at a time: PostgreSQL's in a worker
+thread, so the event loop never waits on the network; SQLite's on the loop itself, as its calls
+take microseconds and its commit one local fsync, while from a thread each of its calls waited
+for the interpreter lock behind the busy loop (a batch took tens of milliseconds, measured).
+Jobs that arrive while a transaction commits wait for the next one and then share it (group
+commit): each job runs in its own savepoint, so a job that refuses (raises a
 `CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
-holding it has committed. Durability is never weakened: SQLite runs with `synchronous=FULL`,
-PostgreSQL with its default `synchronous_commit`.
+holding it has committed; jobs that only write rows (a table's events) are written together.
+Durability is never weakened: SQLite runs with `synchronous=FULL`, PostgreSQL with its default
+`synchronous_commit`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any, TextIO, TypeVar
 from ..errors import CaribbeanFastError, ServerError
 from .schema import SCHEMA, Dialect, Tx
 
-__all__ = ["SCHEMA", "Database", "Dialect", "Tx", "connect"]
+__all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -49,6 +53,8 @@ class _SqliteTx:
 
 class Sqlite:
     """The embedded default: one file, WAL, every commit synchronous."""
+
+    in_loop = True  # see `Dialect.in_loop`: a batch is microseconds of calls and one fsync
 
     def __init__(self, path: str, create: bool = True) -> None:
         self.url = path
@@ -119,10 +125,24 @@ def connect(url: str, create: bool = True) -> Dialect:
     return Sqlite(url, create)
 
 
+Writes = list[tuple[str, list[tuple[Any, ...]]]]
+"""Statements and their rows, in a fixed order of statements (a table's record: its meta data,
+then its events), so that the writes of many jobs merge into one `many` per statement."""
+
+
 @dataclass
 class _Job:
     run: Callable[[Tx], Any]
     done: asyncio.Future[Any]
+    writes: Writes | None = None  # rows only: written with the batch's other rows, merged
+
+
+def _write(writes: Writes) -> Callable[[Tx], None]:
+    def job(tx: Tx) -> None:
+        for sql, rows in writes:
+            tx.many(sql, rows)
+
+    return job
 
 
 class Database:
@@ -163,6 +183,18 @@ class Database:
         self._wake.set()
         return await done
 
+    async def write(self, writes: Writes) -> None:
+        """Writes rows in the next transaction, once that has committed. The batch writes every
+        such job's rows in one statement each (a few calls to the database for hundreds of tables,
+        where a job of its own costs a savepoint and the worker thread's turn at the interpreter
+        lock around each call); where that fails, each job is tried alone, so a job whose rows
+        cannot go in fails alone, as `run`'s do."""
+        assert self._wake is not None, "Database.start() first"
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._jobs.append(_Job(_write(writes), done, writes))
+        self._wake.set()
+        await done
+
     def run_now(self, job: Callable[[Tx], T]) -> T:
         """Runs `job` in a transaction of its own, here and now (command-line tools, start-up)."""
         with self._lock:
@@ -185,7 +217,10 @@ class Database:
                 continue
             self._busy = True
             try:
-                outcomes = await asyncio.to_thread(self._batch, batch)
+                if self.dialect.in_loop:
+                    outcomes = self._batch(batch)
+                else:
+                    outcomes = await asyncio.to_thread(self._batch, batch)
             except Exception as err:  # the commit itself failed: no job of the batch happened
                 failure = ServerError(f"the database refused a commit: {type(err).__name__}")
                 outcomes = [failure] * len(batch)
@@ -204,16 +239,43 @@ class Database:
         with self._lock:
             tx = self.dialect.tx()
             self.dialect.begin()
-            outcomes: list[Any] = []
+            outcomes: dict[int, Any] = {}
             try:
-                for job in batch:
-                    outcomes.append(self._one(tx, job))
+                self._write_merged(tx, [(k, j) for k, j in enumerate(batch) if j.writes is not None], outcomes)
+                for k, job in enumerate(batch):
+                    if job.writes is None:
+                        outcomes[k] = self._one(tx, job)
                 self.dialect.commit()
             except BaseException:
                 self.dialect.rollback()
                 raise
             self.commits += 1
-            return outcomes
+            return [outcomes[k] for k in range(len(batch))]
+
+    @classmethod
+    def _write_merged(cls, tx: Tx, jobs: list[tuple[int, _Job]], outcomes: dict[int, Any]) -> None:
+        """Every rows-only job's rows in one `many` per statement, in one savepoint; if that
+        fails, it is rolled back and each job runs alone in its own."""
+        if not jobs:
+            return
+        merged: dict[str, list[tuple[Any, ...]]] = {}
+        for _, job in jobs:
+            for sql, rows in job.writes or ():
+                merged.setdefault(sql, []).extend(rows)
+        tx.execute("SAVEPOINT writes")
+        try:
+            for sql, rows in merged.items():
+                if rows:
+                    tx.many(sql, rows)
+        except Exception:
+            tx.execute("ROLLBACK TO SAVEPOINT writes")
+            tx.execute("RELEASE SAVEPOINT writes")
+            for k, job in jobs:
+                outcomes[k] = cls._one(tx, job)
+            return
+        tx.execute("RELEASE SAVEPOINT writes")
+        for k, _ in jobs:
+            outcomes[k] = (None,)
 
     @staticmethod
     def _one(tx: Tx, job: _Job) -> Any:

@@ -51,6 +51,8 @@ class _PgTx:
 
 
 class Postgres:
+    in_loop = False  # each statement waits on the network: batches run in a worker thread
+
     def __init__(self, url: str) -> None:
         self.url = url
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..engine.events import Event, chain_hash, event_to_json
 from ..engine.store import Row, merged_meta
 from ..errors import StoreError
-from .db import Tx
+from .db import Tx, Writes
 
 __all__ = ["TableRecord"]
 
@@ -79,10 +79,20 @@ class TableRecord:
 
     def flush(self, tx: Tx) -> int:
         """Writes the pending meta data and events; returns how many events."""
+        writes = self.take()
+        for sql, rows in writes:
+            tx.many(sql, rows)
+        return len(writes[-1][1])
+
+    def take(self) -> Writes:
+        """The pending meta data and events as statements and rows (`Database.write`), no longer
+        pending: the caller writes them, or restores the table when that fails."""
+        writes: Writes = []
         if self._pending_meta:
-            tx.execute("DELETE FROM table_meta WHERE table_id = ?", (self.table_id,))
-            tx.many("INSERT INTO table_meta VALUES (?, ?, ?)", [(self.table_id, k, v) for k, v in self._meta.items()])
+            writes.append(("DELETE FROM table_meta WHERE table_id = ?", [(self.table_id,)]))
+            meta = [(self.table_id, k, v) for k, v in self._meta.items()]
+            writes.append(("INSERT INTO table_meta VALUES (?, ?, ?)", meta))
         rows = [(self.table_id, e.seq, e.round, e.kind, e.seat, text, chain) for e, text, chain in self._pending]
-        tx.many("INSERT INTO table_events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        writes.append(("INSERT INTO table_events VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
         self._pending_meta, self._pending = {}, []
-        return len(rows)
+        return writes

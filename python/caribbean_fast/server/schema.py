@@ -48,6 +48,10 @@ class Dialect(Protocol):
     """What differs between SQLite and PostgreSQL: the connection and the placeholders."""
 
     url: str
+    in_loop: bool
+    """Whether a batch runs on the event loop itself rather than in a worker thread: SQLite's
+    calls are microseconds and its commit one local fsync, while from a thread each call waits its
+    turn at the interpreter lock behind a busy loop; PostgreSQL's wait on the network."""
 
     def tx(self) -> Tx: ...
     def begin(self) -> None: ...

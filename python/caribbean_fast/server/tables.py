@@ -158,7 +158,7 @@ class Owner:
         seat = self._seated(account)
         if kind == "_disconnect":
             if self.t.disconnect(seat):
-                await self._commit(lambda tx: None)
+                await self._commit()
             return {}
         if kind == "leave":
             return await self._leave(account, seat)
@@ -166,7 +166,7 @@ class Owner:
             await self._money_job(lambda tx: self._top_up(tx, account, seat, args["amount"]))
             return {}
         self._play(seat, kind, args)
-        await self._commit(lambda tx: None)
+        await self._commit()
         return {}
 
     def _seated(self, account: str | None) -> int:
@@ -242,22 +242,28 @@ class Owner:
         """A wallet move and the table's event in one job (anything pending is committed first,
         so a refused move rolls back nothing else)."""
         if self.record.dirty:
-            await self._commit(lambda tx: None)
+            await self._commit()
         await self._commit(job)
 
-    async def _commit(self, job: Callable[[Tx], None]) -> None:
-        """Commits the job and the pending events; then answers may go out and views are sent."""
+    async def _commit(self, job: Callable[[Tx], None] | None = None) -> None:
+        """Commits the job and the pending events; then answers may go out and views are sent.
+        Events alone (no job, no personal limit to write) go as rows the batch merges with other
+        tables' (`Database.write`)."""
 
         def run(tx: Tx) -> None:
-            job(tx)
+            if job is not None:
+                job(tx)
             self.book.flush(tx)
             self.record.flush(tx)
 
         start = time.perf_counter()
         try:
-            await self.db.run(run)
+            if job is None and not self.book.dirty:
+                await self.db.write(self.record.take())
+            else:
+                await self.db.run(run)
         except CaribbeanFastError as err:
-            if self.record.dirty or (isinstance(err, ServerError) and err.code == "internal"):
+            if job is None or self.record.dirty or (isinstance(err, ServerError) and err.code == "internal"):
                 await self._reload()  # the engine moved on and the database did not
             raise
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
@@ -284,7 +290,7 @@ class Owner:
 
     async def _tick(self) -> None:
         if self.t.tick() or self.record.dirty:
-            await self._commit(lambda tx: None)
+            await self._commit()
 
     def went_away(self, account: str) -> None:
         """The account's last socket dropped: remember the last round that had ended, for recall."""
