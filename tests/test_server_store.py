@@ -77,3 +77,33 @@ def test_a_refused_job_rolls_back_alone(database_url: str) -> None:
         await db.stop()
 
     asyncio.run(main())
+
+
+def test_rows_written_together_fail_alone(database_url: str) -> None:
+    """Three tables' events in one batch, written as one statement (`Database.write`): the stale
+    writer of an existing row fails alone, the other two commit, and nothing of the failed one
+    stays."""
+
+    async def main() -> None:
+        db = Database(connect(database_url))
+        db.start()
+        records = {name: TableRecord(name) for name in ("cyberstud-1", "cyberstud-2", "cyberstud-3")}
+        for seed, record in enumerate(records.values()):
+            Table(load_variant("cyberstud"), seed=seed, store=record)
+        await db.write(records["cyberstud-2"].take())
+        stale = TableRecord("cyberstud-2")
+        table = Table(load_variant("cyberstud"), seed=9, store=stale)
+        table.deposit(0, 500)
+        jobs = [
+            db.write(records["cyberstud-1"].take()),
+            db.write(stale.take()),
+            db.write(records["cyberstud-3"].take()),
+        ]
+        outcomes = await asyncio.gather(*jobs, return_exceptions=True)
+        assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], ServerError)
+        rows = await db.run(lambda tx: tx.all("SELECT table_id, COUNT(*) FROM table_events GROUP BY table_id"))
+        assert sorted(rows) == [("cyberstud-1", 1), ("cyberstud-2", 1), ("cyberstud-3", 1)]
+        assert db.commits == 3  # the first write, the batch of three, the count
+        await db.stop()
+
+    asyncio.run(main())
