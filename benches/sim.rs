@@ -148,7 +148,9 @@ fn five(deck: &[u8; 52], from: usize) -> [u8; 5] {
 fn stud_parts(t: &Tables, g: &StudGame) {
     let mut cells = vec![0u64; g.cells()];
     let shape = g.shape();
-    let strengths = |deck: &[u8; 52]| (t.strength(&five(deck, 0)), t.strength(&five(deck, 5)));
+    // As the loop evaluates: keys alone, a card mask only for a flush.
+    let key_only = |h: [u8; 5]| t.strength_from_key(t.key_of(&h), &h);
+    let strengths = |deck: &[u8; 52]| (key_only(five(deck, 0)), key_only(five(deck, 5)));
     let decide = |deck: &[u8; 52], s: u16, d: u16| {
         g.decisions.raises(s, &five(deck, 0), deck[9]) as usize * showdown(s, d, g.qualifier)
     };
@@ -218,7 +220,19 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
             t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
         first as usize + seat as usize + dealer as usize
     };
-    // After: the flop's and the board's hands once, each side's two cards added.
+    // The loop's: the flop's and the board's keys once, each side's two cards' keys added.
+    let keys = |d: &[u8; 52]| {
+        let flop = t.key_of(&d[4..7]);
+        let board = flop + t.key_of(&d[7..9]);
+        let (hole, dealer) = (t.key_of(&d[..2]), t.key_of(&d[2..4]));
+        let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
+        (
+            t.strength_from_key(flop + hole, &[d[0], d[1], d[4], d[5], d[6]]),
+            t.strength_from_key(board + hole, &seven(d[0], d[1])),
+            t.strength_from_key(board + dealer, &seven(d[2], d[3])),
+        )
+    };
+    // The same with `Hand`s (a key and a card mask; two adds a card).
     let incremental = |deck: &[u8; 52]| {
         let flop = Hand::of(&deck[4..7]);
         let board = flop.add_card(deck[7]).add_card(deck[8]);
@@ -243,7 +257,8 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         "deal (before: a word per 2 cards)",
         "deal (batched: one word)",
         "deal + evaluations (before: by slices)",
-        "deal + evaluations (incremental Hand)",
+        "deal + evaluations (Hand on the shared board)",
+        "deal + evaluations (keys on the shared board)",
         "deal + evaluations + decision (before: 3.7 MB)",
         "  the same, the flop sorted without branches",
         "deal + evaluations + decision (291 KB)",
@@ -271,31 +286,36 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         }),
         4 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = full_table(deck, sorted_flop(deck));
-            let (f, s, d) = incremental(deck);
-            call * showdown(s, d, g.qualifier) + f as usize
+            let (f, s, d) = keys(deck);
+            f as usize + s as usize + d as usize
         }),
         5 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = full_table(deck, network(deck));
-            let (f, s, d) = incremental(deck);
+            let call = full_table(deck, sorted_flop(deck));
+            let (f, s, d) = keys(deck);
             call * showdown(s, d, g.qualifier) + f as usize
         }),
         6 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = compact(deck);
-            let (f, s, d) = incremental(deck);
+            let call = full_table(deck, network(deck));
+            let (f, s, d) = keys(deck);
             call * showdown(s, d, g.qualifier) + f as usize
         }),
         7 => time_part(|deck, rng| {
             draw(deck, 9, rng);
             let call = compact(deck);
-            let (f, s, d) = incremental(deck);
+            let (f, s, d) = keys(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        8 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = compact(deck);
+            let (f, s, d) = keys(deck);
             let outcome = call * showdown(s, d, g.qualifier);
             cells[cell_index(&shape, [0, g.first.of(f), g.classes.of(s), 0, outcome])] += 1;
             0
         }),
-        8 => time_round_by_round(t, g),
+        9 => time_round_by_round(t, g),
         _ => time_loop(t, g),
     });
 }

@@ -3,7 +3,7 @@
 use super::decisions::HoldemDecisions;
 use super::rng::{draw, Stream};
 use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
-use crate::eval::{Hand, Tables};
+use crate::eval::Tables;
 
 pub struct HoldemGame {
     pub qualifier: u16,
@@ -24,14 +24,16 @@ impl HoldemGame {
     /// The cell of a dealt round, given whether the seat calls.
     #[inline(always)]
     fn cell(&self, t: &Tables, shape: &Shape, d: &Deal, calls: bool) -> usize {
-        // The flop's and the board's hands once, each side's two cards added to them.
-        let flop = Hand::of(&d[4..7]);
-        let board = flop.add_card(d[7]).add_card(d[8]);
-        let with_hole = |h: Hand| h.add_card(d[0]).add_card(d[1]);
-        let first = with_hole(flop).strength(t);
-        let seat = with_hole(board).strength(t);
+        // The flop's and the board's keys once, each side's two cards' keys added to them; a
+        // card mask is built only for the rare flush.
+        let flop = t.key_of(&d[4..7]);
+        let board = flop + t.key_of(&d[7..9]);
+        let (hole, dealer) = (t.key_of(&d[..2]), t.key_of(&d[2..4]));
+        let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
+        let first = t.strength_from_key(flop + hole, &[d[0], d[1], d[4], d[5], d[6]]);
+        let seat = t.strength_from_key(board + hole, &seven(d[0], d[1]));
         // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
-        let dealer = board.add_card(d[2]).add_card(d[3]).strength(t);
+        let dealer = t.strength_from_key(board + dealer, &seven(d[2], d[3]));
         let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
         cell_index(
             shape,

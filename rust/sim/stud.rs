@@ -219,7 +219,9 @@ impl StudGame {
             for d in &deals[..n] {
                 let hand = [d[0], d[1], d[2], d[3], d[4]];
                 let dealer = [d[5], d[6], d[7], d[8], d[9]];
-                let (s, dealer_strength) = (t.strength(&hand), t.strength(&dealer));
+                // Keys alone: a card mask is built only for the rare flush.
+                let strength = |h: &[Card; 5]| t.strength_from_key(t.key_of(h), h);
+                let (s, dealer_strength) = (strength(&hand), strength(&dealer));
                 let raised = self.decisions.raises(s, &hand, dealer[4]) as usize;
                 let outcome = raised * showdown(s, dealer_strength, self.qualifier);
                 counts[cell_of[s as usize & STRENGTH_MASK] + outcome] += 1;
