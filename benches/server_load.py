@@ -64,9 +64,11 @@ class Stats:
 # ---- set-up ----------------------------------------------------------------------------------------
 
 
-def plan(clients: int) -> tuple[str, int, list[tuple[str, int]]]:
+def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
     """The tables file for `clients` bots spread over every game, how many tables it lists, and
-    each bot's table and minimum ante."""
+    each bot's table, minimum ante and the table's place in the file (`--share I/K` gives process
+    I the places I, I + K, ...: a bot connects first to the process serving its table, as a
+    client following the lobby's `endpoint` would)."""
     text, tables, seats_of = "", 0, []
     for k, name in enumerate(PRESETS):
         variant = load_variant(name)
@@ -74,8 +76,11 @@ def plan(clients: int) -> tuple[str, int, list[tuple[str, int]]]:
         count = -(-players // variant.seats)
         if count:
             text += f'[[table]]\nvariant = "{name}"\ncount = {count}\n\n'
+            minimum = variant.limits[0].minimum
+            seats_of += [
+                (f"{name}-{1 + p // variant.seats}", minimum, tables + p // variant.seats) for p in range(players)
+            ]
             tables += count
-            seats_of += [(f"{name}-{1 + p // variant.seats}", variant.limits[0].minimum) for p in range(players)]
     return text, tables, seats_of
 
 
@@ -157,11 +162,11 @@ def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> 
 
 class Bot:
     def __init__(
-        self, token: str, table: str, minimum: int, ports: list[int], stats: Stats, pace: float | None
+        self, token: str, table: str, minimum: int, place: int, ports: list[int], stats: Stats, pace: float | None
     ) -> None:
         self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
         self.stats, self.pace, self.rng = stats, pace, random.Random(token)
-        self.port = ports[0]
+        self.port = ports[place % len(ports)]  # the process serving the table, while none has died
         self.view: dict[str, Any] | None = None
         self.changed = asyncio.Event()
         self.answers: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
@@ -349,7 +354,7 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 "kb_per_connection": round((after - before) / args.idle, 2),
             }
         stats = Stats()
-        bots = [Bot(tok, t, m, ports, stats, args.pace) for tok, (t, m) in zip(tokens, seats, strict=True)]
+        bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
         elapsed = asyncio.run(load(bots, args.seconds, args.kill_at, processes))
     finally:
         for p in processes:
