@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 from live_server import Client, LiveServer, query, settings
 
 from caribbean_fast.engine.events import event_from_json
@@ -28,6 +29,12 @@ def from_the_store(url: str, seat: int, last: int) -> list[list[dict[str, Any]]]
     return seat_history([event_from_json(body) for (body,) in rows], seat, last)
 
 
+def closed_rounds(server: LiveServer) -> int:
+    """The server's count of rounds closed (its metrics)."""
+    lines = httpx.get(f"{server.http}/metrics").text.splitlines()
+    return int(float(next(line.split()[-1] for line in lines if line.startswith("cf_rounds_total "))))
+
+
 def same(a: object, b: object) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
@@ -45,6 +52,7 @@ def test_a_table_played_long_holds_one_round_and_recalls_every_round(database_ur
             most = max(most, len(owner_of(server).t.events))
         seq = owner_of(server).t.seq
         assert seq > 10 * ROUNDS and most <= seq // ROUNDS + 2  # one round (and the sit), never the past
+        assert closed_rounds(server) == ROUNDS  # counted from memory: none is let go uncounted
         rounds = player.ok("history", table=TABLE, last=50)["rounds"]
         assert [r[0]["round"] for r in rounds] == list(range(1, ROUNDS + 1))
         assert same(rounds, from_the_store(database_url, 0, 50))

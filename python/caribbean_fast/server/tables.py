@@ -271,8 +271,11 @@ class Owner:
         self._broadcast()
 
     def _count_rounds(self) -> None:
+        """Counts the rounds closed since the last count. They are in the table's memory, which
+        keeps the latest round's opening on: a count follows every command, and no command closes
+        a round and opens the next."""
         events, seq = self.t.events, self.t.seq
-        fresh = events[max(0, len(events) - (seq - self._seen)) :]  # at most KEEP: the rest are counted
+        fresh = events[max(0, len(events) - (seq - self._seen)) :]
         self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._seen = seq
 
