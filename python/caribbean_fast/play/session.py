@@ -10,9 +10,9 @@ from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
 from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
 from ..engine.history import outcome_words
-from .keys import CHIPS, Mistake, SeatKeys, shown, stake_step
+from .keys import SeatKeys, shown
 
-__all__ = ["CHIPS", "Mistake", "PlaySession", "stake_step"]
+__all__ = ["PlaySession"]
 
 
 class PlaySession(SeatKeys):
