@@ -155,7 +155,7 @@ class Database:
         self._worker: asyncio.Task[None] | None = None
         self._lock = threading.Lock()  # the connection, for `run_now` outside the loop
         self.commits = 0
-        self._busy = False  # a batch is in the worker thread
+        self._busy = False  # a batch is being written (in the worker thread, or on the loop for SQLite)
 
     @property
     def url(self) -> str:
