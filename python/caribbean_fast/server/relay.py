@@ -94,7 +94,7 @@ class _Link:
         try:
             async for text in self.ws:
                 self._take(str(text))
-        except (WebSocketException, OSError):
+        except (WebSocketException, OSError, ValueError):  # a frame that is not JSON drops the link too
             pass
         finally:
             for done in self._waiting.values():
