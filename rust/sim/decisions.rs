@@ -314,7 +314,7 @@ fn sorted3([a, b, c]: [Card; 3]) -> [Card; 3] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::exact::symmetry::{canonical, combinations, CLUB_FIXING_PERMS};
 
@@ -393,9 +393,13 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn the_compact_holdem_table_decides_every_deal_as_its_canonical_row() {
-        // Every canonical row, called by a rule of its cards no renaming keeps.
+    /// A call or fold for a canonical hold'em row, by a rule of its cards no renaming keeps.
+    pub(crate) fn holdem_rule(c: &[Card; 5]) -> bool {
+        (c[0] as usize * 7 + c[1] as usize * 3 + c[3] as usize) % 3 == 0
+    }
+
+    /// Every canonical hold'em row, in the exact analysis's order.
+    fn holdem_rows() -> Vec<[Card; 5]> {
         let mut rows = Vec::new();
         for flop in combinations::<3>(&(0..52).collect::<Vec<Card>>()) {
             if canonical(&flop, &ALL_PERMS) != flop {
@@ -409,11 +413,23 @@ mod tests {
                 }
             }
         }
+        rows
+    }
+
+    /// Decisions of every canonical row by `holdem_rule`.
+    pub(crate) fn holdem_rule_decisions() -> HoldemDecisions {
+        let rows = holdem_rows();
+        let calls: Vec<bool> = rows.iter().map(holdem_rule).collect();
+        HoldemDecisions::from_canonical(&rows, &calls)
+    }
+
+    #[test]
+    fn the_compact_holdem_table_decides_every_deal_as_its_canonical_row() {
+        let rows = holdem_rows();
         assert_eq!(rows.len(), 1_286_792);
         assert_eq!(check_holdem_rows(&rows[..1000]), Ok(()));
-        let rule = |c: &[Card; 5]| (c[0] as usize * 7 + c[1] as usize * 3 + c[3] as usize) % 3 == 0;
-        let calls: Vec<bool> = rows.iter().map(rule).collect();
-        let d = HoldemDecisions::from_canonical(&rows, &calls);
+        let rule = holdem_rule;
+        let d = holdem_rule_decisions();
         let mut rng = crate::sim::rng::chunk_rng(3, 1);
         let mut deck: [Card; 52] = std::array::from_fn(|i| i as Card);
         let mut called = 0;

@@ -93,3 +93,49 @@ impl Game for HoldemGame {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tables;
+    use crate::sim::decisions::tests::holdem_rule_decisions;
+    use crate::sim::rng::{chunk_rng, CHUNK_ROUNDS};
+    use crate::sim::{round_by_round, simulate};
+
+    #[test]
+    fn batches_count_as_round_by_round() {
+        // Decisions that depend on the cards, so a call looked up for the wrong deal shows.
+        let t = tables();
+        let cuts: Vec<u16> = crate::eval::HandClass::ALL
+            .iter()
+            .map(|&c| t.class_floor(c))
+            .collect();
+        let g = HoldemGame {
+            qualifier: t.strength(&[8, 9, 12, 4, 0]), // a pair of fours
+            decisions: holdem_rule_decisions(),
+            first: Buckets::new(&cuts),
+            classes: Buckets::new(&cuts),
+        };
+        let total = 2 * CHUNK_ROUNDS + 13; // a last chunk that is not a whole number of batches
+        let fast = simulate(&g, 17, 0..3, total);
+        let mut slow = vec![0u64; g.cells()];
+        for (chunk, rounds) in [(0, CHUNK_ROUNDS), (1, CHUNK_ROUNDS), (2, 13)] {
+            let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+            round_by_round(
+                &g,
+                t,
+                &mut deck,
+                &mut chunk_rng(17, chunk),
+                rounds,
+                &mut slow,
+            );
+        }
+        assert_eq!(fast, slow);
+        assert_eq!(fast.iter().sum::<u64>(), total);
+        let folded: u64 = fast.iter().step_by(OUTCOMES).sum(); // outcome 0: folded
+        assert!(
+            folded > total / 2 && folded < total * 4 / 5,
+            "{folded} folds"
+        ); // the rule calls a third
+    }
+}
