@@ -49,7 +49,7 @@ class TableRecord:
         self._pending.append((event, text, self._last))
 
     def rows(self, since: int = 0) -> list[Row]:
-        """The rows as loaded (`load`); the engine's `restore` reads them once, then `loaded`
+        """The rows as loaded (`load`); the engine's `restore` reads them once, then `drop_rows`
         drops them (game recall reads the database: `holds.Holds.rounds`)."""
         if self._rows is None:
             raise StoreError(f"table {self.table_id}: the record is read from the database, not kept in memory")
@@ -69,7 +69,7 @@ class TableRecord:
         self._last = self._rows[-1].chain if self._rows else ""
         return bool(self._rows)
 
-    def loaded(self) -> None:
+    def drop_rows(self) -> None:
         """The table is restored: the rows read for it are let go."""
         self._rows = None
 

@@ -53,6 +53,8 @@ class Server(Protocol):
     owners: dict[str, Owner]
     elsewhere: dict[str, str]
 
+    async def endpoints(self) -> dict[str, str]: ...
+
 
 class _Lost(Exception):
     """The link closed with the command unanswered."""
@@ -145,7 +147,7 @@ class Relay:
         except ServerError:  # the lobby's word is a few seconds old: the table may have moved
             link = None
         if link is None:
-            fresh = await self._endpoints()
+            fresh = await self.server.endpoints()
             self.server.elsewhere.update(fresh)
             if fresh.get(table) in (None, known):
                 raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
@@ -178,7 +180,7 @@ class Relay:
 
     async def _attach(self, seats: list[dict[str, Any]], shown: set[str]) -> bool:
         """One pass: True when every seat is reached (its view sent here, or linked)."""
-        endpoints, reached = await self._endpoints(), True
+        endpoints, reached = await self.server.endpoints(), True
         for held in seats:
             table = held["table"]
             owner = self.server.owners.get(table)
@@ -204,11 +206,6 @@ class Relay:
                     return
             except Exception:
                 _log.exception("relay: seeking the seats failed")
-
-    async def _endpoints(self) -> dict[str, str]:
-        """Where each table is served now, as the serving processes announced it."""
-        rows = await self.server.db.run(lambda tx: tx.all("SELECT table_id, endpoint FROM leases"))
-        return {str(t): str(e) for t, e in rows if t not in self.server.owners}
 
     async def _link(self, endpoint: str) -> _Link:
         link = self._links.get(endpoint)

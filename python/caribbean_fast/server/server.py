@@ -96,8 +96,12 @@ class Server:
             await asyncio.sleep(self.settings.lease)
 
     async def _where_elsewhere(self) -> None:
+        self.elsewhere = await self.endpoints()
+
+    async def endpoints(self) -> dict[str, str]:
+        """Where each table another process serves is served now, as that process announced it."""
         rows = await self.db.run(lambda tx: tx.all("SELECT table_id, endpoint FROM leases"))
-        self.elsewhere = {str(t): str(e) for t, e in rows if t not in self.owners}
+        return {str(t): str(e) for t, e in rows if t not in self.owners}
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""

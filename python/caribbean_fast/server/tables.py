@@ -77,7 +77,7 @@ class Owner:
         self.holds.load(tx, self._loaded)
         if found:
             table = restore(self.record, book=self.book)
-            self.record.loaded()  # the rows read to restore are not kept
+            self.record.drop_rows()  # the rows read to restore are not kept
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(
@@ -165,7 +165,7 @@ class Owner:
         if kind == "top_up":
             await self._money_job(lambda tx: self._top_up(tx, account, seat, args["amount"]))
             return {}
-        self._play(seat, kind, args)
+        self.t.play(seat, kind, args)  # the game's own commands: the engine checks and refuses them
         await self._commit()
         return {}
 
@@ -174,10 +174,6 @@ class Owner:
         if seat is None:
             raise ServerError(f"you hold no seat at {self.spec.id}", "not_seated")
         return seat
-
-    def _play(self, seat: int, kind: str, args: dict[str, Any]) -> None:
-        """The game's own commands: the engine checks and refuses them."""
-        self.t.play(seat, kind, args)
 
     async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
         if self.seat_of(account) is not None:
