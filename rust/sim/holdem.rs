@@ -2,7 +2,7 @@
 
 use super::decisions::HoldemDecisions;
 use super::rng::{draw, Stream};
-use super::{cell_index, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
+use super::{cell_index, in_batches, showdown, Buckets, Game, Shape, BATCH, CLASSES, OUTCOMES};
 use crate::eval::Tables;
 
 pub struct HoldemGame {
@@ -13,9 +13,6 @@ pub struct HoldemGame {
     /// The variant's classes of the final seven-card hand.
     pub classes: Buckets,
 }
-
-/// Rounds dealt before any is decided (`play_rounds`).
-const BATCH: usize = 16;
 
 /// A round's nine cards: the seat's two, the dealer's two, the flop, the turn and the river.
 type Deal = [u8; 9];
@@ -77,20 +74,12 @@ impl Game for HoldemGame {
         counts: &mut [u64],
     ) {
         let shape = self.shape();
-        let mut deals = [[0u8; 9]; BATCH];
-        let mut left = rounds as usize;
-        while left > 0 {
-            let n = left.min(BATCH);
-            for d in &mut deals[..n] {
-                draw(deck, 9, rng);
-                *d = std::array::from_fn(|i| deck[i]);
-            }
+        in_batches::<9>(deck, rng, rounds, |deals, n| {
             let calls: [bool; BATCH] = std::array::from_fn(|i| self.calls(&deals[i]));
             for (d, &call) in deals[..n].iter().zip(&calls) {
                 counts[self.cell(t, &shape, d, call)] += 1;
             }
-            left -= n;
-        }
+        });
     }
 }
 

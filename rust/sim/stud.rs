@@ -3,12 +3,11 @@
 
 use super::decisions::StudDecisions;
 use super::rng::{draw, draw_after, Stream};
-use super::{cell_index, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
+use super::{
+    cell_index, in_batches, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES,
+};
 use crate::cards::{rank, Card};
 use crate::eval::{Tables, STRENGTH_MASK, STRENGTH_SLOTS};
-
-/// Rounds of one seat dealt before any is played (`play_one_seat`).
-const BATCH: usize = 16;
 
 /// Which cards a seat keeps when it exchanges (game 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,15 +206,7 @@ impl StudGame {
         let cell_of: Vec<usize> = (0..STRENGTH_SLOTS as u16)
             .map(|s| cell_index(&shape, [0, self.first.of(s), self.classes.of(s), 0, 0]))
             .collect();
-        // Dealt a batch at a time, then played: the rounds' lookups overlap.
-        let mut deals = [[0u8; 10]; BATCH];
-        let mut left = rounds as usize;
-        while left > 0 {
-            let n = left.min(BATCH);
-            for d in &mut deals[..n] {
-                draw(deck, 10, rng);
-                *d = std::array::from_fn(|i| deck[i]);
-            }
+        in_batches::<10>(deck, rng, rounds, |deals, n| {
             for d in &deals[..n] {
                 let hand = [d[0], d[1], d[2], d[3], d[4]];
                 let dealer = [d[5], d[6], d[7], d[8], d[9]];
@@ -226,8 +217,7 @@ impl StudGame {
                 let outcome = raised * showdown(s, dealer_strength, self.qualifier);
                 counts[cell_of[s as usize & STRENGTH_MASK] + outcome] += 1;
             }
-            left -= n;
-        }
+        });
     }
 
     /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
