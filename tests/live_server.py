@@ -164,6 +164,13 @@ def books(url: str) -> tuple[bool, int]:
         db.dialect.close()
 
 
+def two_tables(folder: Path) -> Path:
+    """A tables file for several processes: one cyberstud table, one four-seat network-24h table."""
+    path = folder / "tables.toml"
+    path.write_text('[[table]]\nvariant = "cyberstud"\nseats = 1\n\n[[table]]\nvariant = "network-24h"\nseats = 4\n')
+    return path
+
+
 class ServerProcess:
     """`caribbean-fast serve` as a process of its own, to be killed with SIGKILL."""
 

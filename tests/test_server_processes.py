@@ -9,22 +9,11 @@ import time
 from pathlib import Path
 
 import httpx
-from live_server import Client, ServerProcess, books
-
-TABLES = """
-[[table]]
-variant = "cyberstud"
-seats = 1
-
-[[table]]
-variant = "network-24h"
-seats = 4
-"""
+from live_server import Client, ServerProcess, books, two_tables
 
 
 def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Path) -> None:
-    tables = tmp_path / "tables.toml"
-    tables.write_text(TABLES)
+    tables = two_tables(tmp_path)
     first = ServerProcess(database_url, str(tables))
     second: ServerProcess | None = None
     try:

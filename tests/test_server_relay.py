@@ -12,28 +12,18 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import Client, ServerProcess, books
+from live_server import Client, ServerProcess, books, two_tables
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from caribbean_fast.server.relay import RELAYED
 
-TABLES = """
-[[table]]
-variant = "cyberstud"
-seats = 1
-
-[[table]]
-variant = "network-24h"
-seats = 4
-"""
 GAME3 = "network-24h-1"
 
 
 def start(database_url: str, tmp_path: Path) -> tuple[ServerProcess, ServerProcess]:
     """The owner of both tables, then a second process serving none of them."""
-    tables = tmp_path / "tables.toml"
-    tables.write_text(TABLES)
+    tables = two_tables(tmp_path)
     owner = ServerProcess(database_url, str(tables))
     owner.wait(2)
     relay = ServerProcess(database_url, str(tables))
