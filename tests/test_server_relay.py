@@ -48,6 +48,22 @@ def wait_for(client: Client, kind: str, table: str, seconds: float = 15) -> dict
             return frame
 
 
+def lobby_shows(server: ServerProcess, table: str, taken: list[int], seconds: float = 10) -> dict[str, Any]:
+    """The table's entry in the server's lobby, once it shows these seats taken."""
+    deadline = time.monotonic() + seconds
+    while True:
+        entry = next(t for t in httpx.get(f"{server.http}/api/lobby").json()["tables"] if t["table"] == table)
+        if entry.get("taken") == taken or time.monotonic() > deadline:
+            return entry
+        time.sleep(0.2)
+
+
+def relay_metrics(server: ServerProcess) -> dict[str, float]:
+    """The relay's lines of the server's Prometheus metrics, by series."""
+    lines = httpx.get(f"{server.http}/metrics").text.splitlines()
+    return {k: float(v) for k, v in (line.rsplit(" ", 1) for line in lines if line.startswith("cf_relay"))}
+
+
 def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path) -> None:
     owner, relay = start(database_url, tmp_path)
     try:
@@ -58,6 +74,12 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
         spectator.ok("watch", table=GAME3)
         assert alice.ok("sit", table=GAME3, buy_in=10_000, seat=1) == {"seat": 1}
         bob.ok("sit", table=GAME3, buy_in=10_000, seat=2)
+        here, there = lobby_shows(owner, GAME3, [1, 2]), lobby_shows(relay, GAME3, [1, 2])
+        assert here["here"] and not there["here"] and there["endpoint"] == owner.ws
+        assert {k: v for k, v in there.items() if k not in ("here", "endpoint")} == {
+            k: v for k, v in here.items() if k != "here"
+        }  # the other process's lobby shows the table as its owner does, published through the database
+        assert there["free"] == 2 and there["limits"]["minimum"] > 0 and there["title"]
         for player in (alice, bob):
             player.ok("ante", table=GAME3, amount=100)
         for process in (owner, relay):  # the relay opened no door for a page of another site
@@ -89,6 +111,11 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
         shown = [json.loads(t) for t in bob.raw if f'"{dealt["cards"][0]}"' in t]
         assert shown and all(f["view"]["phase"] == "settled" for f in shown)  # alice's cards: after the showdown
         rounds = alice.ok("history", table=GAME3, last=5)["rounds"]
+        counted = relay_metrics(relay)  # alice's and the spectator's links, and their commands above
+        assert counted["cf_relay_links"] == 2 and counted['cf_relayed_commands_total{outcome="ok"}'] == 6
+        assert counted['cf_relayed_commands_total{outcome="illegal"}'] == 1  # the fold
+        assert counted['cf_relayed_commands_total{outcome="unavailable"}'] == 1  # the second hop
+        assert 'outcome="bad_field"' not in str(counted)  # a bad amount is refused before any relay
         assert [r[0]["round"] for r in rounds] == [end["round"]]
         net = int(end["result"]["net"]["total"])
         assert alice.ok("leave", table=GAME3) == {"returned": 10_000 + net}

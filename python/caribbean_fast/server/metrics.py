@@ -24,6 +24,10 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
             registry=r,
         )
+        self.relay_links = Gauge("cf_relay_links", "Open links to other processes, for players here", registry=r)
+        self.relayed = Counter(
+            "cf_relayed_commands", "Commands relayed to the process serving their table", ["outcome"], registry=r
+        )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
 
     def text(self) -> bytes:

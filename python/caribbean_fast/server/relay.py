@@ -33,6 +33,7 @@ from ..errors import ServerError
 from .config import Settings
 from .db import Database
 from .hub import Connection
+from .metrics import Metrics
 from .protocol import Command
 from .tables import Owner
 
@@ -50,6 +51,7 @@ class Server(Protocol):
 
     settings: Settings
     db: Database
+    metrics: Metrics
     owners: dict[str, Owner]
     elsewhere: dict[str, str]
 
@@ -137,7 +139,16 @@ class Relay:
         self._closed = False
 
     async def forward(self, command: Command) -> dict[str, Any]:
-        """Runs a command for a table another process serves, there."""
+        """Runs a command for a table another process serves, there (counted by its outcome)."""
+        try:
+            result = await self._forward(command)
+        except ServerError as err:
+            self.server.metrics.relayed.labels(err.code).inc()
+            raise
+        self.server.metrics.relayed.labels("ok").inc()
+        return result
+
+    async def _forward(self, command: Command) -> dict[str, Any]:
         table = command.table or ""
         if self.relayed:  # the relaying process's view of the leases is stale: it asks again
             raise ServerError(f"{table} is not served by this process; try again", "unavailable")
@@ -235,11 +246,13 @@ class Relay:
             if isinstance(err, (WebSocketException, OSError, TimeoutError, ValueError)):
                 raise ServerError(f"the process at {endpoint} does not answer; try again", "unavailable") from None
             raise
+        self.server.metrics.relay_links.inc()  # until `_lost`, which every link's end calls
         return _Link(endpoint, ws, self.player, self._lost)
 
     def _lost(self, link: _Link) -> None:
         """A link closed: if its process died, the account's seats are sought where they move
         (a view sent again for a seat served here is only the same view once more)."""
+        self.server.metrics.relay_links.dec()
         if self._links.get(link.endpoint) is link:
             del self._links[link.endpoint]
         if not self._closed and self.player.account is not None:

@@ -24,6 +24,8 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_meta (
         table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
     "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",
+    # each table's seats taken, meter and phase, as its serving process last published them
+    "CREATE TABLE IF NOT EXISTS lobby_state (table_id TEXT PRIMARY KEY, state TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS table_events (
         table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
         seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",

@@ -17,6 +17,7 @@ from .book import ServerBook
 from .config import Settings
 from .db import Database, Tx, connect
 from .hub import Connection, Hub
+from .lobby import Lobby
 from .metrics import Metrics
 from .relay import Relay
 from .tables import Owner, TableSpec
@@ -38,6 +39,7 @@ class Server:
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
+        self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
     async def start(self) -> None:
@@ -96,6 +98,19 @@ class Server:
             await asyncio.sleep(self.settings.lease)
 
     async def _where_elsewhere(self) -> None:
+        """Publishes how this process's tables stand, and reads where and how the others' are."""
+        rows = self._lobby.changed(self.owners)
+
+        def job(tx: Tx) -> list[tuple[Any, ...]]:
+            self._lobby.publish(tx, rows)
+            return self._lobby.read(tx)
+
+        try:
+            published = await self.db.run(job)
+        except BaseException:
+            self._lobby.forget(rows)  # written again on the next pass
+            raise
+        self._lobby.take(published, self.owners)
         self.elsewhere = await self.endpoints()
 
     async def endpoints(self) -> dict[str, str]:
@@ -105,12 +120,7 @@ class Server:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""
-        here = {tid: {**o.lobby_entry(), "here": True} for tid, o in self.owners.items()}
-        return [
-            here.get(s.id)
-            or {"table": s.id, "game": s.variant.name, "here": False, "endpoint": self.elsewhere.get(s.id)}
-            for s in self.settings.tables
-        ]
+        return self._lobby.entries(self.owners, self.elsewhere)
 
     async def stop(self) -> None:
         for task in (self._leasing, self._clock):

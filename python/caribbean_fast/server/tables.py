@@ -322,19 +322,3 @@ class Owner:
                 self.hub.to_account(account, self.view_frame(seat))
         if self.hub.watching(self.spec.id):
             self.hub.to_watchers(self.spec.id, self.view_frame(None))
-
-    def lobby_entry(self) -> dict[str, Any]:
-        t, v = self.t, self.spec.variant
-        lim = t.limits
-        return {
-            "table": self.spec.id,
-            "game": v.name,
-            "title": v.title,
-            "seats": t.seats,
-            "taken": sorted(self.players),
-            "free": t.seats - len(self.players),
-            "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
-            "meter": t.meter,
-            "phase": str(t.phase),
-            "currency": v.currency.code,
-        }

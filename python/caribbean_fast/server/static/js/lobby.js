@@ -30,8 +30,10 @@ function gameCard(entry) {
     <p class="game-meter"></p>
     <a class="btn primary" href="/play/${encodeURIComponent(entry.game)}">Play</a>`;
   card.querySelector("h2").textContent = entry.title;
-  card.querySelector(".game-meta").textContent =
-    `Table ${entry.table} · ante ${limits} · ${entry.free} of ${entry.seats} seat${entry.seats > 1 ? "s" : ""} free`;
+  const seats = `${entry.seats} seat${entry.seats > 1 ? "s" : ""}`;
+  // A table another process serves shows its seats once that process has published them.
+  const free = entry.free === undefined ? seats : `${entry.free} of ${seats} free`;
+  card.querySelector(".game-meta").textContent = `Table ${entry.table} · ante ${limits} · ${free}`;
   card.querySelector(".game-meter").textContent = entry.meter ? `Progressive meter ${money(entry.meter, entry.currency)}` : "";
   card.querySelector("a").setAttribute("aria-label", `Play ${entry.title}`);
   return card;

@@ -1,0 +1,94 @@
+"""The lobby: an entry for every table of the tables file, whichever process serves it.
+
+A table's fixed facts (game, title, seats, limits, currency) come from the tables file, which
+every process reads. What changes (the seats taken, the meter, the phase) only the serving
+process knows, so each process publishes its tables' changing part to the database on its
+lease loop (`lobby_state`, only the entries that changed), and the other processes read it back
+there with the leases, for their own lobbies. A table whose state is not published yet is listed
+with its fixed facts alone: no seat count is guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from .db import Tx
+from .tables import Owner, TableSpec
+
+__all__ = ["Lobby", "changing", "fixed"]
+
+_UPSERT = "INSERT INTO lobby_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state"
+
+
+def fixed(spec: TableSpec) -> dict[str, Any]:
+    """What the tables file says of a table."""
+    v = spec.variant
+    lim = v.limits[spec.limits]
+    return {
+        "table": spec.id,
+        "game": v.name,
+        "title": v.title,
+        "seats": spec.seats,
+        "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
+        "currency": v.currency.code,
+    }
+
+
+def changing(owner: Owner) -> dict[str, Any]:
+    """What only the serving process knows of its table now."""
+    t = owner.t
+    return {
+        "taken": sorted(owner.players),
+        "free": t.seats - len(owner.players),
+        "meter": t.meter,
+        "phase": str(t.phase),
+    }
+
+
+class Lobby:
+    """One process's lobby: its own tables read live, the others' as last published."""
+
+    def __init__(self, specs: list[TableSpec]) -> None:
+        self.specs = specs
+        self._fixed = {s.id: fixed(s) for s in specs}
+        self._published: dict[str, bytes] = {}  # table -> the state this process last wrote
+        self.elsewhere: dict[str, dict[str, Any]] = {}  # table -> the state its server published
+
+    def entries(self, owners: dict[str, Owner], endpoints: dict[str, str]) -> list[dict[str, Any]]:
+        """Every table, those another process serves with `"here": false` and its endpoint."""
+        return [
+            {**self._fixed[s.id], **changing(owners[s.id]), "here": True}
+            if s.id in owners
+            else {**self._fixed[s.id], **self.elsewhere.get(s.id, {}), "here": False, "endpoint": endpoints.get(s.id)}
+            for s in self.specs
+        ]
+
+    def changed(self, owners: dict[str, Owner]) -> list[tuple[str, str]]:
+        """The rows to publish: this process's tables whose state changed since last written."""
+        rows = []
+        for table, owner in owners.items():
+            state = orjson.dumps(changing(owner))
+            if self._published.get(table) != state:
+                self._published[table] = state
+                rows.append((table, state.decode()))
+        return rows
+
+    def forget(self, rows: list[tuple[str, str]]) -> None:
+        """Rows whose write failed: they count as unpublished."""
+        for table, _ in rows:
+            self._published.pop(table, None)
+
+    @staticmethod
+    def publish(tx: Tx, rows: list[tuple[str, str]]) -> None:
+        if rows:
+            tx.many(_UPSERT, rows)
+
+    @staticmethod
+    def read(tx: Tx) -> list[tuple[Any, ...]]:
+        return tx.all("SELECT table_id, state FROM lobby_state")
+
+    def take(self, rows: list[tuple[Any, ...]], here: dict[str, Owner]) -> None:
+        """Keeps the states the other processes published (`read`'s rows)."""
+        self.elsewhere = {str(t): orjson.loads(s) for t, s in rows if t not in here}
