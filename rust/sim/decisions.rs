@@ -81,8 +81,11 @@ fn first_bad(n: usize, fault: impl Fn(usize) -> Option<String> + Sync) -> Result
 }
 
 const FOLD_ALL: u8 = 0;
-const RAISE_ALL: u8 = 1;
-const LOOK_UP: u8 = 2;
+/// `StudDecisions::by_strength`'s bit for a strength at which every hand raises.
+pub const RAISE_ALL: u8 = 1;
+/// `StudDecisions::by_strength`'s bit for a strength at which the cards decide
+/// (`StudDecisions::looks_up`).
+pub const LOOK_UP: u8 = 2;
 
 /// Raise or fold for every (five cards, up card) of Caribbean Stud.
 pub struct StudDecisions {
@@ -184,10 +187,27 @@ impl StudDecisions {
     /// Whether to raise a hand of this strength against this up card.
     #[inline]
     pub fn raises(&self, strength: u16, hand: &[Card; 5], up: Card) -> bool {
-        let by_strength = self.by_strength[strength as usize & STRENGTH_MASK];
-        if by_strength != LOOK_UP {
-            return by_strength == RAISE_ALL; // a value, not a branch: raise or fold is a coin flip
+        let by_strength = self.by_strength(strength);
+        let mut raises = by_strength == RAISE_ALL;
+        // The only branch: raise or fold is a coin flip that no predictor learns, where a
+        // strength that needs the cards is rare (Ace-King high, about one hand in sixteen).
+        if by_strength == LOOK_UP {
+            raises = self.looks_up(hand, up);
         }
+        raises
+    }
+
+    /// What every hand of this strength does: 0 (fold), `RAISE_ALL`, or `LOOK_UP` (the cards
+    /// decide: `looks_up`).
+    #[inline(always)]
+    pub fn by_strength(&self, strength: u16) -> u8 {
+        self.by_strength[strength as usize & STRENGTH_MASK]
+    }
+
+    /// Whether to raise this hand against this up card, for a strength at which the cards
+    /// decide (`by_strength` is `LOOK_UP`).
+    #[inline]
+    pub fn looks_up(&self, hand: &[Card; 5], up: Card) -> bool {
         self.bits.get(self.bit(&sorted5(*hand), up))
     }
 }
@@ -335,9 +355,9 @@ pub(crate) mod tests {
         out
     }
 
-    #[test]
-    fn the_compact_ace_king_table_decides_as_the_full_one() {
-        // Canonical rows for every Ace-King hand, raised by a rule that depends on the suits.
+    /// Canonical rows for every Ace-King hand and up rank, and a raise for each by a rule
+    /// that depends on the suits (so the cards, not the strength, decide).
+    pub(crate) fn ace_king_rows() -> (Vec<u8>, Vec<[Card; 5]>, Vec<bool>) {
         let mut rows = std::collections::BTreeSet::new();
         for up_rank in 0..13u8 {
             for hand in ace_king_hands()
@@ -353,6 +373,12 @@ pub(crate) mod tests {
             .zip(&up)
             .map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0)
             .collect();
+        (up, hands, raises)
+    }
+
+    #[test]
+    fn the_compact_ace_king_table_decides_as_the_full_one() {
+        let (up, hands, raises) = ace_king_rows();
         let (compact, full) = (
             StudDecisions::build(&up, &hands, &raises, true),
             StudDecisions::build(&up, &hands, &raises, false),

@@ -1,13 +1,23 @@
 //! Caribbean Stud rounds: one to `layout::MAX_SEATS` seats and the dealer dealt from one
 //! shuffled deck.
 
-use super::decisions::StudDecisions;
+use super::decisions::{StudDecisions, LOOK_UP, RAISE_ALL};
 use super::rng::{draw, draw_after, Stream};
 use super::{
     cell_index, in_batches, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES,
 };
 use crate::cards::{rank, Card};
 use crate::eval::{Tables, STRENGTH_MASK, STRENGTH_SLOTS};
+
+/// `outcome` if the seat raised, else 0 (folded), by a mask: a value, not a branch, since
+/// whether a seat raises is a coin flip that no predictor learns.
+#[inline(always)]
+fn if_raised(raised: bool, outcome: usize) -> usize {
+    outcome & (raised as usize).wrapping_neg()
+}
+
+/// Bits of a `one_seat_entries` entry below its cell: the decision's.
+const ENTRY_SHIFT: u32 = 2;
 
 /// Which cards a seat keeps when it exchanges (game 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,8 +171,8 @@ impl Game for StudGame {
                 Some(x) => self.exchange(t, x, &mut hand, up, deck, &mut next, rng),
                 None => (first, 0),
             };
-            let raised = self.decisions.raises(s, &hand, up) as usize;
-            let outcome = raised * showdown(s, dealer_strength, self.qualifier);
+            let raised = self.decisions.raises(s, &hand, up);
+            let outcome = if_raised(raised, showdown(s, dealer_strength, self.qualifier));
             let at = [
                 seat,
                 self.first.of(first),
@@ -202,10 +212,7 @@ impl StudGame {
         rounds: u64,
         counts: &mut [u64],
     ) {
-        let shape = self.shape();
-        let cell_of: Vec<usize> = (0..STRENGTH_SLOTS as u16)
-            .map(|s| cell_index(&shape, [0, self.first.of(s), self.classes.of(s), 0, 0]))
-            .collect();
+        let by_strength = self.one_seat_entries();
         in_batches::<10>(deck, rng, rounds, |deals, n| {
             for d in &deals[..n] {
                 let hand = [d[0], d[1], d[2], d[3], d[4]];
@@ -213,11 +220,34 @@ impl StudGame {
                 // Keys alone: a card mask is built only for the rare flush.
                 let strength = |h: &[Card; 5]| t.strength_from_key(t.key_of(h), h);
                 let (s, dealer_strength) = (strength(&hand), strength(&dealer));
-                let raised = self.decisions.raises(s, &hand, dealer[4]) as usize;
-                let outcome = raised * showdown(s, dealer_strength, self.qualifier);
-                counts[cell_of[s as usize & STRENGTH_MASK] + outcome] += 1;
+                let entry = by_strength[s as usize & STRENGTH_MASK];
+                let contest = showdown(s, dealer_strength, self.qualifier);
+                let folded = (entry >> ENTRY_SHIFT) as usize;
+                let cell = if entry & LOOK_UP as u32 == 0 {
+                    // A value, not a branch: whether the seat raised is a coin flip.
+                    let raised = entry & RAISE_ALL as u32 != 0;
+                    folded + if_raised(raised, contest)
+                } else {
+                    // The cards decide (Ace-King high): rare.
+                    let raised = self.decisions.looks_up(&hand, dealer[4]);
+                    folded + raised as usize * contest
+                };
+                counts[cell] += 1;
             }
         });
+    }
+
+    /// Per strength, for `play_one_seat`: the cell of a folded hand (buckets of the first five
+    /// cards and of the final hand, which are the same five) shifted by `ENTRY_SHIFT`, and the
+    /// decision's bits (`StudDecisions::by_strength`), so that one load gives both.
+    fn one_seat_entries(&self) -> Vec<u32> {
+        let shape = self.shape();
+        (0..STRENGTH_SLOTS as u16)
+            .map(|s| {
+                let cell = cell_index(&shape, [0, self.first.of(s), self.classes.of(s), 0, 0]);
+                (cell as u32) << ENTRY_SHIFT | self.decisions.by_strength(s) as u32
+            })
+            .collect()
     }
 
     /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
@@ -305,6 +335,50 @@ mod tests {
         }
         assert_eq!(fast, slow);
         assert_eq!(fast.iter().sum::<u64>(), total);
+    }
+
+    /// One seat with a table like the best strategy's: fold below Ace-King, Ace-King by a rule
+    /// of its suits and the up card (the cards decide), raise a pair or better.
+    fn ace_king_rule_game() -> StudGame {
+        let t = tables();
+        let (mut up, mut hands, mut raises) = crate::sim::decisions::tests::ace_king_rows();
+        let ace_king = t.strength(&LOWEST_ACE_KING)..t.class_floor(crate::eval::HandClass::OnePair);
+        let mut rng = crate::sim::rng::chunk_rng(17, 0);
+        let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+        for _ in 0..200_000 {
+            draw(&mut deck, 5, &mut rng);
+            let hand = [deck[0], deck[1], deck[2], deck[3], deck[4]];
+            let s = t.strength(&hand);
+            if !ace_king.contains(&s) {
+                up.push(0);
+                hands.push(hand);
+                raises.push(s >= ace_king.end);
+            }
+        }
+        let mut g = game(1);
+        g.decisions = StudDecisions::from_canonical(&up, &hands, &raises);
+        g
+    }
+
+    #[test]
+    fn one_seat_counts_as_round_by_round_when_the_cards_decide() {
+        let g = ace_king_rule_game();
+        let t = tables();
+        let looked_up = (0..STRENGTH_SLOTS as u16)
+            .filter(|&s| g.decisions.by_strength(s) == LOOK_UP)
+            .count();
+        assert!(looked_up > 100, "{looked_up}");
+        let fast = simulate(&g, 19, 0..2, 2 * CHUNK_ROUNDS);
+        let mut slow = vec![0u64; g.cells()];
+        for chunk in 0..2 {
+            let mut rng = crate::sim::rng::chunk_rng(19, chunk);
+            let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+            round_by_round(&g, t, &mut deck, &mut rng, CHUNK_ROUNDS, &mut slow);
+        }
+        assert_eq!(fast, slow);
+        // Ace-King high both raised and folded: the high-card class's cells, first bucket 0.
+        let ace_king_cells = &fast[..OUTCOMES];
+        assert!(ace_king_cells[0] > 0 && ace_king_cells[1..].iter().sum::<u64>() > 0);
     }
 
     #[test]
