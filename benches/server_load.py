@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import random
 import resource
 import secrets
@@ -32,12 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 
 from caribbean_fast.engine import audit
 from caribbean_fast.server.accounts import create_account, hash_password
 from caribbean_fast.server.db import Database, Tx, connect
 from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.server import quiet_gc
 from caribbean_fast.server.wallets import reconcile
 from caribbean_fast.variants import PRESETS, load_variant
 
@@ -137,6 +140,14 @@ class Process:
                 return int(line.split()[1])
         return 0
 
+    def cpu_seconds(self) -> float:
+        """The server's CPU time so far (user and system, from /proc)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill_and_restart(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
@@ -193,7 +204,7 @@ class Bot:
     async def _read(self, ws: Any) -> None:
         try:
             async for text in ws:
-                frame = json.loads(text)
+                frame = orjson.loads(text)
                 if frame["type"] == "answer" and frame["id"] in self.answers:
                     self.answers.pop(frame["id"]).set_result(frame)
                 elif frame["type"] == "view" and frame["table"] == self.table:
@@ -211,7 +222,7 @@ class Bot:
         done: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self.answers[self.next] = done
         start = time.perf_counter()
-        await ws.send(json.dumps({"v": 1, "id": self.next, "type": kind, "table": self.table, **fields}))
+        await ws.send(orjson.dumps({"v": 1, "id": self.next, "type": kind, "table": self.table, **fields}).decode())
         answer = await asyncio.wait_for(done, 30)
         if answer is None:
             raise ConnectionError("the socket closed before the answer")
@@ -355,7 +366,10 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
             }
         stats = Stats()
         bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
+        quiet_gc()  # the bots share the machine with the server: their collector's passes took 9 % of their time
+        cpu_before = _cpu(processes)
         elapsed = asyncio.run(load(bots, args.seconds, args.kill_at, processes))
+        cpu = [max(0.0, b - a) for a, b in zip(cpu_before, _cpu(processes), strict=True)]
     finally:
         for p in processes:
             p.stop()
@@ -377,8 +391,16 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "audit_failures": failed[:5],
         "error_codes": stats.error_codes,
         "processes": args.processes,
+        "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
+        "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
         "database": "postgresql" if url.startswith("postgres") else "sqlite",
     }
+
+
+def _cpu(processes: list[Process]) -> list[float]:
+    """CPU seconds so far: the bots' (this process) and each server's (a restarted one counts
+    from its start)."""
+    return [time.process_time(), *(p.cpu_seconds() for p in processes)]
 
 
 def _free_port() -> int:

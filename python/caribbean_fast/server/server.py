@@ -8,6 +8,7 @@ in play stays in the record as it was: at the next start the engine's rules fini
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from typing import Any
 
@@ -25,6 +26,7 @@ from .tables import Owner, TableSpec
 __all__ = ["Server"]
 
 _log = logging.getLogger(__name__)
+GC_THRESHOLDS = (20_000, 20, 20)  # allocations before a young pass; young passes per middle, middle per full
 
 
 class Server:
@@ -48,6 +50,8 @@ class Server:
         await self._take_over(foreign=self.settings.share[1] == 1)
         self._leasing = asyncio.create_task(self._lease_loop())
         self._clock = asyncio.create_task(self._ticks())
+        if self.settings.tune_gc:
+            quiet_gc()
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
 
     async def _take_over(self, foreign: bool = True) -> None:
@@ -158,6 +162,18 @@ class Server:
                 await owner.disconnect(account)
             except Exception as err:  # the seat was left meanwhile, or the table refused
                 _log.info("disconnect", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
+
+
+def quiet_gc() -> None:
+    """Moves what start-up built (every table, its variant and state) out of the collector's
+    reach and lets it run less often: most of a serving process's objects are freed by their
+    reference counts. With the default thresholds, at 2,000 paced clients the cyclic collector
+    took 8.8 s of the server's 60 s of CPU and paused the loop for up to 376 ms in full passes
+    over every table; with these, 1.4 s, and the server answered 15 % more commands (one run
+    each, measured with gc.callbacks)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
