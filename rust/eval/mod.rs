@@ -21,13 +21,13 @@ impl Tables {
     /// The sum of the card keys of `cards`; hands can be built up incrementally by adding keys.
     #[inline(always)]
     pub fn key_of(&self, cards: &[Card]) -> u64 {
-        cards.iter().map(|&c| self.card_keys[c as usize & 63]).sum()
+        cards.iter().map(|&c| self.card_keys[c as usize]).sum()
     }
 
     /// The key of one card.
     #[inline(always)]
     pub fn card_key(&self, card: Card) -> u64 {
-        self.card_keys[card as usize & 63]
+        self.card_keys[card as usize]
     }
 
     /// The strength of `cards` (5 to 7 distinct valid ids) whose keys sum to `key`.
@@ -55,9 +55,9 @@ impl Tables {
     #[inline(always)]
     pub fn non_flush_strength(&self, key: u64, size: usize) -> u16 {
         match size {
-            5 => self.by_size[0].get(key as u32),
-            6 => self.by_size[1].get(key as u32),
-            _ => self.by_size[2].get(key as u32),
+            5 => self.five.get(key as u32),
+            6 => self.six.get(key as u32),
+            _ => self.seven.get(key as u32),
         }
     }
 

@@ -16,53 +16,55 @@ const SEEDS: [u64; 4] = [
     0xd6e8_feb8_6659_fd93,
 ];
 
-pub(crate) struct PerfectHash {
+/// The bits of the least power of two at least `n` (and at least 2).
+const fn power_of_two_bits(n: usize) -> u32 {
+    let n = if n < 2 { 2 } else { n };
+    n.next_power_of_two().trailing_zeros()
+}
+
+/// The hash of `ENTRIES` keys: its sizes, and so its shifts, are constants, as the number of
+/// keys of each hand size is (a shift by a constant is one instruction, a shift by a loaded
+/// amount two or three, three times a lookup).
+pub(crate) struct PerfectHash<const ENTRIES: usize> {
     displacement: Box<[u16; MAX_BUCKETS]>,
     values: Box<[u16; MAX_SLOTS]>,
     seed: u64,
-    bucket_shift: u32,
-    slot_shift: u32,
-    slots: usize,
-    buckets: usize,
 }
 
-impl PerfectHash {
-    /// Builds the hash of `entries`, whose keys must be distinct and at most 2^16 * 4/5 many.
+impl<const ENTRIES: usize> PerfectHash<ENTRIES> {
+    /// About four keys a bucket, a power of two of them.
+    const BUCKET_BITS: u32 = power_of_two_bits(ENTRIES / 4);
+    /// About 5/4 slots a key, a power of two of them.
+    const SLOT_BITS: u32 = power_of_two_bits(ENTRIES * 5 / 4);
+    const BUCKET_SHIFT: u32 = 64 - Self::BUCKET_BITS;
+    const SLOT_SHIFT: u32 = 64 - Self::SLOT_BITS;
+    const SLOTS: usize = 1 << Self::SLOT_BITS;
+    const BUCKETS: usize = 1 << Self::BUCKET_BITS;
+
+    /// Builds the hash of `entries`: `ENTRIES` distinct keys, at most 2^16 * 4/5 of them.
     pub(crate) fn build(entries: &[(u32, u16)]) -> Self {
-        let slot_bits = (entries.len() * 5 / 4)
-            .max(2)
-            .next_power_of_two()
-            .trailing_zeros();
-        let bucket_bits = (entries.len() / 4)
-            .max(2)
-            .next_power_of_two()
-            .trailing_zeros();
+        assert_eq!(
+            entries.len(),
+            ENTRIES,
+            "the hash is sized for {ENTRIES} keys"
+        );
         assert!(
-            1 << slot_bits <= MAX_SLOTS && 1 << bucket_bits <= MAX_BUCKETS,
+            Self::SLOTS <= MAX_SLOTS && Self::BUCKETS <= MAX_BUCKETS,
             "too many keys"
         );
         SEEDS
             .iter()
-            .find_map(|&seed| Self::try_build(entries, seed, bucket_bits, slot_bits))
+            .find_map(|&seed| Self::try_build(entries, seed))
             .expect("one of the seeds gives a perfect hash")
     }
 
-    fn try_build(
-        entries: &[(u32, u16)],
-        seed: u64,
-        bucket_bits: u32,
-        slot_bits: u32,
-    ) -> Option<Self> {
+    fn try_build(entries: &[(u32, u16)], seed: u64) -> Option<Self> {
         let mut hash = PerfectHash {
             displacement: Box::new([0; MAX_BUCKETS]),
             values: Box::new([0; MAX_SLOTS]),
             seed,
-            bucket_shift: 64 - bucket_bits,
-            slot_shift: 64 - slot_bits,
-            slots: 1 << slot_bits,
-            buckets: 1 << bucket_bits,
         };
-        let mut buckets: Vec<Vec<(usize, u16)>> = vec![Vec::new(); hash.buckets];
+        let mut buckets: Vec<Vec<(usize, u16)>> = vec![Vec::new(); Self::BUCKETS];
         for &(key, value) in entries {
             let (bucket, base) = hash.bucket_and_base(key);
             buckets[bucket].push((base, value));
@@ -71,7 +73,7 @@ impl PerfectHash {
             .filter(|&b| !buckets[b].is_empty())
             .collect();
         order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
-        let mut used = vec![false; hash.slots];
+        let mut used = vec![false; Self::SLOTS];
         for b in order {
             let fits = |d: usize| {
                 let mut slots: Vec<usize> = buckets[b].iter().map(|&(base, _)| base ^ d).collect();
@@ -80,7 +82,7 @@ impl PerfectHash {
                 (slots.len() == buckets[b].len() && slots.iter().all(|&s| !used[s]))
                     .then_some(slots)
             };
-            let d = (0..hash.slots).find(|&d| fits(d).is_some())?;
+            let d = (0..Self::SLOTS).find(|&d| fits(d).is_some())?;
             for &(base, value) in &buckets[b] {
                 used[base ^ d] = true;
                 hash.values[base ^ d] = value;
@@ -93,9 +95,9 @@ impl PerfectHash {
     #[inline(always)]
     fn bucket_and_base(&self, key: u32) -> (usize, usize) {
         let mixed = (key as u64 ^ (key as u64) << 32).wrapping_mul(self.seed);
-        let bucket = (mixed >> self.bucket_shift) as usize;
+        let bucket = (mixed >> Self::BUCKET_SHIFT) as usize;
         // The bits below the bucket's pick the base slot: one multiply serves both.
-        let base = ((mixed << (64 - self.bucket_shift)) >> self.slot_shift) as usize;
+        let base = ((mixed << Self::BUCKET_BITS) >> Self::SLOT_SHIFT) as usize;
         (bucket, base)
     }
 
@@ -109,7 +111,7 @@ impl PerfectHash {
 
     /// Bytes of the two arrays that lookups can touch.
     pub(crate) fn footprint(&self) -> usize {
-        self.buckets * 2 + self.slots * 2
+        Self::BUCKETS * 2 + Self::SLOTS * 2
     }
 }
 
@@ -122,7 +124,7 @@ mod tests {
         let entries: Vec<(u32, u16)> = (0..40_000u32)
             .map(|i| (i * i / 4 + i, (i % 60000) as u16 + 1))
             .collect();
-        let hash = PerfectHash::build(&entries);
+        let hash = PerfectHash::<40_000>::build(&entries);
         for &(k, v) in &entries {
             assert_eq!(hash.get(k), v);
         }

@@ -26,15 +26,23 @@ pub const STRENGTH_SLOTS: usize = (DISTINCT_STRENGTHS as usize + 1).next_power_o
 pub const STRENGTH_MASK: usize = STRENGTH_SLOTS - 1;
 
 pub struct Tables {
-    /// Card keys by id; 64 entries so that `id & 63` indexes without a bounds check.
-    pub(crate) card_keys: [u64; 64],
+    /// Card keys by id; an entry for every `u8`, so that an id indexes without a bounds check
+    /// or a mask (ids 52 and up add nothing).
+    pub(crate) card_keys: [u64; 256],
     /// Strength of the best flush in a 13-bit rank mask of five to seven ranks.
     pub(crate) flush: Box<[u16; 1 << 13]>,
-    /// Strength of a non-flush hand by its rank-key sum, one hash per hand size 5, 6, 7.
-    pub(crate) by_size: [PerfectHash; 3],
+    /// Strength of a non-flush hand of 5, 6 or 7 cards by its rank-key sum.
+    pub(crate) five: PerfectHash<NON_FLUSH_FIVES>,
+    pub(crate) six: PerfectHash<NON_FLUSH_SIXES>,
+    pub(crate) seven: PerfectHash<NON_FLUSH_SEVENS>,
     /// The lowest strength of each class, indexed by `HandClass as usize`.
     pub(crate) class_floor: [u16; HandClass::ALL.len()],
 }
+
+/// Multisets of 5, 6 and 7 ranks with at most four of each: the keys of non-flush hands.
+pub(crate) const NON_FLUSH_FIVES: usize = 6175;
+pub(crate) const NON_FLUSH_SIXES: usize = 18_395;
+pub(crate) const NON_FLUSH_SEVENS: usize = 49_205;
 
 static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
 
@@ -145,11 +153,13 @@ impl Tables {
             .enumerate()
             .map(|(i, &c)| (c, i as u16 + 1))
             .collect();
-        let by_size = non_flush_strengths(&strength_of).map(|entries| PerfectHash::build(&entries));
+        let [five, six, seven] = non_flush_strengths(&strength_of);
         Tables {
             card_keys: std::array::from_fn(|c| if c < 52 { card_key(c as Card) } else { 0 }),
             flush: flush_strengths(&strength_of),
-            by_size,
+            five: PerfectHash::build(&five),
+            six: PerfectHash::build(&six),
+            seven: PerfectHash::build(&seven),
             class_floor: class_floors(&codes),
         }
     }
@@ -157,11 +167,9 @@ impl Tables {
     /// Bytes of lookup data read by evaluation.
     pub fn footprint(&self) -> usize {
         self.flush.len() * 2
-            + self
-                .by_size
-                .iter()
-                .map(PerfectHash::footprint)
-                .sum::<usize>()
+            + self.five.footprint()
+            + self.six.footprint()
+            + self.seven.footprint()
             + 64 * 8
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::cards::validate;
 use crate::cards::Card;
-use crate::combinations::{choose, index_of, HANDS, PAIRS, TRIPLES};
+use crate::combinations::{choose, index_of, HANDS};
 use crate::eval::{tables, HandClass, DISTINCT_STRENGTHS, LOWEST_ACE_KING};
 use crate::eval::{STRENGTH_MASK, STRENGTH_SLOTS};
 use crate::exact::symmetry::{canonical, image, rename, SuitPerm, ALL_PERMS, CLUB_FIXING_PERMS};
@@ -214,65 +214,88 @@ impl StudDecisions {
 
 /// Call or fold for every (two cards, flop) of Casino Hold'em.
 ///
-/// Indexed by the flop's class under suit renaming and the hole cards renamed as that flop's
-/// renaming says: 1,755 flop classes by 1,326 pairs, 291 KB, which stays in a core's cache where
-/// a bit per concrete (pair, flop), 3.7 MB, missed it on most rounds.
+/// A bit per flop class under suit renaming (1,755) and hole cards renamed as that flop's
+/// renaming says, each in either order (52 by 52), 593 KB, which stays in a core's 2 MB cache
+/// where a bit per concrete (pair, flop), 3.7 MB, missed it on most rounds. Every index is
+/// found without sorting: the flop's entry is read by its three cards in the order dealt, and
+/// the renamed cards index the bits as they come, so a lookup is three short steps (the flop's
+/// entry, the two renamed cards, the bit) with no comparisons.
 pub struct HoldemDecisions {
-    /// A bit per (flop class, renamed pair index).
-    bits: BitSet,
-    /// Per flop index: its class times 32 plus the renaming (into `ALL_PERMS`) onto the class's
-    /// least flop.
-    flops: Box<[u32]>,
-    /// Each renaming's image of every card id (64 per renaming, so `id & 63` needs no check).
-    renamed: Box<[[u8; 64]; 24]>,
+    /// A bit per (flop class, renamed first card, renamed second card).
+    bits: Box<[u64; HOLDEM_WORDS]>,
+    /// Per ordered flop `(a * 52 + b) * 52 + c`: its class times 32 plus its renaming (into
+    /// `ALL_PERMS`) onto the class's least flop; 0 for a flop that repeats a card (padded to a
+    /// power of two, so that a masked index needs no check).
+    flops: Box<[u16; ORDERED_FLOPS]>,
+    /// Per renaming (32 rows of 64, so that `perm * 64 + (id & 63)` needs no check): each
+    /// card's image times 52, and its image.
+    renamed_high: Box<[u16; 32 * 64]>,
+    renamed_low: Box<[u16; 32 * 64]>,
 }
 
 /// Flop classes under suit renaming.
 const FLOP_CLASSES: usize = 1755;
+/// Flops as dealt, in order (with repeated cards, never looked up), padded to a power of two.
+const ORDERED_FLOPS: usize = (52 * 52 * 52usize).next_power_of_two();
+/// Bits per flop class: two renamed cards, in order.
+const ORDERED_PAIRS: usize = 52 * 52;
+/// Words of hold'em's bits, a power of two (of which 74,142 are used) so that a masked index
+/// needs no check.
+const HOLDEM_WORDS: usize = (FLOP_CLASSES * ORDERED_PAIRS)
+    .div_ceil(64)
+    .next_power_of_two();
 
 impl HoldemDecisions {
     /// Every flop's class and renaming, the renamings' card images, and no call yet.
     fn empty() -> Self {
         let mut class_of_least = std::collections::HashMap::new();
-        let flops = (0..52u8)
-            .flat_map(|a| (a + 1..52).flat_map(move |b| (b + 1..52).map(move |c| [a, b, c])))
-            .map(|flop| {
-                let least = canonical(&flop, &ALL_PERMS);
-                let perm = ALL_PERMS.iter().position(|p| image(&flop, p) == least);
-                let next = class_of_least.len();
-                let class = *class_of_least.entry(least).or_insert(next);
-                (
-                    index_of(&flop),
-                    class as u32 * 32 + perm.unwrap_or(0) as u32,
-                )
-            })
-            .collect::<std::collections::BTreeMap<usize, u32>>();
-        debug_assert_eq!((flops.len(), class_of_least.len()), (TRIPLES, FLOP_CLASSES));
-        let renamed = Box::new(std::array::from_fn(|p| {
-            std::array::from_fn(|c| {
-                if c < 52 {
-                    rename(c as Card, &ALL_PERMS[p])
-                } else {
-                    0
-                }
-            })
-        }));
+        let mut flops = zeroed::<u16, ORDERED_FLOPS>();
+        for sorted in crate::exact::symmetry::combinations::<3>(&(0..52).collect::<Vec<Card>>()) {
+            let least = canonical(&sorted, &ALL_PERMS);
+            let perm = ALL_PERMS.iter().position(|p| image(&sorted, p) == least);
+            let next = class_of_least.len();
+            let class = *class_of_least.entry(least).or_insert(next);
+            let entry = (class * 32 + perm.unwrap_or(0)) as u16;
+            let [a, b, c] = sorted.map(usize::from);
+            for [x, y, z] in [
+                [a, b, c],
+                [a, c, b],
+                [b, a, c],
+                [b, c, a],
+                [c, a, b],
+                [c, b, a],
+            ] {
+                flops[(x * 52 + y) * 52 + z] = entry;
+            }
+        }
+        debug_assert_eq!(class_of_least.len(), FLOP_CLASSES);
+        let image_of = |i: usize| match (i / 64, i % 64) {
+            (p, c) if p < ALL_PERMS.len() && c < 52 => rename(c as Card, &ALL_PERMS[p]) as u16,
+            _ => 0,
+        };
         HoldemDecisions {
-            bits: BitSet::new(FLOP_CLASSES * PAIRS),
-            flops: flops.into_values().collect(),
-            renamed,
+            bits: zeroed(),
+            flops,
+            renamed_high: Box::new(std::array::from_fn(|i| image_of(i) * 52)),
+            renamed_low: Box::new(std::array::from_fn(image_of)),
         }
     }
 
     /// The bit of hole cards and a flop (each in any order): the flop's class and the hole
     /// cards renamed with it (every deal a renaming of another gets the same bit, as its
-    /// decision).
+    /// decision; the hole cards' other order has a bit of its own, set alike).
     #[inline(always)]
     fn bit(&self, hole: &[Card; 2], flop: &[Card; 3]) -> usize {
-        let flop = self.flops[index_of(&sorted3(*flop))];
-        let rename = &self.renamed[flop as usize % 32];
-        let (a, b) = (rename[hole[0] as usize & 63], rename[hole[1] as usize & 63]);
-        (flop / 32) as usize * PAIRS + index_of(&[a.min(b), a.max(b)])
+        let [a, b, c] = flop.map(usize::from);
+        let entry = self.flops[((a * 52 + b) * 52 + c) & (ORDERED_FLOPS - 1)] as usize;
+        let row = (entry % 32) * 64;
+        let high = self.renamed_high[(row + (hole[0] as usize & 63)) & (32 * 64 - 1)] as usize;
+        let low = self.renamed_low[(row + (hole[1] as usize & 63)) & (32 * 64 - 1)] as usize;
+        (entry / 32) * ORDERED_PAIRS + high + low
+    }
+
+    fn set(&mut self, bit: usize) {
+        self.bits[bit / 64] |= 1 << (bit % 64);
     }
 
     /// From canonical rows (hole cards then flop, as the exact analysis lists them).
@@ -280,8 +303,11 @@ impl HoldemDecisions {
         let mut d = Self::empty();
         for (c, _) in cards.iter().zip(calls).filter(|(_, &call)| call) {
             for p in ALL_PERMS.iter() {
-                let bit = d.bit(&image(&[c[0], c[1]], p), &image(&[c[2], c[3], c[4]], p));
-                d.bits.set(bit);
+                let ([a, b], flop) = (image(&[c[0], c[1]], p), image(&[c[2], c[3], c[4]], p));
+                for hole in [[a, b], [b, a]] {
+                    let bit = d.bit(&hole, &flop);
+                    d.set(bit);
+                }
             }
         }
         d
@@ -291,15 +317,16 @@ impl HoldemDecisions {
     pub fn constant(call: bool) -> Self {
         let mut d = Self::empty();
         if call {
-            d.bits.0.iter_mut().for_each(|w| *w = u64::MAX);
+            d.bits.iter_mut().for_each(|w| *w = u64::MAX);
         }
         d
     }
 
     /// Whether to call with these hole cards on this flop (each in any order).
-    #[inline]
+    #[inline(always)]
     pub fn calls(&self, hole: &[Card; 2], flop: &[Card; 3]) -> bool {
-        self.bits.get(self.bit(hole, flop))
+        let bit = self.bit(hole, flop);
+        self.bits[(bit / 64) & (HOLDEM_WORDS - 1)] >> (bit % 64) & 1 == 1
     }
 }
 
@@ -323,14 +350,12 @@ fn sorted5(mut c: [Card; 5]) -> [Card; 5] {
     c
 }
 
-/// Three cards in ascending order, without branches: which way each comparison goes is a coin
-/// flip no predictor learns (`sort_unstable` mispredicted about once a round).
-#[inline(always)]
-fn sorted3([a, b, c]: [Card; 3]) -> [Card; 3] {
-    let (a, b) = (a.min(b), a.max(b));
-    let (b, c) = (b.min(c), b.max(c));
-    let (a, b) = (a.min(b), a.max(b));
-    [a, b, c]
+/// A boxed array of zeros, built on the heap (a large array built on the stack may not fit).
+fn zeroed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("a vector of N elements makes an array of N"),
+    }
 }
 
 #[cfg(test)]
@@ -465,7 +490,6 @@ pub(crate) mod tests {
             let (mut sorted_hole, mut sorted_flop) = (hole, flop);
             sorted_hole.sort_unstable();
             sorted_flop.sort_unstable();
-            assert_eq!(sorted3(flop), sorted_flop);
             let expected = rule(&holdem_row(sorted_hole, sorted_flop));
             assert_eq!(d.calls(&hole, &flop), expected, "{hole:?} on {flop:?}");
             called += expected as usize;
@@ -474,14 +498,12 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_networks_sort_every_order() {
+    fn the_network_sorts_every_order() {
         // The 0-1 principle: a network that sorts every sequence of zeros and ones sorts all;
         // every order of five distinct cards is checked too.
         for bits in 0u8..32 {
             let five: [Card; 5] = std::array::from_fn(|i| bits >> i & 1);
             assert!(sorted5(five).is_sorted(), "{five:?}");
-            let three: [Card; 3] = std::array::from_fn(|i| bits >> i & 1);
-            assert!(sorted3(three).is_sorted(), "{three:?}");
         }
         let hand = [7, 19, 23, 40, 51];
         for order in 0..3125usize {

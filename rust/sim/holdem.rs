@@ -20,18 +20,10 @@ type Deal = [u8; 9];
 impl HoldemGame {
     /// The cell of a dealt round, given whether the seat calls.
     #[inline(always)]
-    fn cell(&self, t: &Tables, shape: &Shape, d: &Deal, calls: bool) -> usize {
-        // The flop's and the board's keys once, each side's two cards' keys added to them; a
-        // card mask is built only for the rare flush.
-        let flop = t.key_of(&d[4..7]);
-        let board = flop + t.key_of(&d[7..9]);
-        let (hole, dealer) = (t.key_of(&d[..2]), t.key_of(&d[2..4]));
-        let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
-        let first = t.strength_from_key(flop + hole, &[d[0], d[1], d[4], d[5], d[6]]);
-        let seat = t.strength_from_key(board + hole, &seven(d[0], d[1]));
+    fn cell(&self, t: &Tables, shape: &Shape, outcomes: &Outcomes, d: &Deal, calls: bool) -> usize {
+        let [first, seat, dealer] = strengths(t, d);
         // The dealer is evaluated whether the seat calls or folds: cheaper than mispredicting.
-        let dealer = t.strength_from_key(board + dealer, &seven(d[2], d[3]));
-        let outcome = calls as usize * showdown(seat, dealer, self.qualifier);
+        let outcome = outcomes.of(calls, seat, dealer, self.qualifier);
         cell_index(
             shape,
             [0, self.first.of(first), self.classes.of(seat), 0, outcome],
@@ -42,6 +34,63 @@ impl HoldemGame {
     fn calls(&self, d: &Deal) -> bool {
         self.decisions.calls(&[d[0], d[1]], &[d[4], d[5], d[6]])
     }
+}
+
+/// The outcome column of a round (0: folded, else `showdown`'s), read from a table of the cases
+/// by an index made of comparisons, with no branch: whether the seat calls and how a showdown
+/// goes are coin flips no predictor learns, and the compiler turned `showdown`'s select into a
+/// branch in this loop (the round took half as long again).
+struct Outcomes([u8; 16]);
+
+impl Outcomes {
+    /// `showdown` of strengths standing for each case: the dealer 2 against a qualifier of 2
+    /// (qualifies) or 3 (does not), the seat 3, 2 or 1 (above, level, below).
+    fn new() -> Self {
+        Outcomes(std::array::from_fn(|i| {
+            let (calls, qualifier, seat) = (i / 8, 3 - (i / 4 % 2) as u16, [3, 2, 1, 1][i % 4]);
+            (calls * showdown(seat, 2, qualifier)) as u8
+        }))
+    }
+
+    #[inline(always)]
+    fn of(&self, calls: bool, seat: u16, dealer: u16, qualifier: u16) -> usize {
+        let case = (calls as usize) << 3
+            | ((dealer >= qualifier) as usize) << 2
+            | ((seat <= dealer) as usize + (seat < dealer) as usize);
+        self.0[case & 15] as usize
+    }
+}
+
+/// The strengths of a round: the seat's two cards and the flop, the seat's seven cards and the
+/// dealer's. The flop's and the board's keys are summed once and each side's two cards' keys
+/// added to them; when none of the three holds five of a suit (about 19 rounds in 20), three
+/// lookups finish them, and the rest go the slow way, out of the loop's registers.
+#[inline(always)]
+fn strengths(t: &Tables, d: &Deal) -> [u16; 3] {
+    let flop = t.key_of(&d[4..7]);
+    let board = flop + t.key_of(&d[7..9]);
+    let hole = t.key_of(&d[..2]);
+    let keys = [flop + hole, board + hole, board + t.key_of(&d[2..4])];
+    if keys.iter().any(|&k| Tables::has_suited(k, 5)) {
+        return strengths_with_a_flush(t, d);
+    }
+    [
+        t.non_flush_strength(keys[0], 5),
+        t.non_flush_strength(keys[1], 7),
+        t.non_flush_strength(keys[2], 7),
+    ]
+}
+
+/// `strengths` when a hand may hold a flush.
+#[cold]
+#[inline(never)]
+fn strengths_with_a_flush(t: &Tables, d: &Deal) -> [u16; 3] {
+    let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
+    [
+        t.strength(&[d[0], d[1], d[4], d[5], d[6]]),
+        t.strength(&seven(d[0], d[1])),
+        t.strength(&seven(d[2], d[3])),
+    ]
 }
 
 impl Game for HoldemGame {
@@ -59,7 +108,7 @@ impl Game for HoldemGame {
     ) {
         draw(deck, 9, rng);
         let d: Deal = std::array::from_fn(|i| deck[i]);
-        record(self.cell(t, &self.shape(), &d, self.calls(&d)));
+        record(self.cell(t, &self.shape(), &Outcomes::new(), &d, self.calls(&d)));
     }
 
     /// As `play_round` in turn, in batches: `BATCH` rounds dealt, then all their decisions
@@ -73,11 +122,11 @@ impl Game for HoldemGame {
         rounds: u64,
         counts: &mut [u64],
     ) {
-        let shape = self.shape();
+        let (shape, outcomes) = (self.shape(), Outcomes::new());
         in_batches::<9>(deck, rng, rounds, |deals, n| {
             let calls: [bool; BATCH] = std::array::from_fn(|i| self.calls(&deals[i]));
             for (d, &call) in deals[..n].iter().zip(&calls) {
-                counts[self.cell(t, &shape, d, call)] += 1;
+                counts[self.cell(t, &shape, &outcomes, d, call)] += 1;
             }
         });
     }
@@ -86,10 +135,47 @@ impl Game for HoldemGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::tables;
+    use crate::eval::{tables, HandClass};
     use crate::sim::decisions::tests::holdem_rule_decisions;
     use crate::sim::rng::{chunk_rng, CHUNK_ROUNDS};
     use crate::sim::{round_by_round, simulate};
+
+    #[test]
+    fn the_outcome_table_is_showdown() {
+        for (seat, dealer, qualifier) in
+            (1..8u16).flat_map(|s| (1..8u16).flat_map(move |d| (1..8u16).map(move |q| (s, d, q))))
+        {
+            for calls in [false, true] {
+                assert_eq!(
+                    Outcomes::new().of(calls, seat, dealer, qualifier),
+                    calls as usize * showdown(seat, dealer, qualifier),
+                    "{calls} {seat} {dealer} {qualifier}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_rounds_strengths_are_its_hands_strengths() {
+        // Random deals, about one in twenty with a flush somewhere (the slow way).
+        let t = tables();
+        let mut rng = chunk_rng(5, 0);
+        let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+        let mut flushes = 0;
+        for _ in 0..200_000 {
+            draw(&mut deck, 9, &mut rng);
+            let d: Deal = std::array::from_fn(|i| deck[i]);
+            let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
+            let expected = [
+                t.strength(&[d[0], d[1], d[4], d[5], d[6]]),
+                t.strength(&seven(d[0], d[1])),
+                t.strength(&seven(d[2], d[3])),
+            ];
+            assert_eq!(strengths(t, &d), expected, "{d:?}");
+            flushes += expected.iter().any(|&s| t.class_of(s) == HandClass::Flush) as u32;
+        }
+        assert!((4_000..20_000).contains(&flushes), "{flushes}");
+    }
 
     #[test]
     fn batches_count_as_round_by_round() {
