@@ -51,9 +51,10 @@ class Dialect(Protocol):
 
     url: str
     in_loop: bool
-    """Whether a batch runs on the event loop itself rather than in a worker thread: SQLite's
-    calls are microseconds and its commit one local fsync, while from a thread each call waits its
-    turn at the interpreter lock behind a busy loop; PostgreSQL's wait on the network."""
+    """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
+    in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
+    while from a thread each call waits its turn at the interpreter lock behind a busy loop;
+    PostgreSQL's wait on the network."""
 
     def tx(self) -> Tx: ...
     def begin(self) -> None: ...
