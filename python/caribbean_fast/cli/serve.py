@@ -68,7 +68,7 @@ def run_serve(args: argparse.Namespace) -> int:
         burst=args.burst,
         share=_share(args.share),
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
-        tune_gc=True,
+        tune_process=True,
     )
     app = create_app(settings)
     uvicorn.run(

@@ -41,7 +41,7 @@ class Settings:
     lease: float = 2.0  # seconds between attempts to take over tables another process left
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
     share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
-    tune_gc: bool = False  # a serving process's collector set for a long-lived heap (server.quiet_gc)
+    tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
 
 
 def default_tables() -> list[TableSpec]:
