@@ -64,7 +64,17 @@ impl Tables {
     /// Whether cards whose keys sum to `key` hold at least `n` (1 to 8) cards of one suit.
     #[inline(always)]
     pub fn has_suited(key: u64, n: u32) -> bool {
-        ((key >> 32) as u32 + 0x1111 * (8 - n)) & 0x8888 != 0
+        Self::any_suited(&[key], n)
+    }
+
+    /// Whether any of the hands whose keys are `keys` holds at least `n` (1 to 8) cards of one
+    /// suit: one test for them all (each suit's counter raised so that `n` sets its top bit).
+    #[inline(always)]
+    pub fn any_suited(keys: &[u64], n: u32) -> bool {
+        let raised = keys.iter().fold(0, |flags, &key| {
+            flags | ((key >> 32) as u32 + 0x1111 * (8 - n))
+        });
+        raised & 0x8888 != 0
     }
 
     /// The strength of 5 to 7 distinct valid card ids.

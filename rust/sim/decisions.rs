@@ -233,6 +233,10 @@ pub struct HoldemDecisions {
     renamed_low: Box<[u16; 32 * 64]>,
 }
 
+/// A flop's class under suit renaming and its renaming onto the class's least flop.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlopEntry(u16);
+
 /// Flop classes under suit renaming.
 const FLOP_CLASSES: usize = 1755;
 /// Flops as dealt, in order (with repeated cards, never looked up), padded to a power of two.
@@ -286,8 +290,20 @@ impl HoldemDecisions {
     /// decision; the hole cards' other order has a bit of its own, set alike).
     #[inline(always)]
     fn bit(&self, hole: &[Card; 2], flop: &[Card; 3]) -> usize {
+        self.bit_of_flop(hole, self.flop(flop))
+    }
+
+    /// A flop's entry (its class and renaming): the first of a lookup's two steps, apart so
+    /// that a batch of rounds can take each step for all its rounds in turn.
+    #[inline(always)]
+    pub fn flop(&self, flop: &[Card; 3]) -> FlopEntry {
         let [a, b, c] = flop.map(usize::from);
-        let entry = self.flops[((a * 52 + b) * 52 + c) & (ORDERED_FLOPS - 1)] as usize;
+        FlopEntry(self.flops[((a * 52 + b) * 52 + c) & (ORDERED_FLOPS - 1)])
+    }
+
+    #[inline(always)]
+    fn bit_of_flop(&self, hole: &[Card; 2], flop: FlopEntry) -> usize {
+        let entry = flop.0 as usize;
         let row = (entry % 32) * 64;
         let high = self.renamed_high[(row + (hole[0] as usize & 63)) & (32 * 64 - 1)] as usize;
         let low = self.renamed_low[(row + (hole[1] as usize & 63)) & (32 * 64 - 1)] as usize;
@@ -325,7 +341,13 @@ impl HoldemDecisions {
     /// Whether to call with these hole cards on this flop (each in any order).
     #[inline(always)]
     pub fn calls(&self, hole: &[Card; 2], flop: &[Card; 3]) -> bool {
-        let bit = self.bit(hole, flop);
+        self.calls_on(hole, self.flop(flop))
+    }
+
+    /// Whether to call with these hole cards on the flop of this entry (`flop`).
+    #[inline(always)]
+    pub fn calls_on(&self, hole: &[Card; 2], flop: FlopEntry) -> bool {
+        let bit = self.bit_of_flop(hole, flop);
         self.bits[(bit / 64) & (HOLDEM_WORDS - 1)] >> (bit % 64) & 1 == 1
     }
 }
