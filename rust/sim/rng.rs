@@ -21,7 +21,7 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> Stream {
 /// Moves `count` uniformly chosen cards of `deck` to its front (a partial Fisher-Yates shuffle:
 /// whatever order the deck is in, the front is an exactly uniform random draw).
 #[inline]
-pub fn draw(deck: &mut [u8; 52], count: usize, rng: &mut impl RngCore) {
+pub fn draw<T: Copy>(deck: &mut [T; 52], count: usize, rng: &mut impl RngCore) {
     draw_after(deck, 0, count, rng);
 }
 
@@ -60,7 +60,7 @@ const BATCHES: [(usize, u64); 53] = {
 /// below `P`, which is exactly uniform once leftovers below `2^64 mod P` are rejected (the whole
 /// batch is then drawn again from a fresh word). No pick has any bias.
 #[inline(always)]
-pub fn draw_after(deck: &mut [u8; 52], start: usize, count: usize, rng: &mut impl RngCore) {
+pub fn draw_after<T: Copy>(deck: &mut [T; 52], start: usize, count: usize, rng: &mut impl RngCore) {
     let end = (start + count).min(52);
     let mut first = start;
     while first < end {
@@ -76,8 +76,8 @@ pub fn draw_after(deck: &mut [u8; 52], start: usize, count: usize, rng: &mut imp
 /// leaves the next word's draw as uniform as any). `bound` is at least the product of the
 /// picks' bounds: a leftover at or above it is never rejected.
 #[inline(always)]
-fn draw_batch(
-    deck: &mut [u8; 52],
+fn draw_batch<T: Copy>(
+    deck: &mut [T; 52],
     picks: Range<usize>,
     bound: u64,
     rng: &mut impl RngCore,

@@ -1,23 +1,12 @@
 //! Caribbean Stud rounds: one to `layout::MAX_SEATS` seats and the dealer dealt from one
 //! shuffled deck.
 
-use super::decisions::{StudDecisions, LOOK_UP, RAISE_ALL};
+use super::decisions::StudDecisions;
+use super::one_seat::{self, if_raised};
 use super::rng::{draw, draw_after, Stream};
-use super::{
-    cell_index, in_batches, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES,
-};
+use super::{cell_index, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use crate::cards::{rank, Card};
-use crate::eval::{Tables, STRENGTH_MASK, STRENGTH_SLOTS};
-
-/// `outcome` if the seat raised, else 0 (folded), by a mask: a value, not a branch, since
-/// whether a seat raises is a coin flip that no predictor learns.
-#[inline(always)]
-fn if_raised(raised: bool, outcome: usize) -> usize {
-    outcome & (raised as usize).wrapping_neg()
-}
-
-/// Bits of a `one_seat_entries` entry below its cell: the decision's.
-const ENTRY_SHIFT: u32 = 2;
+use crate::eval::Tables;
 
 /// Which cards a seat keeps when it exchanges (game 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +182,7 @@ impl Game for StudGame {
         counts: &mut [u64],
     ) {
         if self.seats == 1 && self.exchange.is_none() {
-            self.play_one_seat(t, deck, rng, rounds, counts);
+            one_seat::play(self, t, deck, rng, rounds, counts);
         } else {
             round_by_round(self, t, deck, rng, rounds, counts);
         }
@@ -201,55 +190,6 @@ impl Game for StudGame {
 }
 
 impl StudGame {
-    /// `play_rounds` for one seat without exchanges, the common table, counting as
-    /// `play_round` does: with no exchange the first five cards are the final hand, so one
-    /// lookup by strength gives the cell of both its buckets, and the round has no seat loop.
-    fn play_one_seat(
-        &self,
-        t: &Tables,
-        deck: &mut [u8; 52],
-        rng: &mut Stream,
-        rounds: u64,
-        counts: &mut [u64],
-    ) {
-        let by_strength = self.one_seat_entries();
-        in_batches::<10>(deck, rng, rounds, |deals, n| {
-            for d in &deals[..n] {
-                let hand = [d[0], d[1], d[2], d[3], d[4]];
-                let dealer = [d[5], d[6], d[7], d[8], d[9]];
-                // Keys alone: a card mask is built only for the rare flush.
-                let strength = |h: &[Card; 5]| t.strength_from_key(t.key_of(h), h);
-                let (s, dealer_strength) = (strength(&hand), strength(&dealer));
-                let entry = by_strength[s as usize & STRENGTH_MASK];
-                let contest = showdown(s, dealer_strength, self.qualifier);
-                let folded = (entry >> ENTRY_SHIFT) as usize;
-                let cell = if entry & LOOK_UP as u32 == 0 {
-                    // A value, not a branch: whether the seat raised is a coin flip.
-                    let raised = entry & RAISE_ALL as u32 != 0;
-                    folded + if_raised(raised, contest)
-                } else {
-                    // The cards decide (Ace-King high): rare.
-                    let raised = self.decisions.looks_up(&hand, dealer[4]);
-                    folded + raised as usize * contest
-                };
-                counts[cell] += 1;
-            }
-        });
-    }
-
-    /// Per strength, for `play_one_seat`: the cell of a folded hand (buckets of the first five
-    /// cards and of the final hand, which are the same five) shifted by `ENTRY_SHIFT`, and the
-    /// decision's bits (`StudDecisions::by_strength`), so that one load gives both.
-    fn one_seat_entries(&self) -> Vec<u32> {
-        let shape = self.shape();
-        (0..STRENGTH_SLOTS as u16)
-            .map(|s| {
-                let cell = cell_index(&shape, [0, self.first.of(s), self.classes.of(s), 0, 0]);
-                (cell as u32) << ENTRY_SHIFT | self.decisions.by_strength(s) as u32
-            })
-            .collect()
-    }
-
     /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
     /// cards stay out of play); returns the final strength and how many exchanges were made.
     #[allow(clippy::too_many_arguments)]
@@ -284,7 +224,8 @@ impl StudGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{tables, LOWEST_ACE_KING};
+    use crate::eval::{tables, LOWEST_ACE_KING, STRENGTH_SLOTS};
+    use crate::sim::decisions::LOOK_UP;
     use crate::sim::rng::CHUNK_ROUNDS;
     use crate::sim::{add_counts, simulate};
 

@@ -1,0 +1,226 @@
+//! Caribbean Stud's common table, one seat without exchanges, played fast: the cards are dealt
+//! as evaluator keys that carry their card ids, so that a hand's key is five adds, and every
+//! decision that is a coin flip is a value, not a branch. Counts as `Game::play_round` does.
+
+use super::decisions::{LOOK_UP, RAISE_ALL};
+use super::rng::{draw, Stream};
+use super::stud::StudGame;
+use super::{cell_index, showdown, Game};
+use crate::cards::{rank, suit, Card};
+use crate::eval::{Tables, STRENGTH_MASK, STRENGTH_SLOTS};
+
+/// Where a tagged key keeps its card id: above every bit of the key (rank key, suit counters
+/// and card count end at bit 52), so the sum of five tagged keys is the five cards' key plus
+/// the ids' sum (at most 51 + 50 + 49 + 48 + 47 < 256) up here, which no evaluator bit reads.
+const TAG_SHIFT: u32 = 56;
+
+/// A card's evaluator key with its id in the top byte.
+#[inline(always)]
+fn tagged_key(t: &Tables, card: Card) -> u64 {
+    t.card_key(card) | (card as u64) << TAG_SHIFT
+}
+
+/// The card id of a tagged key.
+#[inline(always)]
+fn card_of(tagged: u64) -> Card {
+    (tagged >> TAG_SHIFT) as Card
+}
+
+/// The strength of the five cards at `deck[from..from + 5]`, given as tagged keys: their sum
+/// is the hand's key, and only a flush (one hand in 500) reads the cards for its ranks, out of
+/// the loop (`flush_at`), from the deck in memory (nothing kept for it in the loop).
+#[inline(always)]
+fn strength_at(t: &Tables, deck: &[u64; 52], from: usize) -> u16 {
+    let key: u64 = deck[from..from + 5].iter().sum();
+    if Tables::has_suited(key, 5) {
+        return flush_at(t, key, deck, from);
+    }
+    t.non_flush_strength(key, 5)
+}
+
+/// `strength_at` of a flush.
+#[cold]
+#[inline(never)]
+fn flush_at(t: &Tables, key: u64, deck: &[u64; 52], from: usize) -> u16 {
+    let mask = deck[from..from + 5].iter().fold(0u64, |m, &k| {
+        let c = card_of(k);
+        m | 1 << (16 * suit(c) + rank(c))
+    });
+    t.flush_strength(key, mask)
+}
+
+/// `outcome` if the seat raised, else 0 (folded), by a mask: a value, not a branch, since
+/// whether a seat raises is a coin flip that no predictor learns.
+#[inline(always)]
+pub(super) fn if_raised(raised: bool, outcome: usize) -> usize {
+    outcome & (raised as usize).wrapping_neg()
+}
+
+/// Bits of an `entries` entry below its cell: the decision's.
+const ENTRY_SHIFT: u32 = 2;
+
+/// Per strength: the cell of a folded hand (the buckets of the first five cards and of the
+/// final hand, which are the same five) shifted by `ENTRY_SHIFT`, and the decision's bits
+/// (`StudDecisions::by_strength`), so that one load gives both.
+fn entries(game: &StudGame) -> Vec<u32> {
+    let shape = game.shape();
+    (0..STRENGTH_SLOTS as u16)
+        .map(|s| {
+            let cell = cell_index(&shape, [0, game.first.of(s), game.classes.of(s), 0, 0]);
+            (cell as u32) << ENTRY_SHIFT | game.decisions.by_strength(s) as u32
+        })
+        .collect()
+}
+
+// A packed round's strength has 13 bits (`Deferred::pack`).
+const _: () = assert!(STRENGTH_SLOTS <= 1 << 13);
+
+/// Rounds played before the deferred rounds (`Deferred`) are settled.
+const BLOCK: u64 = 512;
+
+/// Rounds whose decision needs the cards (Ace-King high, about one in sixteen), kept to be
+/// settled after a block of rounds: the loop then has no branch on them, whose mispredictions
+/// (a round's worth of work begun and thrown away each time, since the branch waits for the
+/// whole deal and evaluation) cost more than the lookups.
+struct Deferred {
+    /// Per round: the five cards, the up card, the showdown column and the strength
+    /// (`pack`).
+    rounds: [u64; BLOCK as usize],
+    len: usize,
+}
+
+impl Deferred {
+    /// A round's cards (`deck[..5]`, a byte each), its up card (`deck[9]`), showdown column
+    /// and strength in one word (a byte a card, 3 bits, 13 bits).
+    #[inline(always)]
+    fn pack(deck: &[u64; 52], contest: usize, strength: u16) -> u64 {
+        let tag = |i: usize, at: u32| (deck[i] >> TAG_SHIFT) << at;
+        tag(0, 0)
+            | tag(1, 8)
+            | tag(2, 16)
+            | tag(3, 24)
+            | tag(4, 32)
+            | tag(9, 40)
+            | (contest as u64) << 48
+            | (strength as u64 & STRENGTH_MASK as u64) << 51
+    }
+
+    /// Keeps the round if `keep`, without a branch: the slot is written every round, and
+    /// only a kept round moves past it.
+    #[inline(always)]
+    fn push_if(&mut self, keep: bool, packed: u64) {
+        self.rounds[self.len % BLOCK as usize] = packed;
+        self.len += keep as usize;
+    }
+
+    /// Settles the kept rounds, each counted in its folded cell so far: a raise moves it to
+    /// its showdown column.
+    fn settle(&mut self, game: &StudGame, by_strength: &[u32], counts: &mut [u64]) {
+        for &p in &self.rounds[..self.len] {
+            let card = |i: u32| (p >> (8 * i)) as Card;
+            let (contest, strength) = ((p >> 48) as usize & 7, (p >> 51) as usize);
+            let folded = (by_strength[strength] >> ENTRY_SHIFT) as usize;
+            if game
+                .decisions
+                .looks_up(&std::array::from_fn(|i| card(i as u32)), card(5))
+            {
+                counts[folded] -= 1;
+                counts[folded + contest] += 1;
+            }
+        }
+        self.len = 0;
+    }
+}
+
+/// Plays `rounds` rounds of `game` (one seat, no exchange) from `deck` and `rng`, adding each
+/// round's cell to `counts`: the same cards as round by round, and `deck` and `rng` left as
+/// round by round leaves them.
+///
+/// The deck is kept as tagged keys, shuffled by the same swaps as the card ids would be, so a
+/// hand's key needs no lookup per card. Each round is played as soon as it is dealt: with no
+/// table lookup per card and no branch, one round's work overlaps the next one's deal.
+pub(super) fn play(
+    game: &StudGame,
+    t: &Tables,
+    deck: &mut [u8; 52],
+    rng: &mut Stream,
+    rounds: u64,
+    counts: &mut [u64],
+) {
+    let by_strength = entries(game);
+    let mut keys: [u64; 52] = deck.map(|c| tagged_key(t, c));
+    // A copy the compiler keeps in registers (through `rng` it stored the state every round).
+    let mut stream = rng.clone();
+    let mut deferred = Deferred {
+        rounds: [0; BLOCK as usize],
+        len: 0,
+    };
+    let mut left = rounds;
+    while left > 0 {
+        let block = left.min(BLOCK);
+        for _ in 0..block {
+            draw(&mut keys, 10, &mut stream);
+            let (s, dealer_strength) = (strength_at(t, &keys, 0), strength_at(t, &keys, 5));
+            let entry = by_strength[s as usize & STRENGTH_MASK];
+            let contest = showdown(s, dealer_strength, game.qualifier);
+            let folded = (entry >> ENTRY_SHIFT) as usize;
+            // A strength that needs the cards counts as folded (no `RAISE_ALL` bit) until
+            // settled.
+            counts[folded + if_raised(entry & RAISE_ALL as u32 != 0, contest)] += 1;
+            let packed = Deferred::pack(&keys, contest, s);
+            deferred.push_if(entry & LOOK_UP as u32 != 0, packed);
+        }
+        deferred.settle(game, &by_strength, counts);
+        left -= block;
+    }
+    *rng = stream;
+    *deck = keys.map(card_of);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tables;
+    use crate::sim::rng::chunk_rng;
+
+    #[test]
+    fn five_tagged_keys_evaluate_as_the_cards() {
+        let t = tables();
+        assert!((0..52).all(|c| t.card_key(c) >> 52 == 0 && card_of(tagged_key(t, c)) == c));
+        let (mut rng, mut deck) = (chunk_rng(23, 0), std::array::from_fn(|i| i as Card));
+        let mut flushes = 0;
+        for _ in 0..300_000 {
+            draw(&mut deck, 10, &mut rng);
+            let keys = deck.map(|c| tagged_key(t, c));
+            for from in [0, 5] {
+                let five: [Card; 5] = std::array::from_fn(|i| deck[from + i]);
+                assert_eq!(strength_at(t, &keys, from), t.strength(&five), "{five:?}");
+                flushes += Tables::has_suited(t.key_of(&five), 5) as usize;
+            }
+        }
+        assert!(flushes > 600, "{flushes}"); // about 0.2%: the flush path is tested too
+                                             // The highest ids: the largest sum of tags still leaves the key's bits alone.
+        let top: [Card; 52] = std::array::from_fn(|i| 51 - i as Card);
+        let keys = top.map(|c| tagged_key(t, c));
+        assert_eq!(strength_at(t, &keys, 0), t.strength(&top[..5]));
+    }
+
+    #[test]
+    fn a_packed_round_reads_back() {
+        let t = tables();
+        let deck: [Card; 52] = std::array::from_fn(|i| 51 - i as Card);
+        let p = Deferred::pack(&deck.map(|c| tagged_key(t, c)), 4, 7462);
+        let card = |i: u32| (p >> (8 * i)) as Card;
+        assert_eq!(
+            [card(0), card(1), card(2), card(3), card(4), card(5)],
+            [51, 50, 49, 48, 47, 42]
+        );
+        assert_eq!(((p >> 48) & 7, p >> 51), (4, 7462));
+    }
+
+    #[test]
+    fn if_raised_masks_the_outcome() {
+        assert_eq!(if_raised(true, 3), 3);
+        assert_eq!(if_raised(false, 3), 0);
+    }
+}
