@@ -5,11 +5,14 @@
 
 use caribbean_fast::combinations::{index_of, PAIRS, TRIPLES};
 use caribbean_fast::eval::{tables, Hand, HandClass, Tables, LOWEST_ACE_KING};
+use caribbean_fast::exact::symmetry::{canonical, image, rename, ALL_PERMS};
 use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions};
-use caribbean_fast::sim::holdem::HoldemGame;
+use caribbean_fast::sim::holdem::{strengths, HoldemGame};
 use caribbean_fast::sim::rng::{chunk_rng, draw, Stream, CHUNK_ROUNDS};
 use caribbean_fast::sim::stud::StudGame;
-use caribbean_fast::sim::{cell_index, round_by_round, showdown, simulate, Buckets, Game};
+use caribbean_fast::sim::{
+    cell_index, in_batches, round_by_round, showdown, simulate, Buckets, Game, BATCH,
+};
 use rand::RngCore;
 use std::hint::black_box;
 use std::time::Instant;
@@ -194,6 +197,101 @@ fn stud_parts(t: &Tables, g: &StudGame) {
     });
 }
 
+/// Hold'em's decision table before: a bit per flop class and sorted renamed pair (1,755 by
+/// 1,326, 291 KB, all set: always call), reached by the sorted flop's index, its class and
+/// renaming (a u32 each), and the renamed pair sorted and indexed.
+struct SortedCompact {
+    bits: Vec<u64>,
+    flops: Vec<u32>,
+    renamed: [[u8; 64]; 24],
+}
+
+impl SortedCompact {
+    fn new() -> Self {
+        let mut classes = std::collections::HashMap::new();
+        let mut flops = vec![0u32; TRIPLES];
+        for (a, b, c) in (0..52u8)
+            .flat_map(|a| (a + 1..52).flat_map(move |b| (b + 1..52).map(move |c| (a, b, c))))
+        {
+            let flop = [a, b, c];
+            let least = canonical(&flop, &ALL_PERMS);
+            let perm = ALL_PERMS.iter().position(|p| image(&flop, p) == least);
+            let next = classes.len();
+            let class = *classes.entry(least).or_insert(next);
+            flops[index_of(&flop)] = class as u32 * 32 + perm.unwrap_or(0) as u32;
+        }
+        let renamed = std::array::from_fn(|p| {
+            std::array::from_fn(|c| {
+                if c < 52 {
+                    rename(c as u8, &ALL_PERMS[p])
+                } else {
+                    0
+                }
+            })
+        });
+        SortedCompact {
+            bits: vec![u64::MAX; (classes.len() * PAIRS).div_ceil(64)],
+            flops,
+            renamed,
+        }
+    }
+
+    fn calls(&self, hole: [u8; 2], flop: [u8; 3]) -> usize {
+        let entry = self.flops[index_of(&network(flop))];
+        let rename = &self.renamed[entry as usize % 32];
+        let (a, b) = (rename[hole[0] as usize & 63], rename[hole[1] as usize & 63]);
+        let bit = (entry / 32) as usize * PAIRS + index_of(&[a.min(b), a.max(b)]);
+        self.bits
+            .get(bit / 64)
+            .map_or(0, |w| (w >> (bit % 64) & 1) as usize)
+    }
+}
+
+/// Three cards sorted without branches.
+fn network([a, b, c]: [u8; 3]) -> [u8; 3] {
+    let (a, b) = (a.min(b), a.max(b));
+    let (b, c) = (b.min(c), b.max(c));
+    [a.min(b), a.max(b), c]
+}
+
+/// Hold'em's loop before its stages: a batch's decisions, then each round evaluated (keys on
+/// the shared board, a flush test per hand) and counted in turn.
+fn holdem_loop_before(t: &Tables, g: &HoldemGame) -> f64 {
+    let mut counts = vec![0u64; g.cells()];
+    let mut rng = chunk_rng(1, 0);
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let shape = g.shape();
+    let start = Instant::now();
+    in_batches::<9>(&mut deck, &mut rng, PART_ROUNDS, |deals, n| {
+        let calls: [bool; BATCH] = std::array::from_fn(|i| {
+            let d = &deals[i];
+            g.decisions.calls(&[d[0], d[1]], &[d[4], d[5], d[6]])
+        });
+        for (d, &call) in deals[..n].iter().zip(&calls) {
+            let (f, s, dealer) = keys_per_hand(t, d);
+            let outcome = call as usize * showdown(s, dealer, g.qualifier);
+            counts[cell_index(&shape, [0, g.first.of(f), g.classes.of(s), 0, outcome])] += 1;
+        }
+    });
+    black_box(&counts);
+    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
+}
+
+/// A round's three strengths from keys on the shared board, each hand tested for a flush and
+/// its card mask built in line (before `holdem::strengths`).
+#[inline(always)]
+fn keys_per_hand(t: &Tables, d: &[u8]) -> (u16, u16, u16) {
+    let flop = t.key_of(&d[4..7]);
+    let board = flop + t.key_of(&d[7..9]);
+    let (hole, dealer) = (t.key_of(&d[..2]), t.key_of(&d[2..4]));
+    let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
+    (
+        t.strength_from_key(flop + hole, &[d[0], d[1], d[4], d[5], d[6]]),
+        t.strength_from_key(board + hole, &seven(d[0], d[1])),
+        t.strength_from_key(board + dealer, &seven(d[2], d[3])),
+    )
+}
+
 fn holdem_parts(t: &Tables, g: &HoldemGame) {
     // The table it replaced: a bit per concrete (pair, flop), all set (always call), 3.7 MB.
     let full = vec![u64::MAX; (PAIRS * TRIPLES).div_ceil(64)];
@@ -203,11 +301,6 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         let mut flop = [deck[4], deck[5], deck[6]];
         flop.sort_unstable();
         flop
-    };
-    let network = |deck: &[u8; 52]| {
-        let (a, b) = (deck[4].min(deck[5]), deck[4].max(deck[5]));
-        let (b, c) = (b.min(deck[6]), b.max(deck[6]));
-        [a.min(b), a.max(b), c]
     };
     // Before: each seven cards' key from the board's key and a pass over the cards for a flush.
     let by_slices = |deck: &[u8; 52]| {
@@ -220,18 +313,11 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
             t.strength_from_key(board_key + t.key_of(&deck[2..4]), &seven(deck[2], deck[3]));
         first as usize + seat as usize + dealer as usize
     };
-    // The loop's: the flop's and the board's keys once, each side's two cards' keys added.
-    let keys = |d: &[u8; 52]| {
-        let flop = t.key_of(&d[4..7]);
-        let board = flop + t.key_of(&d[7..9]);
-        let (hole, dealer) = (t.key_of(&d[..2]), t.key_of(&d[2..4]));
-        let seven = |a: u8, b: u8| [a, b, d[4], d[5], d[6], d[7], d[8]];
-        (
-            t.strength_from_key(flop + hole, &[d[0], d[1], d[4], d[5], d[6]]),
-            t.strength_from_key(board + hole, &seven(d[0], d[1])),
-            t.strength_from_key(board + dealer, &seven(d[2], d[3])),
-        )
-    };
+    // Before: the flop's and the board's keys once, each side's two cards' keys added.
+    let keys = |d: &[u8; 52]| keys_per_hand(t, &d[..9]);
+    // The loop's: the same keys, one flush test for both sevens, the slow way out of line.
+    let deal_of = |d: &[u8; 52]| -> [u8; 9] { std::array::from_fn(|i| d[i]) };
+    let one_test = |d: &[u8; 52]| strengths(t, &deal_of(d));
     // The same with `Hand`s (a key and a card mask; two adds a card).
     let incremental = |deck: &[u8; 52]| {
         let flop = Hand::of(&deck[4..7]);
@@ -249,6 +335,9 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         let bit = index_of(&hole) * TRIPLES + index_of(&flop);
         (full[bit / 64] >> (bit % 64) & 1) as usize
     };
+    let sorted_compact = SortedCompact::new();
+    let compact_before =
+        |deck: &[u8; 52]| sorted_compact.calls([deck[0], deck[1]], [deck[4], deck[5], deck[6]]);
     let compact = |deck: &[u8; 52]| {
         g.decisions
             .calls(&[deck[0], deck[1]], &[deck[4], deck[5], deck[6]]) as usize
@@ -259,12 +348,15 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         "deal + evaluations (before: by slices)",
         "deal + evaluations (Hand on the shared board)",
         "deal + evaluations (keys on the shared board)",
+        "deal + evaluations (the same, one flush test)",
         "deal + evaluations + decision (before: 3.7 MB)",
         "  the same, the flop sorted without branches",
-        "deal + evaluations + decision (291 KB)",
+        "deal + evaluations + decision (before: 291 KB)",
+        "deal + evaluations + decision (593 KB, no sort)",
         "deal + evaluations + decision + count",
         "the real loop, round by round (play_round)",
-        "the real loop (Game::play_rounds)",
+        "the real loop before (batches, then per round)",
+        "the real loop (Game::play_rounds: stages)",
     ];
     report("holdem", &names, |part| match part {
         0 => time_part(|deck, rng| {
@@ -291,31 +383,43 @@ fn holdem_parts(t: &Tables, g: &HoldemGame) {
         }),
         5 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = full_table(deck, sorted_flop(deck));
-            let (f, s, d) = keys(deck);
-            call * showdown(s, d, g.qualifier) + f as usize
+            let [f, s, d] = one_test(deck);
+            f as usize + s as usize + d as usize
         }),
         6 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = full_table(deck, network(deck));
+            let call = full_table(deck, sorted_flop(deck));
             let (f, s, d) = keys(deck);
             call * showdown(s, d, g.qualifier) + f as usize
         }),
         7 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = compact(deck);
+            let call = full_table(deck, network([deck[4], deck[5], deck[6]]));
             let (f, s, d) = keys(deck);
             call * showdown(s, d, g.qualifier) + f as usize
         }),
         8 => time_part(|deck, rng| {
             draw(deck, 9, rng);
-            let call = compact(deck);
+            let call = compact_before(deck);
             let (f, s, d) = keys(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        9 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = compact(deck);
+            let [f, s, d] = one_test(deck);
+            call * showdown(s, d, g.qualifier) + f as usize
+        }),
+        10 => time_part(|deck, rng| {
+            draw(deck, 9, rng);
+            let call = compact(deck);
+            let [f, s, d] = one_test(deck);
             let outcome = call * showdown(s, d, g.qualifier);
             cells[cell_index(&shape, [0, g.first.of(f), g.classes.of(s), 0, outcome])] += 1;
             0
         }),
-        9 => time_round_by_round(t, g),
+        11 => time_round_by_round(t, g),
+        12 => holdem_loop_before(t, g),
         _ => time_loop(t, g),
     });
 }

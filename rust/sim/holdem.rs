@@ -15,7 +15,7 @@ pub struct HoldemGame {
 }
 
 /// A round's nine cards: the seat's two, the dealer's two, the flop, the turn and the river.
-type Deal = [u8; 9];
+pub type Deal = [u8; 9];
 
 impl HoldemGame {
     /// The cell of a dealt round, given whether the seat calls.
@@ -67,7 +67,7 @@ impl Outcomes {
 /// five are among its seven), three lookups finish them, and the rest go the slow way, out of
 /// the loop's registers.
 #[inline(always)]
-fn strengths(t: &Tables, d: &Deal) -> [u16; 3] {
+pub fn strengths(t: &Tables, d: &Deal) -> [u16; 3] {
     let flop = t.key_of(&d[4..7]);
     let board = flop + t.key_of(&d[7..9]);
     let hole = t.key_of(&d[..2]);
