@@ -4,9 +4,11 @@
 //! The Python figures with best-strategy tables are printed by `python benches/simulation.py`.
 
 use caribbean_fast::combinations::{index_of, PAIRS, TRIPLES};
-use caribbean_fast::eval::{tables, Hand, HandClass, Tables, LOWEST_ACE_KING};
+use caribbean_fast::eval::{
+    tables, Hand, HandClass, Tables, LOWEST_ACE_KING, STRENGTH_MASK, STRENGTH_SLOTS,
+};
 use caribbean_fast::exact::symmetry::{canonical, image, rename, ALL_PERMS};
-use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions};
+use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions, RAISE_ALL};
 use caribbean_fast::sim::holdem::{strengths, HoldemGame};
 use caribbean_fast::sim::rng::{chunk_rng, draw, Stream, CHUNK_ROUNDS};
 use caribbean_fast::sim::stud::StudGame;
@@ -157,12 +159,33 @@ fn stud_parts(t: &Tables, g: &StudGame) {
     let decide = |deck: &[u8; 52], s: u16, d: u16| {
         g.decisions.raises(s, &five(deck, 0), deck[9]) as usize * showdown(s, d, g.qualifier)
     };
+    // The loop's since: the deck as evaluator keys tagged with their ids (sim/one_seat.rs), a
+    // hand's key five adds; raise or fold a mask on the showdown column, not a branch.
+    let tagged = |deck: &[u64; 52], from: usize| {
+        let key: u64 = deck[from..from + 5].iter().sum();
+        let cards: [u8; 5] = std::array::from_fn(|i| (deck[from + i] >> 56) as u8);
+        t.strength_from_key(key, &cards)
+    };
+    let entries: Vec<(usize, u8)> = (0..STRENGTH_SLOTS as u16)
+        .map(|s| {
+            let cell = cell_index(&shape, [0, g.first.of(s), g.classes.of(s), 0, 0]);
+            (cell, g.decisions.by_strength(s))
+        })
+        .collect();
+    let masked = |s: u16, d: u16| {
+        let (cell, decision) = entries[s as usize & STRENGTH_MASK];
+        cell + (showdown(s, d, g.qualifier) & ((decision & RAISE_ALL) as usize).wrapping_neg())
+    };
     let names = [
         "deal (before: a word per 2 cards)",
         "deal (batched: one word)",
         "deal + evaluations",
-        "deal + evaluations + decision",
+        "deal + evaluations + decision (a branch)",
         "deal + evaluations + decision + count",
+        "deal, tagged keys (the loop's)",
+        "deal + evaluations, tagged keys",
+        "deal + evaluations + decision (a mask), tagged",
+        "deal + evaluations + decision + count, tagged",
         "the real loop, round by round (play_round)",
         "the real loop (Game::play_rounds)",
     ];
@@ -192,9 +215,41 @@ fn stud_parts(t: &Tables, g: &StudGame) {
             cells[cell_index(&shape, at)] += 1;
             0
         }),
-        5 => time_round_by_round(t, g),
+        5 => time_tagged_part(t, |deck, rng| {
+            draw(deck, 10, rng);
+            (deck[0] >> 56) as usize + (deck[9] >> 56) as usize
+        }),
+        6 => time_tagged_part(t, |deck, rng| {
+            draw(deck, 10, rng);
+            tagged(deck, 0) as usize + tagged(deck, 5) as usize
+        }),
+        7 => time_tagged_part(t, |deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = (tagged(deck, 0), tagged(deck, 5));
+            masked(s, d)
+        }),
+        8 => time_tagged_part(t, |deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = (tagged(deck, 0), tagged(deck, 5));
+            cells[masked(s, d)] += 1;
+            0
+        }),
+        9 => time_round_by_round(t, g),
         _ => time_loop(t, g),
     });
+}
+
+/// `time_part` with the deck as evaluator keys tagged with their card ids in the top byte.
+fn time_tagged_part(t: &Tables, mut part: impl FnMut(&mut [u64; 52], &mut Stream) -> usize) -> f64 {
+    let mut rng = chunk_rng(1, 0);
+    let mut deck: [u64; 52] = std::array::from_fn(|c| t.card_key(c as u8) | (c as u64) << 56);
+    let start = Instant::now();
+    let mut sum = 0usize;
+    for _ in 0..PART_ROUNDS {
+        sum = sum.wrapping_add(part(&mut deck, &mut rng));
+    }
+    black_box(sum);
+    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
 }
 
 /// Hold'em's decision table before: a bit per flop class and sorted renamed pair (1,755 by
