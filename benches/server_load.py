@@ -185,6 +185,8 @@ class Bot:
         self.next = 0
 
     async def run(self, until: float) -> None:
+        if self.pace:  # paced players come in over the first interval, as they then act: not all at once
+            await asyncio.sleep(self.rng.uniform(0, self.pace))
         while time.monotonic() < until:
             try:
                 await self._session(until)
