@@ -52,7 +52,8 @@ def lobby_shows(server: ServerProcess, table: str, taken: list[int], seconds: fl
     """The table's entry in the server's lobby, once it shows these seats taken."""
     deadline = time.monotonic() + seconds
     while True:
-        entry = next(t for t in httpx.get(f"{server.http}/api/lobby").json()["tables"] if t["table"] == table)
+        tables: list[dict[str, Any]] = httpx.get(f"{server.http}/api/lobby").json()["tables"]
+        entry = next(t for t in tables if t["table"] == table)
         if entry.get("taken") == taken or time.monotonic() > deadline:
             return entry
         time.sleep(0.2)

@@ -170,6 +170,6 @@ impl Tables {
             + self.five.footprint()
             + self.six.footprint()
             + self.seven.footprint()
-            + 64 * 8
+            + std::mem::size_of_val(&self.card_keys)
     }
 }

@@ -215,8 +215,10 @@ impl StudDecisions {
 /// Call or fold for every (two cards, flop) of Casino Hold'em.
 ///
 /// A bit per flop class under suit renaming (1,755) and hole cards renamed as that flop's
-/// renaming says, each in either order (52 by 52), 593 KB, which stays in a core's 2 MB cache
-/// where a bit per concrete (pair, flop), 3.7 MB, missed it on most rounds. Every index is
+/// renaming says, each in either order (52 by 52): 593 KB of bits and 281 KB of flop entries
+/// read (each padded to a power of two: 1 MB and 512 KB allocated, the padding never touched),
+/// which stay in a core's 2 MB cache where a bit per concrete (pair, flop), 3.7 MB, missed it
+/// on most rounds. Every index is
 /// found without sorting: the flop's entry is read by its three cards in the order dealt, and
 /// the renamed cards index the bits as they come, so a lookup is three short steps (the flop's
 /// entry, the two renamed cards, the bit) with no comparisons.
@@ -243,7 +245,7 @@ const FLOP_CLASSES: usize = 1755;
 const ORDERED_FLOPS: usize = (52 * 52 * 52usize).next_power_of_two();
 /// Bits per flop class: two renamed cards, in order.
 const ORDERED_PAIRS: usize = 52 * 52;
-/// Words of hold'em's bits, a power of two (of which 74,142 are used) so that a masked index
+/// Words of hold'em's bits, a power of two (of which 74,149 are used) so that a masked index
 /// needs no check.
 const HOLDEM_WORDS: usize = (FLOP_CLASSES * ORDERED_PAIRS)
     .div_ceil(64)

@@ -19,6 +19,7 @@ from .tables import Owner, TableSpec
 
 __all__ = ["Lobby", "changing", "fixed"]
 
+_CHANGING = ("seats", "taken", "free", "meter", "phase")
 _UPSERT = "INSERT INTO lobby_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state"
 
 
@@ -37,9 +38,11 @@ def fixed(spec: TableSpec) -> dict[str, Any]:
 
 
 def changing(owner: Owner) -> dict[str, Any]:
-    """What only the serving process knows of its table now."""
+    """What only the serving process knows of its table now (its seats too: a table restored
+    from its record keeps the seats it was opened with)."""
     t = owner.t
     return {
+        "seats": t.seats,
         "taken": sorted(owner.players),
         "free": t.seats - len(owner.players),
         "meter": t.meter,
@@ -90,5 +93,13 @@ class Lobby:
         return tx.all("SELECT table_id, state FROM lobby_state")
 
     def take(self, rows: list[tuple[Any, ...]], here: dict[str, Owner]) -> None:
-        """Keeps the states the other processes published (`read`'s rows)."""
-        self.elsewhere = {str(t): orjson.loads(s) for t, s in rows if t not in here}
+        """Keeps the states the other processes published (`read`'s rows); a row this version
+        cannot read (another version's server wrote it) is left out, its table listed unpublished."""
+        self.elsewhere = {}
+        for table, state in rows:
+            try:
+                read = orjson.loads(state)
+            except orjson.JSONDecodeError:
+                continue
+            if table not in here and isinstance(read, dict):
+                self.elsewhere[str(table)] = {k: read[k] for k in _CHANGING if k in read}

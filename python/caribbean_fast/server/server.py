@@ -93,18 +93,28 @@ class Server:
     async def _lease_loop(self) -> None:
         if self.settings.share[1] > 1:
             await asyncio.sleep(2 * self.settings.lease)  # the other processes' first pass
+        steps = (self._take_over_left, self._where_elsewhere, self._share_lobby, self._load_limits)
         while True:
-            try:
-                if len(self.owners) < len(self.settings.tables):
-                    await self._take_over()
-                await self._where_elsewhere()
-                await self.db.run(self.book.load)  # personal limits other processes changed
-            except Exception:
-                _log.exception("taking tables over failed")
+            for step in steps:  # each on its own: one failing leaves the others to run
+                try:
+                    await step()
+                except Exception:
+                    _log.exception("lease loop", extra={"fields": {"step": step.__name__}})
             await asyncio.sleep(self.settings.lease)
 
+    async def _take_over_left(self) -> None:
+        if len(self.owners) < len(self.settings.tables):
+            await self._take_over()
+
+    async def _load_limits(self) -> None:
+        await self.db.run(self.book.load)  # personal limits other processes changed
+
     async def _where_elsewhere(self) -> None:
-        """Publishes how this process's tables stand, and reads where and how the others' are."""
+        self.elsewhere = await self.endpoints()
+
+    async def _share_lobby(self) -> None:
+        """Publishes how this process's tables stand, and reads how the others' do: with SQLite
+        too, whose waiting processes relay to the one serving."""
         rows = self._lobby.changed(self.owners)
 
         def job(tx: Tx) -> list[tuple[Any, ...]]:
@@ -117,7 +127,6 @@ class Server:
             self._lobby.forget(rows)  # written again on the next pass
             raise
         self._lobby.take(published, self.owners)
-        self.elsewhere = await self.endpoints()
 
     async def endpoints(self) -> dict[str, str]:
         """Where each table another process serves is served now, as that process announced it."""
