@@ -107,3 +107,30 @@ def test_rows_written_together_fail_alone(database_url: str) -> None:
         await db.stop()
 
     asyncio.run(main())
+
+
+def test_a_started_database_is_its_workers_alone(database_url: str) -> None:
+    """`run_now` refuses a started database (its batches own the connection; from the loop's own
+    thread it would wait on a commit that needs the loop), and a worker stopped mid-batch leaves
+    no job waiting: each gets an answer (a refusal when the commit was under way, which the
+    database may or may not have made durable: its record says)."""
+
+    async def main() -> None:
+        db = Database(connect(database_url))
+        db.start()
+        await db.run(lambda tx: create_account(tx, "dave", "x", 0))
+        with pytest.raises(RuntimeError, match="use run"):
+            db.run_now(lambda tx: balance(tx, "dave"))
+        job = asyncio.ensure_future(db.run(lambda tx: grant(tx, "dave", 700)))
+        await asyncio.sleep(0)  # queued: the worker takes it on its next turn
+        worker = db._worker
+        assert worker is not None
+        await asyncio.sleep(0)
+        worker.cancel()
+        outcome = (await asyncio.wait_for(asyncio.gather(job, return_exceptions=True), 5))[0]
+        assert outcome is None or "stopped during this commit" in str(outcome)
+        db._worker = None  # the worker is gone: the connection is free for `run_now` again
+        assert db.run_now(lambda tx: balance(tx, "dave")) in ((700,) if outcome is None else (0, 700))
+        db.dialect.close()
+
+    asyncio.run(main())

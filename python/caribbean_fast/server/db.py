@@ -19,8 +19,8 @@ import asyncio
 import fcntl
 import logging
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -138,6 +138,12 @@ class _Job:
     writes: Writes | None = None  # rows only: written with the batch's other rows, merged
 
 
+def _fail(batch: list[_Job], error: Exception) -> None:
+    for job in batch:
+        if not job.done.done():
+            job.done.set_exception(error)
+
+
 def _write(writes: Writes) -> Callable[[Tx], None]:
     def job(tx: Tx) -> None:
         for sql, rows in writes:
@@ -154,9 +160,11 @@ class Database:
         self._jobs: list[_Job] = []
         self._wake: asyncio.Event | None = None
         self._worker: asyncio.Task[None] | None = None
-        self._lock = threading.Lock()  # the connection, for `run_now` outside the loop
+        # The connection's own thread (PostgreSQL's batches, SQLite's commits): never queued
+        # behind password hashing or other work of the loop's default executor.
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="database")
         self.commits = 0
-        self._busy = False  # a batch is being written (in the worker thread, or on the loop for SQLite)
+        self._busy = False  # a batch is being written (PostgreSQL's in the thread, SQLite's partly)
 
     @property
     def url(self) -> str:
@@ -173,6 +181,7 @@ class Database:
                 await asyncio.sleep(0.01)
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
+        self._thread.shutdown(wait=True)
         self.dialect.close()
 
     async def run(self, job: Callable[[Tx], T]) -> T:
@@ -197,16 +206,18 @@ class Database:
         await done
 
     def run_now(self, job: Callable[[Tx], T]) -> T:
-        """Runs `job` in a transaction of its own, here and now (command-line tools, start-up)."""
-        with self._lock:
-            self.dialect.begin()
-            try:
-                result = job(self.dialect.tx())
-                self.dialect.commit()
-                return result
-            except BaseException:
-                self.dialect.rollback()
-                raise
+        """Runs `job` in a transaction of its own, here and now (command-line tools, checks),
+        on a database whose worker is not started: the worker's batches own the connection."""
+        if self._worker is not None:
+            raise RuntimeError("run_now on a started Database: its worker owns the connection; use run")
+        self.dialect.begin()
+        try:
+            result = job(self.dialect.tx())
+            self.dialect.commit()
+            return result
+        except BaseException:
+            self.dialect.rollback()
+            raise
 
     async def _work(self) -> None:
         assert self._wake is not None
@@ -221,7 +232,10 @@ class Database:
                 if self.dialect.in_loop:
                     outcomes = await self._batch_on_loop(batch)
                 else:
-                    outcomes = await asyncio.to_thread(self._batch, batch)
+                    outcomes = await asyncio.get_running_loop().run_in_executor(self._thread, self._batch, batch)
+            except asyncio.CancelledError:  # stopped mid-batch (the loop's end): no job waits forever
+                _fail(batch, ServerError("the server stopped during this commit; its record says whether it happened"))
+                raise
             except Exception as err:  # the commit itself failed: no job of the batch happened
                 failure = ServerError(f"the database refused a commit: {type(err).__name__}")
                 outcomes = [failure] * len(batch)
@@ -237,38 +251,36 @@ class Database:
 
     def _batch(self, batch: list[_Job]) -> list[Any]:
         """One transaction; each job in a savepoint. Returns (result,) or the exception per job."""
-        with self._lock:
-            self.dialect.begin()
-            try:
-                outcomes = self._jobs_run(batch)
-                self.dialect.commit()
-            except BaseException:
-                self.dialect.rollback()
-                raise
-            self.commits += 1
-            return outcomes
+        self.dialect.begin()
+        try:
+            outcomes = self._jobs_run(batch)
+            self.dialect.commit()
+        except BaseException:
+            self.dialect.rollback()
+            raise
+        self.commits += 1
+        return outcomes
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
         """`_batch` for SQLite: the statements on the loop, the commit in a thread. The commit is
         the fsync, 4 ms on average at load (measured), during which the loop runs the commands
         of other tables (whose rows wait for the next batch) rather than waiting; nothing else
-        touches the connection meanwhile (`_work` runs one batch at a time, `run_now` waits for
-        the lock)."""
-        with self._lock:
-            self.dialect.begin()
+        touches the connection meanwhile (`_work` runs one batch at a time, and `run_now` refuses
+        a started database)."""
+        self.dialect.begin()
+        try:
+            outcomes = self._jobs_run(batch)
+            commit = asyncio.get_running_loop().run_in_executor(self._thread, self.dialect.commit)
             try:
-                outcomes = self._jobs_run(batch)
-                commit = asyncio.ensure_future(asyncio.to_thread(self.dialect.commit))
-                try:
-                    await asyncio.shield(commit)
-                finally:  # cancelled: the connection is the thread's until its commit ends
-                    if not commit.done():
-                        await asyncio.wait({commit})
-            except BaseException:
-                self.dialect.rollback()
-                raise
-            self.commits += 1
-            return outcomes
+                await asyncio.shield(commit)
+            finally:  # cancelled: the connection is the thread's until its commit ends
+                if not commit.done():
+                    await asyncio.wait({commit})
+        except BaseException:
+            self.dialect.rollback()
+            raise
+        self.commits += 1
+        return outcomes
 
     def _jobs_run(self, batch: list[_Job]) -> list[Any]:
         """Every job of the batch in the open transaction: the rows-only ones merged, the others
