@@ -110,6 +110,7 @@ def seed_accounts(url: str, n: int) -> list[str]:
 class Process:
     def __init__(self, url: str, tables: Path, port: int, share: str, log: Path) -> None:
         self.url, self.tables, self.port, self.share, self.log = url, tables, port, share, log
+        self.killed_cpu = 0.0  # CPU seconds of the processes `kill_and_restart` killed
         self.proc = self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -142,14 +143,16 @@ class Process:
         return 0
 
     def cpu_seconds(self) -> float:
-        """The server's CPU time so far (user and system, from /proc)."""
+        """The server's CPU time so far (user and system, from /proc), with that of the
+        processes `kill_and_restart` killed."""
         try:
             fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            return self.killed_cpu
+        return self.killed_cpu + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill_and_restart(self) -> None:
+        self.killed_cpu = self.cpu_seconds()
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.proc = self._start()
@@ -372,7 +375,7 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
         cpu_before = _cpu(processes)
         elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
-        cpu = [max(0.0, b - a) for a, b in zip(cpu_before, _cpu(processes), strict=True)]
+        cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
     finally:
         for p in processes:
             p.stop()
