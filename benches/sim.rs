@@ -10,6 +10,7 @@ use caribbean_fast::eval::{
 use caribbean_fast::exact::symmetry::{canonical, image, rename, ALL_PERMS};
 use caribbean_fast::sim::decisions::{HoldemDecisions, StudDecisions, RAISE_ALL};
 use caribbean_fast::sim::holdem::{strengths, HoldemGame};
+use caribbean_fast::sim::one_seat::{strength_at, tagged_key};
 use caribbean_fast::sim::rng::{chunk_rng, draw, Stream, CHUNK_ROUNDS};
 use caribbean_fast::sim::stud::StudGame;
 use caribbean_fast::sim::{
@@ -76,9 +77,21 @@ fn throughput<G: Game>(name: &str, game: &G) {
 
 /// ns per round of a part of a round, run `PART_ROUNDS` times from one stream: each round's
 /// value is summed, so that nothing is optimised away.
-fn time_part(mut part: impl FnMut(&mut [u8; 52], &mut Stream) -> usize) -> f64 {
+fn time_part(part: impl FnMut(&mut [u8; 52], &mut Stream) -> usize) -> f64 {
+    time_part_on(std::array::from_fn(|i| i as u8), part)
+}
+
+/// `time_part` with the deck as the one-seat loop's tagged keys (`one_seat::tagged_key`).
+fn time_tagged_part(t: &Tables, part: impl FnMut(&mut [u64; 52], &mut Stream) -> usize) -> f64 {
+    time_part_on(std::array::from_fn(|c| tagged_key(t, c as u8)), part)
+}
+
+/// `time_part` from `deck`, cards of any form.
+fn time_part_on<T>(
+    mut deck: [T; 52],
+    mut part: impl FnMut(&mut [T; 52], &mut Stream) -> usize,
+) -> f64 {
     let mut rng = chunk_rng(1, 0);
-    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
     let start = Instant::now();
     let mut sum = 0usize;
     for _ in 0..PART_ROUNDS {
@@ -161,11 +174,7 @@ fn stud_parts(t: &Tables, g: &StudGame) {
     };
     // The loop's since: the deck as evaluator keys tagged with their ids (sim/one_seat.rs), a
     // hand's key five adds; raise or fold a mask on the showdown column, not a branch.
-    let tagged = |deck: &[u64; 52], from: usize| {
-        let key: u64 = deck[from..from + 5].iter().sum();
-        let cards: [u8; 5] = std::array::from_fn(|i| (deck[from + i] >> 56) as u8);
-        t.strength_from_key(key, &cards)
-    };
+    let tagged = |deck: &[u64; 52], from: usize| strength_at(t, deck, from);
     let entries: Vec<(usize, u8)> = (0..STRENGTH_SLOTS as u16)
         .map(|s| {
             let cell = cell_index(&shape, [0, g.first.of(s), g.classes.of(s), 0, 0]);
@@ -237,19 +246,6 @@ fn stud_parts(t: &Tables, g: &StudGame) {
         9 => time_round_by_round(t, g),
         _ => time_loop(t, g),
     });
-}
-
-/// `time_part` with the deck as evaluator keys tagged with their card ids in the top byte.
-fn time_tagged_part(t: &Tables, mut part: impl FnMut(&mut [u64; 52], &mut Stream) -> usize) -> f64 {
-    let mut rng = chunk_rng(1, 0);
-    let mut deck: [u64; 52] = std::array::from_fn(|c| t.card_key(c as u8) | (c as u64) << 56);
-    let start = Instant::now();
-    let mut sum = 0usize;
-    for _ in 0..PART_ROUNDS {
-        sum = sum.wrapping_add(part(&mut deck, &mut rng));
-    }
-    black_box(sum);
-    start.elapsed().as_secs_f64() * 1e9 / PART_ROUNDS as f64
 }
 
 /// Hold'em's decision table before: a bit per flop class and sorted renamed pair (1,755 by

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 pub mod decisions;
 pub mod holdem;
-mod one_seat;
+pub mod one_seat;
 pub mod rng;
 pub mod stud;
 

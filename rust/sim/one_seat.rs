@@ -16,7 +16,7 @@ const TAG_SHIFT: u32 = 56;
 
 /// A card's evaluator key with its id in the top byte.
 #[inline(always)]
-fn tagged_key(t: &Tables, card: Card) -> u64 {
+pub fn tagged_key(t: &Tables, card: Card) -> u64 {
     t.card_key(card) | (card as u64) << TAG_SHIFT
 }
 
@@ -30,7 +30,7 @@ fn card_of(tagged: u64) -> Card {
 /// is the hand's key, and only a flush (one hand in 500) reads the cards for its ranks, out of
 /// the loop (`flush_at`), from the deck in memory (nothing kept for it in the loop).
 #[inline(always)]
-fn strength_at(t: &Tables, deck: &[u64; 52], from: usize) -> u16 {
+pub fn strength_at(t: &Tables, deck: &[u64; 52], from: usize) -> u16 {
     let key: u64 = deck[from..from + 5].iter().sum();
     if Tables::has_suited(key, 5) {
         return flush_at(t, key, deck, from);
