@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ..errors import IllegalActionError, InsufficientFundsError
-from .core import TableCore, illegal
+from .core import Placement, TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
 from .state import Bets, Phase, SeatState
@@ -40,8 +40,10 @@ class Betting(TableCore):
         self._emit("limit_set", seat, {"limit": amount})
 
     def _betting(self, seat: int) -> SeatState:
+        """The seat, while bets may change (the checks every bet command starts with)."""
         self._open()
-        illegal(self.phase is Phase.DECIDING, "bets are closed: the cards are dealt")
+        if self.phase is Phase.DECIDING:
+            raise IllegalActionError("bets are closed: the cards are dealt")
         return self.state.seats[self._seat(seat)]
 
     def _adjusted_ante(self, seat: int, s: SeatState, amount: int, account: dict[str, int | None] | None) -> int:
@@ -73,25 +75,35 @@ class Betting(TableCore):
         fee = self.variant.exchanges.fee_antes if self.variant.exchanges else Fraction(0)
         return [("raise", self.variant.raise_multiple), ("exchange fee", fee)]
 
-    def _ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> None:
+    # Each bet command: its checks (`_check_*`, also what `can_*` and `actions` ask), then the bets.
+
+    def _check_ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> Placement:
         s = self._betting(seat)
         ante = self._adjusted_ante(seat, s, self._amount(amount, "an ante"), account)
         bets = replace(s.bets, ante=ante)
         p = self.variant.progressive
         if p and p.stays_ticked and s.ticked and not bets.progressive:
             bets = replace(bets, progressive=p.stake)
-        self._place(seat, bets)
+        return self._placement(seat, bets)
 
-    def _progressive(self, seat: int, on: bool) -> None:
+    def _ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> None:
+        self._place(self._check_ante(seat, amount, account))
+
+    def _check_progressive(self, seat: int, on: bool) -> Placement:
         s, p = self._betting(seat), self.variant.progressive
         illegal(p is None, f"{self.variant.name} has no progressive bet")
         assert p is not None
         placed = bool(s.bets.progressive) and (s.ticked or not p.stays_ticked)
-        illegal(on and placed, f"seat {seat} has the progressive bet already")
-        illegal(not on and not s.bets.progressive and not s.ticked, f"seat {seat} has no progressive bet")
-        self._place(seat, replace(s.bets, progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
+        if on and placed:
+            raise IllegalActionError(f"seat {seat} has the progressive bet already")
+        if not on and not s.bets.progressive and not s.ticked:
+            raise IllegalActionError(f"seat {seat} has no progressive bet")
+        return self._placement(seat, replace(s.bets, progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
 
-    def _side_bet(self, seat: int, name: str, amount: int) -> None:
+    def _progressive(self, seat: int, on: bool) -> None:
+        self._place(self._check_progressive(seat, on))
+
+    def _check_side_bet(self, seat: int, name: str, amount: int) -> Placement:
         s = self._betting(seat)
         bet = self.variant.side_bet(name)
         if amount != 0:
@@ -101,17 +113,28 @@ class Betting(TableCore):
                 illegal(self.limits.above_maximum != "adjust", f"the {name} bet is at most {self._fmt(bet.maximum)}")
                 amount = bet.maximum
         sides = dict(s.bets.side_bets) | {name: amount}
-        self._place(seat, replace(s.bets, side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
+        return self._placement(seat, replace(s.bets, side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
+
+    def _side_bet(self, seat: int, name: str, amount: int) -> None:
+        self._place(self._check_side_bet(seat, name, amount))
+
+    def _check_clear(self, seat: int) -> Placement:
+        s = self._betting(seat)
+        if self.phase is not Phase.BETTING or s.bets.total == 0:
+            raise IllegalActionError(f"seat {seat} has no bet to clear")
+        return self._placement(seat, Bets(), ticked=False)
 
     def _clear(self, seat: int) -> None:
+        self._place(self._check_clear(seat))
+
+    def _check_rebet(self, seat: int, account: dict[str, int | None] | None = None) -> Placement:
         s = self._betting(seat)
-        illegal(self.phase is not Phase.BETTING or s.bets.total == 0, f"seat {seat} has no bet to clear")
-        self._place(seat, Bets(), ticked=False)
+        if s.last_bets is None:
+            raise IllegalActionError(f"seat {seat} has no last round to repeat")
+        if s.bets.total > 0:
+            raise IllegalActionError(f"seat {seat} has bets already; clear them to rebet")
+        ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
+        return self._placement(seat, replace(s.last_bets, ante=ante, raise_=0))
 
     def _rebet(self, seat: int, account: dict[str, int | None] | None = None) -> None:
-        s = self._betting(seat)
-        illegal(s.last_bets is None, f"seat {seat} has no last round to repeat")
-        illegal(s.bets.total > 0, f"seat {seat} has bets already; clear them to rebet")
-        assert s.last_bets is not None
-        ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
-        self._place(seat, replace(s.last_bets, ante=ante, raise_=0))
+        self._place(self._check_rebet(seat, account))

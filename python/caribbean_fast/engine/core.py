@@ -4,8 +4,10 @@ A command's handler (`_ante`, `_raise`, ... in `betting` and `rounds`) checks ev
 raises IllegalActionError or InsufficientFundsError without changing anything; only then does it
 emit events, and only applying an event changes the state (`state.TableState.apply`). The first
 event a command emits is the command itself, so a record can be replayed: `replay` runs the
-recorded commands again and must get the recorded events back. `_can` runs a handler's checks
-alone: a dry run stops at the first emit.
+recorded commands again and must get the recorded events back. A player's command keeps its checks
+in one method of their own (`_check_ante`, ...), which the command runs before it emits and which
+`can_ante` and `Table.actions` run alone: one place for each rule, and asking costs no more than
+the checks.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -28,7 +31,7 @@ from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .state import Bets, Phase, SeatState, TableState
 from .store import EventStore
 
-__all__ = ["KEEP", "Clock", "TableCore", "illegal", "times", "utc_now"]
+__all__ = ["KEEP", "Clock", "Placement", "TableCore", "illegal", "times", "utc_now"]
 
 Clock = Callable[[], datetime]
 
@@ -43,8 +46,15 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class _Legal(Exception):
-    """Raised at a handler's first emit in a dry run: every check has passed."""
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Bets a check has found the seat may place: the money they move from or back to its wallet,
+    and what the `bets` event says besides."""
+
+    seat: int
+    bets: Bets
+    moves: list[Transfer]
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def times(amount: int, ratio: Fraction) -> int:
@@ -90,7 +100,6 @@ class TableCore:
         if len(self.accounts) != seats:
             raise ArgumentError(f"{len(self.accounts)} accounts for {seats} seats")
         self._pending: tuple[str, dict[str, Any]] | None = None
-        self._dry = False
         self._now = self.clock()
         if store is not None:
             meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts)}
@@ -163,17 +172,15 @@ class TableCore:
         without one."""
         return self.events[since:] if self.store is None else [row.event for row in self.store.rows(since)]
 
-    def _can(self, kind: str, **args: Any) -> bool:
-        self._now, self._dry = self.clock(), True
+    @staticmethod
+    def _allows(check: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
+        """Whether a command's checks (`_check_ante`, ...) pass: they raise, changing nothing,
+        where the command would be refused."""
         try:
-            getattr(self, f"_{kind}")(**args)
-            return False  # a handler that emits nothing has nothing to do
-        except _Legal:
-            return True
+            check(*args, **kwargs)
         except CaribbeanFastError:
             return False
-        finally:
-            self._dry = False
+        return True
 
     def _emit(
         self,
@@ -185,8 +192,6 @@ class TableCore:
         transfers: tuple[Transfer, ...] | list[Transfer] = (),
         round: int | None = None,
     ) -> None:
-        if self._dry:
-            raise _Legal
         if self._pending is not None:
             command, args = self._pending
             self._pending = None
@@ -231,12 +236,16 @@ class TableCore:
     def _funds(self, transfers: list[Transfer]) -> None:
         self.state.ledger.check(transfers)
 
-    def _place(self, seat: int, bets: Bets, **extra: Any) -> None:
-        """Opens a round if none is open, then moves the difference between the old and new bets."""
+    def _placement(self, seat: int, bets: Bets, **extra: Any) -> Placement:
+        """The checks of placing `bets` in place of the seat's: the wallet pays the difference
+        and keeps the raise they may need."""
         old = self.state.seats[seat].bets
         delta = bets.total - old.total
-        moves = [(wallet(seat), table_spot(seat), delta)] if delta > 0 else [(table_spot(seat), wallet(seat), -delta)]
-        moves = [m for m in moves if m[2]]
+        moves: list[Transfer] = []
+        if delta > 0:
+            moves.append((wallet(seat), table_spot(seat), delta))
+        elif delta < 0:
+            moves.append((table_spot(seat), wallet(seat), -delta))
         try:
             self._funds(moves)
         except InsufficientFundsError:
@@ -244,9 +253,14 @@ class TableCore:
                 f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
             ) from None
         self._covers_the_raise(seat, bets, self.balance(seat) - delta)
+        return Placement(seat, bets, moves, extra)
+
+    def _place(self, placed: Placement) -> None:
+        """Opens a round if none is open, then moves the difference between the old and new bets."""
         if self.phase is not Phase.BETTING:
             self._open_round()
-        self._emit("bets", seat, {"bets": bets.to_dict(), **extra}, transfers=moves)
+        public = {"bets": placed.bets.to_dict(), **placed.extra}
+        self._emit("bets", placed.seat, public, transfers=placed.moves)
 
     def _covers_the_raise(self, seat: int, bets: Bets, left: int) -> None:
         """An ante is taken only while the wallet keeps its raise (call): a seat dealt in can then
@@ -260,8 +274,6 @@ class TableCore:
             )
 
     def _open_round(self) -> None:
-        if self._dry:  # every check has passed: a dry run draws no seed
-            raise _Legal
         number = self.state.round.number + 1
         seed = self._seeds(number)
         self._emit("round_opened", None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..cards import parse_cards
-from ..errors import InsufficientFundsError
+from ..errors import IllegalActionError, InsufficientFundsError
 from ..hands import evaluate
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
@@ -21,12 +21,19 @@ __all__ = ["Rounds"]
 
 
 class Rounds(TableCore):
-    def _deal(self) -> None:
+    # Each decision command: its checks (`_check_*`, also what `can_*` and `actions` ask), then
+    # the events.
+
+    def _check_deal(self) -> list[int]:
+        """The seats the deal deals in: every seat with an ante."""
         self._open()
         illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
         dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
         illegal(not dealt, "no seat has an ante")
-        self._deal_seats(dealt)
+        return dealt
+
+    def _deal(self) -> None:
+        self._deal_seats(self._check_deal())
 
     def _deal_seats(self, dealt: list[int]) -> None:
         moves: list[Transfer] = []
@@ -63,37 +70,54 @@ class Rounds(TableCore):
         return hands, dealer, board
 
     def _deciding(self, seat: int) -> SeatState:
+        """The seat, while it has a dealt hand to decide (the checks every decision starts with)."""
         self._open()
         s = self.state.seats[self._seat(seat)]
         illegal(self.phase is not Phase.DECIDING, "there is no dealt round to decide")
-        illegal(not s.dealt, f"seat {seat} was not dealt into this round")
-        illegal(s.decision is not None, f"seat {seat} has decided already")
+        if not s.dealt:
+            raise IllegalActionError(f"seat {seat} was not dealt into this round")
+        if s.decision is not None:
+            raise IllegalActionError(f"seat {seat} has decided already")
         return s
 
-    def _fold(self, seat: int) -> None:
+    def _check_fold(self, seat: int) -> None:
         self._deciding(seat)
+
+    def _fold(self, seat: int) -> None:
+        self._check_fold(seat)
         self._decide(seat, Decision.FOLD, auto=False)
         self._showdown_when_decided()
 
+    def _check_raise(self, seat: int) -> None:
+        s = self._deciding(seat)
+        if not self._affords_raise(seat, s):
+            need = self._fmt(self._raise_stake(s))
+            raise IllegalActionError(f"seat {seat} holds {self._fmt(self.balance(seat))}: the raise needs {need}")
+
     def _raise(self, seat: int) -> None:
-        self._deciding(seat)
+        self._check_raise(seat)
         self._decide(seat, Decision.RAISE, auto=False)
         self._showdown_when_decided()
 
     def _raise_stake(self, s: SeatState) -> int:
         return times(s.bets.ante, self.variant.raise_multiple)
 
+    def _affords_raise(self, seat: int, s: SeatState) -> bool:
+        return self._raise_stake(s) <= self.balance(seat)
+
     def _decide(self, seat: int, decision: Decision, auto: bool) -> None:
+        """Takes the decision; a raise the wallet cannot pay (only an automatic one gets here)
+        folds."""
         s = self.state.seats[seat]
+        if decision is Decision.RAISE and not self._affords_raise(seat, s):
+            decision = Decision.FOLD
         stake = self._raise_stake(s) if decision is Decision.RAISE else 0
-        if stake > self.balance(seat):
-            illegal(not auto, f"seat {seat} holds {self._fmt(self.balance(seat))}: the raise needs {self._fmt(stake)}")
-            decision, stake = Decision.FOLD, 0
         bets = replace(s.bets, raise_=stake)
         moves = [(wallet(seat), table_spot(seat), stake)] if stake else []
         self._emit("decided", seat, {"decision": str(decision), "auto": auto, "bets": bets.to_dict()}, transfers=moves)
 
-    def _exchange(self, seat: int, cards: str) -> None:
+    def _check_exchange(self, seat: int, cards: str) -> tuple[list[int], int]:
+        """The cards given up and the fee."""
         s = self._deciding(seat)
         x = self.variant.exchanges
         illegal(x is None, f"{self.variant.name} has no exchanges")
@@ -107,6 +131,11 @@ class Rounds(TableCore):
                 f"an exchange needs {self._fmt(need)} (the fee and the call); "
                 f"the seat holds {self._fmt(self.balance(seat))}"
             )
+        return out, fee
+
+    def _exchange(self, seat: int, cards: str) -> None:
+        out, fee = self._check_exchange(seat, cards)
+        s = self.state.seats[seat]
         drawn = self.state.round.next_cards(len(out))
         hand = [drawn[out.index(c)] if c in out else c for c in s.cards]
         moves = [(wallet(seat), "house", fee)] if fee else []
@@ -140,7 +169,7 @@ class Rounds(TableCore):
             self._auto_decide(seat)
             self._showdown_when_decided()
         elif self.phase is Phase.BETTING and s.bets.total:
-            self._place(seat, Bets(), ticked=False)
+            self._place(self._placement(seat, Bets(), ticked=False))
 
     def _showdown_when_decided(self) -> None:
         if self.undecided():

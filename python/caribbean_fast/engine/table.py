@@ -1,7 +1,8 @@
 """`Table`: one game's live table. Seats, wallets, rounds as state machines, every step an event.
 
 Each action has its check (`can_raise(seat)`) and the action itself (`raise_(seat)`); an action
-returns the events it caused, and a refused one raises and changes nothing. The rules live in
+returns the events it caused, and a refused one raises and changes nothing. Both run the same
+checks (`_check_raise`), as does `actions`, which a server asks for every view it sends. The rules live in
 `betting` (before the deal) and `rounds` (after it); `core` runs them.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import CaribbeanFastError, IllegalActionError
+from ..variants import ExchangeCards
 from .betting import Betting
 from .core import Clock, illegal
 from .events import COMMANDS, Event
@@ -47,20 +49,24 @@ class Table(Betting, Rounds):
             window *= 4
 
     def actions(self, seat: int) -> list[str]:
-        """The actions `seat` may take now (with their usual arguments)."""
-        s = self.state.seats[self._seat(seat)]
+        """The actions `seat` may take now, with their usual arguments: the seat's ante (or its
+        last round's, or the table minimum), and for a seat that chooses what to exchange, one
+        card. The commands' own checks decide."""
+        k = self._seat(seat)
+        s = self.state.seats[k]
         ante = s.bets.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum)
-        checks: dict[str, Callable[[], bool]] = {
-            "ante": lambda: self.can_ante(seat, ante),
-            "progressive": lambda: self.can_progressive(seat),
-            "rebet": lambda: self.can_rebet(seat),
-            "clear": lambda: self.can_clear(seat),
-            "deal": self.can_deal,
-            "raise": lambda: self.can_raise(seat),
-            "fold": lambda: self.can_fold(seat),
-            "exchange": lambda: self.can_exchange(seat),
-        }
-        return [name for name, check in checks.items() if check()]
+        account = self._account(k)
+        checks: tuple[tuple[str, Callable[..., object], tuple[Any, ...], dict[str, Any]], ...] = (
+            ("ante", self._check_ante, (k, ante), account),
+            ("progressive", self._check_progressive, (k, True), {}),
+            ("rebet", self._check_rebet, (k,), account),
+            ("clear", self._check_clear, (k,), {}),
+            ("deal", self._check_deal, (), {}),
+            ("raise", self._check_raise, (k,), {}),
+            ("fold", self._check_fold, (k,), {}),
+            ("exchange", self._check_some_exchange, (k,), {}),
+        )
+        return [name for name, check, args, kwargs in checks if self._allows(check, *args, **kwargs)]
 
     # ---- commands --------------------------------------------------------------------------------
 
@@ -172,41 +178,48 @@ class Table(Betting, Rounds):
         illegal(kind not in COMMANDS, f"{kind!r} is not a command")
         return self._run(kind, **args)
 
-    # ---- checks alone ----------------------------------------------------------------------------
+    # ---- checks alone: the commands' own --------------------------------------------------------
 
     def can_ante(self, seat: int, amount: int) -> bool:
-        return self._can("ante", seat=seat, amount=amount, **self._account(seat))
+        return self._allows(self._check_ante, seat, amount, **self._account(seat))
 
     def can_progressive(self, seat: int, on: bool = True) -> bool:
-        return self._can("progressive", seat=seat, on=on)
+        return self._allows(self._check_progressive, seat, on)
 
     def can_side_bet(self, seat: int, name: str, amount: int) -> bool:
-        return self._can("side_bet", seat=seat, name=name, amount=amount)
+        return self._allows(self._check_side_bet, seat, name, amount)
 
     def can_clear(self, seat: int) -> bool:
-        return self._can("clear", seat=seat)
+        return self._allows(self._check_clear, seat)
 
     def can_rebet(self, seat: int) -> bool:
-        return self._can("rebet", seat=seat, **self._account(seat))
+        return self._allows(self._check_rebet, seat, **self._account(seat))
 
     def can_deal(self) -> bool:
-        return self._can("deal")
+        return self._allows(self._check_deal)
 
     def can_fold(self, seat: int) -> bool:
-        return self._can("fold", seat=seat)
+        return self._allows(self._check_fold, seat)
 
     def can_raise(self, seat: int) -> bool:
-        return self._can("raise", seat=seat)
+        return self._allows(self._check_raise, seat)
 
     can_call = can_raise
 
     def can_exchange(self, seat: int, cards: CardsLike | None = None) -> bool:
         """Whether `exchange(seat, cards)` would be taken; for a variant where the seat chooses,
         `cards` omitted asks whether any exchange is allowed now."""
+        if cards is None:
+            return self._allows(self._check_some_exchange, seat)
         try:
-            if cards is None and self.variant.exchanges and self.variant.exchanges.cards == "choose":
-                cards = self.state.seats[self._seat(seat)].cards[:1]
-            text = "" if cards is None else format_cards(parse_cards(cards))
+            text = format_cards(parse_cards(cards))
         except CaribbeanFastError:
             return False
-        return self._can("exchange", seat=seat, cards=text)
+        return self._allows(self._check_exchange, seat, text)
+
+    def _check_some_exchange(self, seat: int) -> None:
+        """The exchange's checks for its usual cards: the whole hand (""), or where the seat
+        chooses, its first card."""
+        x = self.variant.exchanges
+        choose = x is not None and x.cards is ExchangeCards.CHOOSE
+        self._check_exchange(seat, format_cards(self.state.seats[self._seat(seat)].cards[:1]) if choose else "")
