@@ -3,7 +3,6 @@ the balance and personal limit), progressive, side bets, clear and rebet."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from ..errors import IllegalActionError, InsufficientFundsError
@@ -80,10 +79,10 @@ class Betting(TableCore):
     def _check_ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> Placement:
         s = self._betting(seat)
         ante = self._adjusted_ante(seat, s, self._amount(amount, "an ante"), account)
-        bets = replace(s.bets, ante=ante)
+        bets = s.bets.but(ante=ante)
         p = self.variant.progressive
         if p and p.stays_ticked and s.ticked and not bets.progressive:
-            bets = replace(bets, progressive=p.stake)
+            bets = bets.but(progressive=p.stake)
         return self._placement(seat, bets)
 
     def _ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> None:
@@ -91,14 +90,14 @@ class Betting(TableCore):
 
     def _check_progressive(self, seat: int, on: bool) -> Placement:
         s, p = self._betting(seat), self.variant.progressive
-        illegal(p is None, f"{self.variant.name} has no progressive bet")
-        assert p is not None
+        if p is None:
+            raise IllegalActionError(f"{self.variant.name} has no progressive bet")
         placed = bool(s.bets.progressive) and (s.ticked or not p.stays_ticked)
         if on and placed:
             raise IllegalActionError(f"seat {seat} has the progressive bet already")
         if not on and not s.bets.progressive and not s.ticked:
             raise IllegalActionError(f"seat {seat} has no progressive bet")
-        return self._placement(seat, replace(s.bets, progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
+        return self._placement(seat, s.bets.but(progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
 
     def _progressive(self, seat: int, on: bool) -> None:
         self._place(self._check_progressive(seat, on))
@@ -113,7 +112,7 @@ class Betting(TableCore):
                 illegal(self.limits.above_maximum != "adjust", f"the {name} bet is at most {self._fmt(bet.maximum)}")
                 amount = bet.maximum
         sides = dict(s.bets.side_bets) | {name: amount}
-        return self._placement(seat, replace(s.bets, side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
+        return self._placement(seat, s.bets.but(side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
 
     def _side_bet(self, seat: int, name: str, amount: int) -> None:
         self._place(self._check_side_bet(seat, name, amount))
@@ -134,7 +133,7 @@ class Betting(TableCore):
         if s.bets.total > 0:
             raise IllegalActionError(f"seat {seat} has bets already; clear them to rebet")
         ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
-        return self._placement(seat, replace(s.last_bets, ante=ante, raise_=0))
+        return self._placement(seat, s.last_bets.but(ante=ante, raise_=0))
 
     def _rebet(self, seat: int, account: dict[str, int | None] | None = None) -> None:
         self._place(self._check_rebet(seat, account))

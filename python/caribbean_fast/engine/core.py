@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, InsufficientFundsError
 from ..variants import Variant
@@ -46,15 +45,14 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """Bets a check has found the seat may place: the money they move from or back to its wallet,
     and what the `bets` event says besides."""
 
     seat: int
     bets: Bets
     moves: list[Transfer]
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any]
 
 
 def times(amount: int, ratio: Fraction) -> int:
@@ -239,8 +237,7 @@ class TableCore:
     def _placement(self, seat: int, bets: Bets, **extra: Any) -> Placement:
         """The checks of placing `bets` in place of the seat's: the wallet pays the difference
         and keeps the raise they may need."""
-        old = self.state.seats[seat].bets
-        delta = bets.total - old.total
+        delta = bets.total - self.state.seats[seat].bets.total
         moves: list[Transfer] = []
         if delta > 0:
             moves.append((wallet(seat), table_spot(seat), delta))
@@ -252,7 +249,7 @@ class TableCore:
             raise InsufficientFundsError(
                 f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
             ) from None
-        self._covers_the_raise(seat, bets, self.balance(seat) - delta)
+        self._covers_the_raise(seat, bets, self.state.ledger.balances[wallet(seat)] - delta)
         return Placement(seat, bets, moves, extra)
 
     def _place(self, placed: Placement) -> None:

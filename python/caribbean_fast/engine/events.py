@@ -83,7 +83,7 @@ def event_to_json(event: Event) -> str:
         "seq": event.seq,
         "round": event.round,
         "kind": event.kind,
-        "time": event.time.isoformat(),
+        "time": _iso(event.time),
         "seat": event.seat,
         "public": event.public,
         "private": event.private,
@@ -95,6 +95,19 @@ def event_to_json(event: Event) -> str:
     except TypeError:  # a mapping orjson does not take, an integer past 64 bits
         return canonical_json(body)
     return text if text.isascii() else canonical_json(body)
+
+
+_last_time: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())
+
+
+def _iso(moment: datetime) -> str:
+    """`moment.isoformat()`, remembered for the last moment written: every event of a command
+    carries the same one (the object itself: equal moments in other zones write otherwise)."""
+    global _last_time
+    last = _last_time  # one read: another thread may replace it, never half of it
+    if last[0] is not moment:
+        last = _last_time = (moment, moment.isoformat())
+    return last[1]
 
 
 def canonical_json(body: Mapping[str, Any]) -> str:

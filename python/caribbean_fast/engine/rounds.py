@@ -3,7 +3,6 @@ and automatic decisions, the showdown and settlement, void rounds and broken-off
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..cards import parse_cards
@@ -14,7 +13,7 @@ from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .core import TableCore, illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
-from .showdown import revealed, settle_seats
+from .showdown import dealer_hand, revealed, settle_seats
 from .state import Bets, Phase, SeatState
 
 __all__ = ["Rounds"]
@@ -112,7 +111,7 @@ class Rounds(TableCore):
         if decision is Decision.RAISE and not self._affords_raise(seat, s):
             decision = Decision.FOLD
         stake = self._raise_stake(s) if decision is Decision.RAISE else 0
-        bets = replace(s.bets, raise_=stake)
+        bets = s.bets.but(raise_=stake)
         moves = [(wallet(seat), table_spot(seat), stake)] if stake else []
         self._emit("decided", seat, {"decision": str(decision), "auto": auto, "bets": bets.to_dict()}, transfers=moves)
 
@@ -120,8 +119,8 @@ class Rounds(TableCore):
         """The cards given up and the fee."""
         s = self._deciding(seat)
         x = self.variant.exchanges
-        illegal(x is None, f"{self.variant.name} has no exchanges")
-        assert x is not None
+        if x is None:
+            raise IllegalActionError(f"{self.variant.name} has no exchanges")
         out = self._discards(s, x, cards)
         illegal(s.exchanges >= x.most_per_round, f"at most {x.most_per_round} exchanges a round")
         fee = times(s.bets.ante, x.fee_antes)
@@ -175,8 +174,9 @@ class Rounds(TableCore):
         if self.undecided():
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
-        self._emit("revealed", None, revealed(self.state, self.variant, order))
-        for paid in settle_seats(self.state, self.variant, order):
+        dealer = evaluate(dealer_hand(self.state, self.variant))
+        self._emit("revealed", None, revealed(self.state, self.variant, order, dealer))
+        for paid in settle_seats(self.state, self.variant, order, dealer):
             self._emit("settled", paid.seat, paid.public(), transfers=paid.transfers)
         p, meter = self.variant.progressive, self.meter
         top = meter_top_up(meter, p.reset) if p else 0

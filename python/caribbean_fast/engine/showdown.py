@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import format_cards
-from ..hands import evaluate
+from ..hands import HandValue, evaluate
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
 from .ledger import table_spot, wallet
 from .state import SeatState, TableState
 
-__all__ = ["SeatSettlement", "outcome_of", "settle_seats"]
+__all__ = ["SeatSettlement", "dealer_hand", "outcome_of", "revealed", "settle_seats"]
 
 
 def _strength(cards: list[int]) -> int:
@@ -97,16 +97,23 @@ def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outc
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
 
 
-def settle_seats(state: TableState, variant: Variant, order: list[int]) -> list[SeatSettlement]:
-    """Every dealt seat's settlement in the order given, paid against the meter as it stood
-    before any of them (what the meter cannot cover, the house pays)."""
-    dealer = _strength(dealer_hand(state, variant))  # once for every seat
-    hands = {k: evaluate(_final_hand(state, variant, state.seats[k])) for k in order}
+def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[HandValue, int]:
+    """The seat's final hand, and the strength of its first five cards (the same hand, evaluated
+    once, for a stud seat that exchanged nothing)."""
+    final, first = _final_hand(state, variant, seat), _first_five(state, variant, seat)
+    hand = evaluate(final)
+    return hand, hand.strength if first == final else _strength(first)
+
+
+def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: HandValue) -> list[SeatSettlement]:
+    """Every dealt seat's settlement in the order given, against the dealer's hand (evaluated
+    once for the showdown), paid against the meter as it stood before any of them (what the meter
+    cannot cover, the house pays)."""
+    seats = {k: _hands(state, variant, state.seats[k]) for k in order}
+    hands = {k: hand for k, (hand, _) in seats.items()}
     outcomes = {
-        k: outcome_of(
-            variant, state.seats[k], hands[k].strength, _strength(_first_five(state, variant, state.seats[k])), dealer
-        )
-        for k in order
+        k: outcome_of(variant, state.seats[k], hands[k].strength, first, dealer.strength)
+        for k, (_, first) in seats.items()
     }
     sharers = _meter_sharers(state, variant, outcomes)
     meter = state.ledger.balance("meter")
@@ -136,12 +143,13 @@ def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressi
     return tuple(t for t in moves if t[2] > 0)
 
 
-def revealed(state: TableState, variant: Variant, order: list[int]) -> dict[str, Any]:
-    """Everything the showdown shows: the seed, the dealer's cards, every dealt seat's cards."""
+def revealed(state: TableState, variant: Variant, order: list[int], dealer: HandValue) -> dict[str, Any]:
+    """Everything the showdown shows: the seed, the dealer's cards (and `dealer`, their hand),
+    every dealt seat's cards."""
     return {
         "seed": state.round.seed.hex(),
         "dealer": format_cards(state.round.dealer),
         "board": format_cards(state.round.board),
-        "dealer_hand": evaluate(dealer_hand(state, variant)).describe(),
+        "dealer_hand": dealer.describe(),
         "seats": {str(k): format_cards(state.seats[k].cards) for k in order},
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from ..settlement import Decision
@@ -33,9 +34,27 @@ class Bets:
     side_bets: tuple[tuple[str, int], ...] = ()
     progressive: int = 0
 
-    @property
+    @cached_property
     def total(self) -> int:
+        """Remembered: every check of a bet reads it (the bets never change)."""
         return self.ante + self.raise_ + sum(a for _, a in self.side_bets) + self.progressive
+
+    def but(
+        self,
+        *,
+        ante: int | None = None,
+        raise_: int | None = None,
+        side_bets: tuple[tuple[str, int], ...] | None = None,
+        progressive: int | None = None,
+    ) -> Bets:
+        """These bets with the fields given changed (`dataclasses.replace` costs a bet's check
+        more than the rest of it)."""
+        return Bets(
+            self.ante if ante is None else ante,
+            self.raise_ if raise_ is None else raise_,
+            self.side_bets if side_bets is None else side_bets,
+            self.progressive if progressive is None else progressive,
+        )
 
     def side(self, name: str) -> int:
         return dict(self.side_bets).get(name, 0)

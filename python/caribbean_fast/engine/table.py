@@ -8,7 +8,7 @@ checks (`_check_raise`), as does `actions`, which a server asks for every view i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
@@ -51,22 +51,32 @@ class Table(Betting, Rounds):
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now, with their usual arguments: the seat's ante (or its
         last round's, or the table minimum), and for a seat that chooses what to exchange, one
-        card. The commands' own checks decide."""
+        card. The commands' own checks decide; those that begin with `_betting` (the bets) or
+        `_deciding` (the decisions) are asked only when that first check passes."""
         k = self._seat(seat)
+        found = self._bet_actions(k) if self._allows(self._betting, k) else []
+        if self._allows(self._check_deal):
+            found.append("deal")
+        if self._allows(self._deciding, k):
+            found += self._decision_actions(k)
+        return found
+
+    def _bet_actions(self, k: int) -> list[str]:
         s = self.state.seats[k]
         ante = s.bets.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum)
         account = self._account(k)
-        checks: tuple[tuple[str, Callable[..., object], tuple[Any, ...], dict[str, Any]], ...] = (
-            ("ante", self._check_ante, (k, ante), account),
-            ("progressive", self._check_progressive, (k, True), {}),
-            ("rebet", self._check_rebet, (k,), account),
-            ("clear", self._check_clear, (k,), {}),
-            ("deal", self._check_deal, (), {}),
-            ("raise", self._check_raise, (k,), {}),
-            ("fold", self._check_fold, (k,), {}),
-            ("exchange", self._check_some_exchange, (k,), {}),
-        )
-        return [name for name, check, args, kwargs in checks if self._allows(check, *args, **kwargs)]
+        found = ["ante"] if self._allows(self._check_ante, k, ante, **account) else []
+        if self._allows(self._check_progressive, k, True):
+            found.append("progressive")
+        if self._allows(self._check_rebet, k, **account):
+            found.append("rebet")
+        if self._allows(self._check_clear, k):
+            found.append("clear")
+        return found
+
+    def _decision_actions(self, k: int) -> list[str]:
+        named = (("raise", self._check_raise), ("fold", self._check_fold), ("exchange", self._check_some_exchange))
+        return [name for name, check in named if self._allows(check, k)]
 
     # ---- commands --------------------------------------------------------------------------------
 
