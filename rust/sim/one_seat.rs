@@ -3,7 +3,7 @@
 //! decision that is a coin flip is a value, not a branch. Counts as `Game::play_round` does.
 
 use super::decisions::{LOOK_UP, RAISE_ALL};
-use super::rng::{draw, Stream};
+use super::rng::{draw_fold, Stream};
 use super::stud::StudGame;
 use super::{cell_index, showdown, Game};
 use crate::cards::{rank, suit, Card};
@@ -27,11 +27,17 @@ fn card_of(tagged: u64) -> Card {
 }
 
 /// The strength of the five cards at `deck[from..from + 5]`, given as tagged keys: their sum
-/// is the hand's key, and only a flush (one hand in 500) reads the cards for its ranks, out of
-/// the loop (`flush_at`), from the deck in memory (nothing kept for it in the loop).
+/// is the hand's key (`strength_of`).
 #[inline(always)]
 pub fn strength_at(t: &Tables, deck: &[u64; 52], from: usize) -> u16 {
-    let key: u64 = deck[from..from + 5].iter().sum();
+    strength_of(t, deck[from..from + 5].iter().sum(), deck, from)
+}
+
+/// The strength of the five cards at `deck[from..from + 5]` whose tagged keys sum to `key`:
+/// only a flush (one hand in 500) reads the cards for its ranks, out of the loop (`flush_at`),
+/// from the deck in memory (nothing kept for it in the loop).
+#[inline(always)]
+fn strength_of(t: &Tables, key: u64, deck: &[u64; 52], from: usize) -> u16 {
     if Tables::has_suited(key, 5) {
         return flush_at(t, key, deck, from);
     }
@@ -79,9 +85,11 @@ const _: () = assert!(STRENGTH_SLOTS <= 1 << 13);
 const BLOCK: u64 = 512;
 
 /// Rounds whose decision needs the cards (Ace-King high, about one in sixteen), kept to be
-/// settled after a block of rounds: the loop then has no branch on them, whose mispredictions
-/// (a round's worth of work begun and thrown away each time, since the branch waits for the
-/// whole deal and evaluation) cost more than the lookups.
+/// settled after a block of rounds: the loop then has no branch on their decisions, whose
+/// mispredictions (a round's worth of work begun and thrown away each time, since the branch
+/// waits for the whole deal and evaluation) cost more than the lookups. The loop only packs
+/// such a round behind a branch on its strength's entry (`play`): packing every round and
+/// keeping one in sixteen kept six cards in registers through the evaluation, and cost more.
 struct Deferred {
     /// Per round: the five cards, the up card, the showdown column and the strength
     /// (`pack`).
@@ -105,12 +113,11 @@ impl Deferred {
             | (strength as u64 & STRENGTH_MASK as u64) << 51
     }
 
-    /// Keeps the round if `keep`, without a branch: the slot is written every round, and
-    /// only a kept round moves past it.
+    /// Keeps the round (at most `BLOCK` a block).
     #[inline(always)]
-    fn push_if(&mut self, keep: bool, packed: u64) {
+    fn push(&mut self, packed: u64) {
         self.rounds[self.len % BLOCK as usize] = packed;
-        self.len += keep as usize;
+        self.len += 1;
     }
 
     /// Settles the kept rounds, each counted in its folded cell so far: a raise moves it to
@@ -137,8 +144,9 @@ impl Deferred {
 /// round by round leaves them.
 ///
 /// The deck is kept as tagged keys, shuffled by the same swaps as the card ids would be, so a
-/// hand's key needs no lookup per card. Each round is played as soon as it is dealt: with no
-/// table lookup per card and no branch, one round's work overlaps the next one's deal.
+/// hand's key needs no lookup per card, and each hand's key is summed as its cards are placed
+/// (`draw_fold`). Each round is played as soon as it is dealt: with no table lookup per card
+/// and no branch on a decision, one round's work overlaps the next one's deal.
 pub(super) fn play(
     game: &StudGame,
     t: &Tables,
@@ -159,16 +167,34 @@ pub(super) fn play(
     while left > 0 {
         let block = left.min(BLOCK);
         for _ in 0..block {
-            draw(&mut keys, 10, &mut stream);
-            let (s, dealer_strength) = (strength_at(t, &keys, 0), strength_at(t, &keys, 5));
+            // The hands' keys summed as the cards are placed, not read back from the deck.
+            let (seat, dealer) = draw_fold(
+                &mut keys,
+                0,
+                10,
+                &mut stream,
+                (0u64, 0u64),
+                |(seat, dealer), at, k| {
+                    if at < 5 {
+                        (seat + k, dealer)
+                    } else {
+                        (seat, dealer + k)
+                    }
+                },
+            );
+            let s = strength_of(t, seat, &keys, 0);
+            let dealer_strength = strength_of(t, dealer, &keys, 5);
             let entry = by_strength[s as usize & STRENGTH_MASK];
             let contest = showdown(s, dealer_strength, game.qualifier);
             let folded = (entry >> ENTRY_SHIFT) as usize;
             // A strength that needs the cards counts as folded (no `RAISE_ALL` bit) until
             // settled.
             counts[folded + if_raised(entry & RAISE_ALL as u32 != 0, contest)] += 1;
-            let packed = Deferred::pack(&keys, contest, s);
-            deferred.push_if(entry & LOOK_UP as u32 != 0, packed);
+            // A branch taken one round in sixteen, on a value known before the showdown: the
+            // cards are packed only then.
+            if entry & LOOK_UP as u32 != 0 {
+                deferred.push(Deferred::pack(&keys, contest, s));
+            }
         }
         deferred.settle(game, &by_strength, counts);
         left -= block;
@@ -181,7 +207,7 @@ pub(super) fn play(
 mod tests {
     use super::*;
     use crate::eval::tables;
-    use crate::sim::rng::chunk_rng;
+    use crate::sim::rng::{chunk_rng, draw};
 
     #[test]
     fn five_tagged_keys_evaluate_as_the_cards() {

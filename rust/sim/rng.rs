@@ -61,34 +61,59 @@ const BATCHES: [(usize, u64); 53] = {
 /// batch is then drawn again from a fresh word). No pick has any bias.
 #[inline(always)]
 pub fn draw_after<T: Copy>(deck: &mut [T; 52], start: usize, count: usize, rng: &mut impl RngCore) {
+    draw_fold(deck, start, count, rng, (), |(), _, _| ());
+}
+
+/// `draw_after`, folding each card into `init` as it is placed (`fold(acc, position, card)`,
+/// positions in turn): a deal's cards without reading them back from the deck, whose 8-byte
+/// stores a wider load just after would wait for (a failed store-to-load forwarding).
+#[inline(always)]
+pub fn draw_fold<T: Copy, A: Copy>(
+    deck: &mut [T; 52],
+    start: usize,
+    count: usize,
+    rng: &mut impl RngCore,
+    init: A,
+    mut fold: impl FnMut(A, usize, T) -> A,
+) -> A {
     let end = (start + count).min(52);
-    let mut first = start;
+    let (mut first, mut acc) = (start, init);
     while first < end {
         let (batch_end, batch_product) = BATCHES[first];
         let last = batch_end.min(end);
-        while !draw_batch(deck, first..last, batch_product, rng) {}
+        acc = loop {
+            if let Some(done) = draw_batch(deck, first..last, batch_product, rng, acc, &mut fold) {
+                break done;
+            }
+        };
         first = last;
     }
+    acc
 }
 
-/// One batch of picks into `deck[picks]` from one word, as `draw_after` says; false when the
-/// word is rejected (the deck is then permuted among the positions from `picks.start` on, which
-/// leaves the next word's draw as uniform as any). `bound` is at least the product of the
-/// picks' bounds: a leftover at or above it is never rejected.
+/// One batch of picks into `deck[picks]` from one word, as `draw_after` says, each card folded
+/// into `acc`; `None` when the word is rejected (the deck is then permuted among the positions
+/// from `picks.start` on, which leaves the next word's draw as uniform as any, and the batch's
+/// folds are dropped). `bound` is at least the product of the picks' bounds: a leftover at or
+/// above it is never rejected.
 #[inline(always)]
-fn draw_batch<T: Copy>(
+fn draw_batch<T: Copy, A: Copy>(
     deck: &mut [T; 52],
     picks: Range<usize>,
     bound: u64,
     rng: &mut impl RngCore,
-) -> bool {
+    mut acc: A,
+    fold: &mut impl FnMut(A, usize, T) -> A,
+) -> Option<A> {
     let mut leftover = rng.next_u64();
     for i in picks.clone() {
         let wide = leftover as u128 * (52 - i) as u128;
-        deck.swap(i, i + (wide >> 64) as usize);
+        let j = i + (wide >> 64) as usize;
+        deck.swap(i, j);
+        acc = fold(acc, i, deck[i]);
         leftover = wide as u64;
     }
-    leftover >= bound || kept(leftover, picks)
+    (leftover >= bound || kept(leftover, picks)).then_some(acc)
 }
 
 /// Whether a batch's last leftover is kept: not below 2^64 mod P, for P the product of the
