@@ -50,7 +50,7 @@ class Betting(TableCore):
         limit when the command ran (None: the table's own)."""
         # The messages are written only when a check fails: `actions` runs these checks for every
         # view a server sends, and formatting money is most of their cost.
-        lim, balance = self.limits, self.balance(seat) + s.bets.total
+        lim, balance = self.limits, self._held(seat) + s.bets.total
         if lim.adjust(amount) is None:
             raise IllegalActionError(
                 f"an ante of {self._fmt(amount)} is outside the limits "

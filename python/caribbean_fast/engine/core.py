@@ -127,7 +127,11 @@ class TableCore:
         return len(self.state.seats)
 
     def balance(self, seat: int) -> int:
-        return self.state.ledger.balance(wallet(self._seat(seat)))
+        return self._held(self._seat(seat))
+
+    def _held(self, seat: int) -> int:
+        """The wallet of a seat already checked (`_seat`): what the rules read, unchecked again."""
+        return self.state.ledger.balances[wallet(seat)]
 
     @property
     def meter(self) -> int:
@@ -214,12 +218,13 @@ class TableCore:
             self.store.append(event)
 
     def _seat(self, seat: int) -> int:
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.state.seats):
             raise ArgumentError(f"no seat {seat!r}: this table has seats 0 to {self.seats - 1}")
         return seat
 
     def _open(self) -> None:
-        illegal(self.phase is Phase.CLOSED, "the session has ended; reopen it first")
+        if self.state.phase is Phase.CLOSED:
+            raise IllegalActionError("the session has ended; reopen it first")
 
     def _amount(self, amount: int, what: str) -> int:
         illegal(
@@ -249,7 +254,7 @@ class TableCore:
             raise InsufficientFundsError(
                 f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
             ) from None
-        self._covers_the_raise(seat, bets, self.state.ledger.balances[wallet(seat)] - delta)
+        self._covers_the_raise(seat, bets, self._held(seat) - delta)
         return Placement(seat, bets, moves, extra)
 
     def _place(self, placed: Placement) -> None:

@@ -102,7 +102,7 @@ class Rounds(TableCore):
         return times(s.bets.ante, self.variant.raise_multiple)
 
     def _affords_raise(self, seat: int, s: SeatState) -> bool:
-        return self._raise_stake(s) <= self.balance(seat)
+        return self._raise_stake(s) <= self._held(seat)
 
     def _decide(self, seat: int, decision: Decision, auto: bool) -> None:
         """Takes the decision; a raise the wallet cannot pay (only an automatic one gets here)
