@@ -24,8 +24,8 @@ from caribbean_fast.engine import audit
 from caribbean_fast.server import Settings, create_app
 from caribbean_fast.server.db import Database
 from caribbean_fast.server.db import connect as open_database
-from caribbean_fast.server.protocol import MAX_FRAME
 from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.serving import uvicorn_options
 from caribbean_fast.server.tables import TableSpec
 from caribbean_fast.server.wallets import reconcile
 from caribbean_fast.variants import load_variant
@@ -49,9 +49,7 @@ class LiveServer:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            self.app, ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_config=None, lifespan="on"
-        )
+        config = uvicorn.Config(self.app, log_config=None, lifespan="on", **uvicorn_options())
         self.uvicorn = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.uvicorn.serve(sockets=[self.sock])))
 

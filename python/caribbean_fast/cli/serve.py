@@ -54,7 +54,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server import Settings, create_app, load_tables
     from ..server.config import default_tables
     from ..server.logs import setup
-    from ..server.protocol import MAX_FRAME
+    from ..server.serving import uvicorn_options
 
     setup(args.log_level)
     tables = load_tables(args.tables) if args.tables else default_tables()
@@ -75,10 +75,9 @@ def run_serve(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
-        ws_max_size=MAX_FRAME,
-        ws_per_message_deflate=False,
         log_config=None,
         timeout_graceful_shutdown=5,
+        **uvicorn_options(),
     )
     return 0
 

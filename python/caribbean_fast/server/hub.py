@@ -44,11 +44,27 @@ class Connection:
 
     async def _write(self) -> None:
         with contextlib.suppress(Exception):
-            while (text := await self._out.get()) is not None:
-                await self.ws.send_text(text)
+            while await self._burst():
+                pass
             code, reason = self.close_reason or (1000, "")
             await self.ws.send_text(f'{{"v":1,"type":"closed","reason":"{reason}"}}')
             await self.ws.close(code, reason)
+
+    async def _burst(self) -> bool:
+        """Sends what is queued, a burst at a time; False once the close is reached. Woken by a
+        view, it first lets the tasks already scheduled run (the command's own task queues its
+        answer right after the view), then sends every frame queued, each but the last marked
+        `more`: `serving.BurstWebSockets` writes them to the socket together."""
+        text = await self._out.get()
+        if text is not None and self._out.empty():
+            await asyncio.sleep(0)
+        while text is not None:
+            more = not self._out.empty()
+            await self.ws.send({"type": "websocket.send", "text": text, "more": more})
+            if not more:
+                return True
+            text = self._out.get_nowait()
+        return False  # a frame held back goes out with the closing frame
 
     async def finish(self) -> None:
         """Lets the writer send what is queued and the close (a few seconds at most), or stops it

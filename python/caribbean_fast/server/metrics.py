@@ -5,6 +5,8 @@ Each app has its own registry, so several servers in one process (the tests) nev
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 __all__ = ["Metrics"]
@@ -29,6 +31,15 @@ class Metrics:
             "cf_relayed_commands", "Commands relayed to the process serving their table", ["outcome"], registry=r
         )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
+        self._children: dict[tuple[Counter, str], Any] = {}
+
+    def count(self, counter: Counter, label: str) -> None:
+        """`counter.labels(label).inc()`, its child remembered: every command counts one, and
+        `labels` looks the child up under a lock each time."""
+        child = self._children.get((counter, label))
+        if child is None:
+            child = self._children[(counter, label)] = counter.labels(label)
+        child.inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

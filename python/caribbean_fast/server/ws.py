@@ -152,13 +152,13 @@ async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
         conn.send(answer(ident, result))
         for extra in after:
             conn.send(extra)
-        server.metrics.commands.labels(command.type).inc()
+        server.metrics.count(server.metrics.commands, command.type)
     except CaribbeanFastError as err:
         code = error_code(err)
         if not isinstance(err, ServerError) or err.code != "internal":
             err = ServerError(str(err), code)
         conn.send(answer(ident if ident is not None else frame_id(text), error=err))
-        server.metrics.refusals.labels(code).inc()
+        server.metrics.count(server.metrics.refusals, code)
     server.metrics.latency.observe(time.perf_counter() - start)
 
 

@@ -1,0 +1,46 @@
+"""How uvicorn serves the app, in one place for `serve` and the tests: its WebSocket options, and
+a WebSocket protocol that writes a burst of frames to the socket in one write.
+
+A command's answer follows its view (`hub.Connection` queues both before its writer runs); each
+frame written on its own is a system call and, on loopback, the receiver's TCP work too. A frame
+sent with `"more": True` is framed at once and held until the next frame without it (or the
+close), which writes them all. Any other ASGI server ignores the key and writes each frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+from .protocol import MAX_FRAME
+
+__all__ = ["BurstWebSockets", "uvicorn_options"]
+
+
+class BurstWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one), holding frames marked `more`."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        fields = cast(dict[str, Any], message)
+        text = fields.get("text")
+        if not (fields.get("more") and fields["type"] == "websocket.send" and isinstance(text, str)):
+            await super().send(message)
+            return
+        if self.handshake_complete and not self.close_sent and self.initial_response is None:
+            if self.disconnected:
+                raise ClientDisconnected()
+            try:
+                self.conn.send_text(text.encode())  # framed into the protocol's buffer, not written
+            except InvalidState:
+                raise ClientDisconnected() from None
+            return
+        await super().send(message)
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """The keyword arguments `uvicorn.run` and `uvicorn.Config` get for this app."""
+    return {"ws": BurstWebSockets, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
