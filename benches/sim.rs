@@ -159,6 +159,24 @@ fn draw_pairs(deck: &mut [u8; 52], count: usize, rng: &mut Stream) {
     }
 }
 
+/// The batched draw of ten cards from a full deck as it was first written: each pick's leftover
+/// the low half of the one before times its bound, a chain of ten multiplies (the same picks as
+/// `draw`, which multiplies the word by the bounds so far, each pick on its own).
+fn draw_chained(deck: &mut [u8; 52], rng: &mut Stream) {
+    const P: u64 = 52 * 51 * 50 * 49 * 48 * 47 * 46 * 45 * 44 * 43;
+    loop {
+        let mut leftover = rng.next_u64();
+        for i in 0..10 {
+            let wide = leftover as u128 * (52 - i) as u128;
+            deck.swap(i, i + (wide >> 64) as usize);
+            leftover = wide as u64;
+        }
+        if leftover >= P.wrapping_neg() % P {
+            return;
+        }
+    }
+}
+
 fn five(deck: &[u8; 52], from: usize) -> [u8; 5] {
     std::array::from_fn(|i| deck[from + i])
 }
@@ -188,6 +206,7 @@ fn stud_parts(t: &Tables, g: &StudGame) {
     let names = [
         "deal (before: a word per 2 cards)",
         "deal (batched: one word)",
+        "deal (batched, the picks chained: before)",
         "deal + evaluations",
         "deal + evaluations + decision (a branch)",
         "deal + evaluations + decision + count",
@@ -208,42 +227,46 @@ fn stud_parts(t: &Tables, g: &StudGame) {
             deck[0] as usize + deck[9] as usize
         }),
         2 => time_part(|deck, rng| {
-            draw(deck, 10, rng);
-            let (s, d) = strengths(deck);
-            s as usize + d as usize
+            draw_chained(deck, rng);
+            deck[0] as usize + deck[9] as usize
         }),
         3 => time_part(|deck, rng| {
             draw(deck, 10, rng);
             let (s, d) = strengths(deck);
-            decide(deck, s, d) + s as usize
+            s as usize + d as usize
         }),
         4 => time_part(|deck, rng| {
+            draw(deck, 10, rng);
+            let (s, d) = strengths(deck);
+            decide(deck, s, d) + s as usize
+        }),
+        5 => time_part(|deck, rng| {
             draw(deck, 10, rng);
             let (s, d) = strengths(deck);
             let at = [0, g.first.of(s), g.classes.of(s), 0, decide(deck, s, d)];
             cells[cell_index(&shape, at)] += 1;
             0
         }),
-        5 => time_tagged_part(t, |deck, rng| {
+        6 => time_tagged_part(t, |deck, rng| {
             draw(deck, 10, rng);
             (deck[0] >> 56) as usize + (deck[9] >> 56) as usize
         }),
-        6 => time_tagged_part(t, |deck, rng| {
+        7 => time_tagged_part(t, |deck, rng| {
             draw(deck, 10, rng);
             tagged(deck, 0) as usize + tagged(deck, 5) as usize
         }),
-        7 => time_tagged_part(t, |deck, rng| {
+        8 => time_tagged_part(t, |deck, rng| {
             draw(deck, 10, rng);
             let (s, d) = (tagged(deck, 0), tagged(deck, 5));
             masked(s, d)
         }),
-        8 => time_tagged_part(t, |deck, rng| {
+        9 => time_tagged_part(t, |deck, rng| {
             draw(deck, 10, rng);
             let (s, d) = (tagged(deck, 0), tagged(deck, 5));
             cells[masked(s, d)] += 1;
             0
         }),
-        9 => time_round_by_round(t, g),
+        10 => time_round_by_round(t, g),
         _ => time_loop(t, g),
     });
 }

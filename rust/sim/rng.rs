@@ -105,14 +105,20 @@ fn draw_batch<T: Copy, A: Copy>(
     mut acc: A,
     fold: &mut impl FnMut(A, usize, T) -> A,
 ) -> Option<A> {
-    let mut leftover = rng.next_u64();
+    // The leftover before each pick is the word times the bounds so far, mod 2^64 (the low half
+    // of each product is all the next one keeps): one multiply from the word each, not a chain
+    // of them through every pick, so the picks of a deal are worked out side by side.
+    let word = rng.next_u64();
+    let mut so_far = 1u64; // at most `BATCH_PRODUCT`: no overflow
     for i in picks.clone() {
-        let wide = leftover as u128 * (52 - i) as u128;
-        let j = i + (wide >> 64) as usize;
+        let bound = (52 - i) as u64;
+        let leftover = word.wrapping_mul(so_far);
+        let j = i + ((leftover as u128 * bound as u128) >> 64) as usize;
+        so_far *= bound;
         deck.swap(i, j);
         acc = fold(acc, i, deck[i]);
-        leftover = wide as u64;
     }
+    let leftover = word.wrapping_mul(so_far);
     (leftover >= bound || kept(leftover, picks)).then_some(acc)
 }
 
