@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -21,7 +22,7 @@ from . import _core
 from .cards import CardsLike, format_cards, parse_cards
 from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError
 
-__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "class_of", "evaluate", "evaluate_many"]
+__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "class_of", "evaluate", "evaluate_many", "value_of_ids"]
 
 DISTINCT_STRENGTHS: int = _core.DISTINCT_STRENGTHS
 
@@ -73,6 +74,9 @@ class HandClass(IntEnum):
             raise ArgumentError(
                 f"{name!r} is not a hand class; expected one of {', '.join(c.name.lower() for c in cls)}"
             ) from None
+
+
+_CLASSES = tuple(HandClass)  # by value: a lookup, not the enum's call
 
 
 @cache
@@ -152,15 +156,21 @@ class HandValue:
 
 
 def _best_first(five: tuple[int, ...]) -> tuple[int, ...]:
-    counts = Counter(c >> 2 for c in five)
-    return tuple(sorted(five, key=lambda c: (counts[c >> 2], c >> 2, c & 3), reverse=True))
+    """The five ordered by how many of their rank, then rank, then suit (an id is 4 rank + suit)."""
+    ranks = [c >> 2 for c in five]
+    return tuple(sorted(five, key=lambda c: (ranks.count(c >> 2), c), reverse=True))
 
 
 def evaluate(cards: CardsLike) -> HandValue:
     """The value of 5 to 7 cards, given as text ("As Kd Qh Jc Th") or ids."""
-    ids = parse_cards(cards, count=(5, 6, 7))
+    return value_of_ids(parse_cards(cards, count=(5, 6, 7)))
+
+
+def value_of_ids(ids: Sequence[int]) -> HandValue:
+    """`evaluate` of card ids as plain integers, unparsed: the table engine's own cards (a few
+    per view and showdown). The core still refuses a bad id, a repeated card or a wrong count."""
     strength, five = _core.best_five(ids)
-    return HandValue(strength, HandClass(_core.class_of(strength)), _best_first(tuple(five)))
+    return HandValue(strength, _CLASSES[_core.class_of(strength)], _best_first(tuple(five)))
 
 
 def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:

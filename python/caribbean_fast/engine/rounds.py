@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from ..cards import parse_cards
 from ..errors import IllegalActionError, InsufficientFundsError
-from ..hands import evaluate
+from ..hands import value_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .core import TableCore, illegal, times
@@ -158,7 +158,7 @@ class Rounds(TableCore):
         """A seat that timed out or disconnected: raise at the automatic threshold or better, else fold."""
         s, threshold = self.state.seats[seat], self.variant.timing.auto_raise
         first = [*s.cards, *self.state.round.board[:3]] if self.variant.family is Family.HOLDEM else s.cards
-        raises = threshold is not None and threshold.admits(evaluate(first).strength)
+        raises = threshold is not None and threshold.admits(value_of_ids(first).strength)
         self._decide(seat, Decision.RAISE if raises else Decision.FOLD, auto=True)
 
     def _disconnect(self, seat: int) -> None:
@@ -174,7 +174,7 @@ class Rounds(TableCore):
         if self.undecided():
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
-        dealer = evaluate(dealer_hand(self.state, self.variant))
+        dealer = value_of_ids(dealer_hand(self.state, self.variant))
         self._emit("revealed", None, revealed(self.state, self.variant, order, dealer))
         for paid in settle_seats(self.state, self.variant, order, dealer):
             self._emit("settled", paid.seat, paid.public(), transfers=paid.transfers)

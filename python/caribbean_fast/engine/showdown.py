@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import format_cards
-from ..hands import HandValue, evaluate
+from ..hands import HandValue, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
@@ -21,7 +21,7 @@ __all__ = ["SeatSettlement", "dealer_hand", "outcome_of", "revealed", "settle_se
 
 
 def _strength(cards: list[int]) -> int:
-    return evaluate(cards).strength
+    return value_of_ids(cards).strength
 
 
 def _final_hand(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
@@ -101,7 +101,7 @@ def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[HandVa
     """The seat's final hand, and the strength of its first five cards (the same hand, evaluated
     once, for a stud seat that exchanged nothing)."""
     final, first = _final_hand(state, variant, seat), _first_five(state, variant, seat)
-    hand = evaluate(final)
+    hand = value_of_ids(final)
     return hand, hand.strength if first == final else _strength(first)
 
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text
-from ..hands import evaluate
+from ..hands import value_of_ids
 from ..variants import Family, Variant
 from .ledger import wallet
 from .state import Bets, Phase, TableState
@@ -55,7 +55,7 @@ class SeatView:
 @lru_cache(maxsize=4096)
 def describe(cards: tuple[int, ...]) -> str:
     """A hand in words; remembered, as a seat's hand is shown again in every view of its round."""
-    return evaluate(cards).describe()
+    return value_of_ids(cards).describe()
 
 
 _TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up

@@ -306,8 +306,7 @@ class Owner:
         seat, since = self.seat_of(account), self.away.pop(account, None)
         if seat is None or since is None:
             return []
-        rounds = await self.db.run(lambda tx: self.holds.rounds(tx, account, RECALL))
-        return [r for r in rounds if since < r[0]["round"]]
+        return await self.db.run(lambda tx: self.holds.rounds(tx, account, RECALL, after=since))
 
     # ---- frames out --------------------------------------------------------------------------------
 
