@@ -54,6 +54,7 @@ class Owner:
         self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
         self._queue = asyncio.Queue()
         self._tick_queued = False
+        self._idle = False  # the owner waits for its queue: nothing of a command is under way
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events counted in the metrics
 
@@ -97,7 +98,17 @@ class Owner:
             await asyncio.gather(self._task, return_exceptions=True)
 
     def tick(self) -> None:
-        """The server's clock: a tick joins the queue, unless one waits there already."""
+        """The server's clock. An idle owner's table is ticked here and now: mostly nothing has
+        run out, and a tick that does nothing records nothing, so the owner is not woken for it
+        (1,700 tables woke their owners every second). Otherwise, or when the tick moved the
+        table, a tick joins the queue (unless one waits there already) and the owner commits."""
+        if self._idle and not self._queue.qsize() and not self.record.dirty:
+            try:
+                if not self.t.tick():
+                    return
+            except Exception:
+                _log.exception("table %s: the clock's step failed", self.spec.id)
+                return
         if not self._tick_queued:
             self._tick_queued = True
             self._queue.put_nowait(None)
@@ -110,7 +121,9 @@ class Owner:
 
     async def _serve(self) -> None:
         while True:
+            self._idle = True
             item = await self._queue.get()
+            self._idle = False
             if item is None:
                 self._tick_queued = False
                 await self._guarded(self._tick)
