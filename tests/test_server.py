@@ -103,3 +103,20 @@ def test_reconnect_gives_the_seat_its_view_and_recall(server: LiveServer) -> Non
     assert "disconnect" in kinds and kinds[-1] == "round_closed"
     back.close()
     assert books(server.settings.database) == (True, 3)
+
+
+def test_recall_holds_only_the_rounds_that_ended_while_away(server: LiveServer) -> None:
+    token = server.guest()
+    c = Client(server.ws, token)
+    c.ok("sit", table="cyberstud-1", buy_in=5_000)
+    for _ in range(2):  # two rounds played and settled while connected
+        c.ok("ante", table="cyberstud-1", amount=100)
+        c.ok("deal", table="cyberstud-1")
+        c.ok("fold", table="cyberstud-1")
+    c.close()
+    back = Client(server.ws, token)
+    assert back.recv()["type"] == "view"
+    recall = back.recv()
+    assert recall["type"] == "recall" and recall["rounds"] == []
+    assert len(back.ok("history", table="cyberstud-1")["rounds"]) == 2  # the record holds both
+    back.close()

@@ -22,7 +22,16 @@ from . import _core
 from .cards import CardsLike, format_cards, parse_cards
 from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError
 
-__all__ = ["DISTINCT_STRENGTHS", "HandClass", "HandValue", "class_floor", "class_of", "evaluate", "evaluate_many", "value_of_ids"]
+__all__ = [
+    "DISTINCT_STRENGTHS",
+    "HandClass",
+    "HandValue",
+    "class_floor",
+    "class_of",
+    "evaluate",
+    "evaluate_many",
+    "value_of_ids",
+]
 
 DISTINCT_STRENGTHS: int = _core.DISTINCT_STRENGTHS
 
