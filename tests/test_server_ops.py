@@ -3,6 +3,7 @@ file's errors name the entry and key."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,6 +118,7 @@ def test_accounts_and_serve_leave_a_foreign_database_as_it_was(
     db.commit()
     db.close()
     before = foreign.read_bytes()
+    logging_before = (logging.getLogger().handlers[:], logging.getLogger().level)
     for argv in (
         ["accounts", "create", "alice", "--password", "secret-words", "--database", str(foreign)],
         ["accounts", "show", "alice", "--database", str(foreign)],
@@ -125,6 +127,9 @@ def test_accounts_and_serve_leave_a_foreign_database_as_it_was(
         assert main(argv) == 2, argv
         assert "holds other tables" in capsys.readouterr().err
     assert foreign.read_bytes() == before
+    # A refused start leaves the process's logging alone (its handler wrote to a stream that
+    # was later closed, and a library's first log, matplotlib's font cache, then failed).
+    assert (logging.getLogger().handlers, logging.getLogger().level) == logging_before
 
 
 def test_accounts_readers_and_refused_deposits_make_no_database(

@@ -56,7 +56,6 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server.logs import setup
     from ..server.serving import uvicorn_options
 
-    setup(args.log_level)
     tables = load_tables(args.tables) if args.tables else default_tables()
     settings = Settings(
         args.database,
@@ -71,6 +70,9 @@ def run_serve(args: argparse.Namespace) -> int:
         tune_process=True,
     )
     app = create_app(settings)
+    # The process's logging is set only once the server will run: a start refused above (a bad
+    # option, a file that is not a server's database) leaves the caller's logging as it was.
+    setup(args.log_level)
     uvicorn.run(
         app,
         host=args.host,
