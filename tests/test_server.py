@@ -113,10 +113,17 @@ def test_recall_holds_only_the_rounds_that_ended_while_away(server: LiveServer) 
         c.ok("ante", table="cyberstud-1", amount=100)
         c.ok("deal", table="cyberstud-1")
         c.ok("fold", table="cyberstud-1")
-    c.close()
+    c.ok("ante", table="cyberstud-1", amount=100)
+    c.ok("deal", table="cyberstud-1")
+    c.close()  # away in round 3: the disconnect rule settles it after the grace period
+    time.sleep(1.0)
     back = Client(server.ws, token)
     assert back.recv()["type"] == "view"
     recall = back.recv()
-    assert recall["type"] == "recall" and recall["rounds"] == []
-    assert len(back.ok("history", table="cyberstud-1")["rounds"]) == 2  # the record holds both
+    assert recall["type"] == "recall" and [r[0]["round"] for r in recall["rounds"]] == [3]
+    history = back.ok("history", table="cyberstud-1")["rounds"]
+    assert [r[0]["round"] for r in history] == [1, 2, 3]  # the record holds all three
     back.close()
+    again = Client(server.ws, token)  # back at once, no round ended since: nothing to recall
+    assert again.recv()["type"] == "view" and again.recv()["rounds"] == []
+    again.close()

@@ -111,10 +111,10 @@ fn draw_batch<T: Copy, A: Copy>(
     let word = rng.next_u64();
     let mut so_far = 1u64; // at most `BATCH_PRODUCT`: no overflow
     for i in picks.clone() {
-        let bound = (52 - i) as u64;
+        let choices = (52 - i) as u64;
         let leftover = word.wrapping_mul(so_far);
-        let j = i + ((leftover as u128 * bound as u128) >> 64) as usize;
-        so_far *= bound;
+        let j = i + ((leftover as u128 * choices as u128) >> 64) as usize;
+        so_far *= choices;
         deck.swap(i, j);
         acc = fold(acc, i, deck[i]);
     }
