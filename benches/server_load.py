@@ -399,6 +399,9 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "processes": args.processes,
         "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
         "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
+        # Their CPU per command answered, threads included: steadier than a saturated run's
+        # latencies, and lower under more load (larger commit batches, fewer idle wake-ups).
+        "server_cpu_us_per_command": round(1e6 * sum(cpu[1:]) / max(stats.commands, 1)),
         "database": "postgresql" if url.startswith("postgres") else "sqlite",
     }
 
