@@ -86,7 +86,7 @@ class Holds:
         if last <= 0:
             return []
         dealt: list[tuple[int, int]] = []  # (round, seat)
-        for h in (h for h in self.all if h.account == account and (h.end is None or h.end > after + 1)):
+        for h in (h for h in self.all if h.account == account):
             sql = "SELECT DISTINCT round FROM table_events WHERE table_id = ? AND kind = 'dealt' AND seat = ?"
             sql += " AND round >= ?" + ("" if h.end is None else " AND round < ?")
             params = (self.table_id, h.seat, max(h.first, after + 1)) + (() if h.end is None else (h.end,))
