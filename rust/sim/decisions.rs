@@ -1,8 +1,7 @@
 //! Decision tables for simulation, expanded from the canonical situations of the exact analysis
 //! to every concrete deal, so that a decision is one bit lookup, with no suit renaming per round.
 
-use crate::cards::validate;
-use crate::cards::Card;
+use crate::cards::{rank, suit, validate, Card};
 use crate::combinations::{choose, index_of, HANDS};
 use crate::eval::{tables, HandClass, DISTINCT_STRENGTHS, LOWEST_ACE_KING};
 use crate::eval::{STRENGTH_MASK, STRENGTH_SLOTS};
@@ -95,17 +94,47 @@ pub struct StudDecisions {
     /// A bit per (hand, up card) for the strengths that depend on the cards.
     bits: BitSet,
     /// Whether `bits` covers only Ace-King hands without a pair (the usual case): then it is
-    /// indexed by the ace's and king's suits and the other three cards, 1.4 MB that stays in
-    /// cache, instead of by all 2,598,960 hands (17 MB).
+    /// indexed by what a deal is up to renaming suits (`ace_king_bit`), 50 KB that stays in a
+    /// core's cache, instead of by all 2,598,960 hands and up cards (17 MB).
     ace_king_only: bool,
 }
 
-/// The other three cards of an Ace-King hand without a pair are all below a king: C(44, 3).
-const ACE_KING_OTHERS: usize = choose(44, 3);
-/// The suits of an Ace-King hand's ace and king.
-const ACE_KING_SUITS: usize = 16;
-/// Up cards a hand may face.
+/// Up cards a hand may face, and their ranks.
 const UP_CARDS: usize = crate::cards::DECK_SIZE;
+const UP_RANKS: usize = 13;
+/// The other three ranks of an Ace-King hand without a pair are below a king: C(11, 3).
+const ACE_KING_OTHERS: usize = choose(11, 3);
+/// A suit not yet named in `SUIT_PATTERNS`' labels.
+const UNNAMED: u32 = 0xff;
+
+/// Five cards' suits as labels relative to an up card: 0 for the up card's suit, the others
+/// 1, 2, 3 in the order they first appear (base 4, the first card most significant). Two deals
+/// with the same ranks and labels are one suit renaming apart, so they are decided alike.
+/// Per base-4 code, its place among the codes such labels can make (`SUIT_PATTERNS` of them).
+const PATTERN_INDEX: [u8; 1024] = {
+    let mut index = [0u8; 1024];
+    let (mut code, mut next) = (0, 0);
+    while code < 1024 {
+        // A code is made by labels when each label above 1 follows one less than it.
+        let (mut named, mut k, mut made) = (0, 5, true);
+        while k > 0 {
+            k -= 1;
+            let label = code >> (2 * k) & 3;
+            made &= label <= named + 1;
+            if label > named {
+                named = label;
+            }
+        }
+        if made {
+            index[code] = next;
+            next += 1;
+        }
+        code += 1;
+    }
+    index
+};
+/// The labellings five cards' suits can have (`PATTERN_INDEX`).
+const SUIT_PATTERNS: usize = 187;
 
 impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
@@ -150,14 +179,14 @@ impl StudDecisions {
         let ace_king_only = compact
             && (0..=DISTINCT_STRENGTHS as usize)
                 .all(|s| by_strength[s] != LOOK_UP || ace_king.contains(&s));
-        let indexed = if ace_king_only {
-            ACE_KING_SUITS * ACE_KING_OTHERS
+        let bits = if ace_king_only {
+            UP_RANKS * ACE_KING_OTHERS * SUIT_PATTERNS
         } else {
-            HANDS
+            HANDS * UP_CARDS
         };
         let mut d = StudDecisions {
             by_strength,
-            bits: BitSet::new(indexed * UP_CARDS),
+            bits: BitSet::new(bits),
             ace_king_only,
         };
         for (i, h) in hands.iter().enumerate() {
@@ -174,14 +203,10 @@ impl StudDecisions {
     /// The bit of a sorted hand against an up card.
     #[inline]
     fn bit(&self, sorted: &[Card; 5], up: Card) -> usize {
-        let hand = if self.ace_king_only {
-            // Sorted, an Ace-King hand without a pair ends with its king and its ace.
-            let suits = (sorted[4] & 3) as usize * 4 + (sorted[3] & 3) as usize;
-            suits * ACE_KING_OTHERS + index_of(&sorted[..3])
-        } else {
-            index_of(sorted)
-        };
-        hand * UP_CARDS + up as usize
+        if self.ace_king_only {
+            return ace_king_bit(sorted, up);
+        }
+        index_of(sorted) * UP_CARDS + up as usize
     }
 
     /// Whether to raise a hand of this strength against this up card.
@@ -354,6 +379,27 @@ impl HoldemDecisions {
     }
 }
 
+/// The bit of an Ace-King hand without a pair, sorted, against an up card: the up card's rank,
+/// the other three ranks and the suits' labels (`PATTERN_INDEX`), with no card's own suit.
+/// Sorted, such a hand is in rank order (the ranks differ), ending with its king and its ace.
+#[inline(always)]
+fn ace_king_bit(sorted: &[Card; 5], up: Card) -> usize {
+    let others = index_of(&[rank(sorted[0]), rank(sorted[1]), rank(sorted[2])]);
+    // Each suit's label in a byte (`UNNAMED` until its first card), kept in a register.
+    let mut labels = !(UNNAMED << (8 * suit(up)));
+    let (mut next, mut code) = (1, 0);
+    for &card in sorted {
+        let at = 8 * suit(card) as u32;
+        let named = labels >> at & UNNAMED;
+        let label = if named == UNNAMED { next } else { named };
+        next += (named == UNNAMED) as u32;
+        labels = labels & !(UNNAMED << at) | label << at;
+        code = code * 4 + label as usize;
+    }
+    let pattern = PATTERN_INDEX[code] as usize;
+    (rank(up) as usize * ACE_KING_OTHERS + others) * SUIT_PATTERNS + pattern
+}
+
 /// Five cards in ascending order by a sorting network of nine compare-exchanges, without
 /// branches (`sort_unstable`'s insertion sort mispredicted several times a hand).
 #[inline(always)]
@@ -423,6 +469,21 @@ pub(crate) mod tests {
             .map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0)
             .collect();
         (up, hands, raises)
+    }
+
+    #[test]
+    fn suit_labels_number_as_counted() {
+        // Sequences of five labels in 0..4, each label above 1 after one less: 187 (a count
+        // by first appearances: 1 + 31 + 90 + 65 by the number of other suits named).
+        let made = (0..1024usize)
+            .filter(|&code| {
+                let labels: Vec<usize> = (0..5).rev().map(|k| code >> (2 * k) & 3).collect();
+                (0..5).all(|i| labels[i] <= 1 || labels[..i].contains(&(labels[i] - 1)))
+            })
+            .collect::<Vec<_>>();
+        assert_eq!(made.len(), SUIT_PATTERNS);
+        let dense: Vec<usize> = made.iter().map(|&c| PATTERN_INDEX[c] as usize).collect();
+        assert_eq!(dense, (0..SUIT_PATTERNS).collect::<Vec<_>>());
     }
 
     #[test]
