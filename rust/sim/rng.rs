@@ -115,8 +115,12 @@ fn draw_batch<T: Copy, A: Copy>(
         let leftover = word.wrapping_mul(so_far);
         let j = i + ((leftover as u128 * choices as u128) >> 64) as usize;
         so_far *= choices;
-        deck.swap(i, j);
-        acc = fold(acc, i, deck[i]);
+        // The swap by hand, folding the picked card as read (`deck.swap` then `deck[i]` read it
+        // back from memory: a load on the store just made, for every card).
+        let picked = deck[j];
+        deck[j] = deck[i];
+        deck[i] = picked;
+        acc = fold(acc, i, picked);
     }
     let leftover = word.wrapping_mul(so_far);
     (leftover >= bound || kept(leftover, picks)).then_some(acc)
