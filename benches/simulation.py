@@ -1,18 +1,22 @@
 """Simulation throughput and agreement with the exact figures: each preset under its best
-strategy, with rounds per second on both cores and the z-score of the simulated mean against the
-exact expected return.
+strategy (or the strategies named), with rounds per second and nanoseconds a round per thread,
+and the z-score of the simulated mean against the exact expected return.
 
-Run: ``python benches/simulation.py [--rounds 1e9]`` (the issue's figure uses 1e9 rounds).
+Run: ``python benches/simulation.py [--rounds 1e9]`` (the issue's figure uses 1e9 rounds, both
+cores); ``--threads 1 --rounds 2e8 --strategies best always-raise`` puts one thread's cost of
+the best strategy beside a threshold's (a strategy a variant does not have is skipped).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 
 from rich.console import Console
 from rich.table import Table
 
 from caribbean_fast import analyze, load_variant, simulate
+from caribbean_fast.analysis import strategies
 
 
 def main() -> None:
@@ -20,25 +24,32 @@ def main() -> None:
     parser.add_argument("--rounds", type=float, default=1e9)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--variants", nargs="*", default=["cyberstud", "casino-holdem"])
+    parser.add_argument("--strategies", nargs="*", default=["best"])
+    parser.add_argument("--threads", type=int, default=None, help="default: every core")
     args = parser.parse_args()
-    table = Table(title=f"{int(args.rounds):,} rounds each, best strategy, seed {args.seed}")
-    for column in ("variant", "M rounds/s", "target", "simulated mean", "stderr", "exact", "z"):
-        table.add_column(column, justify="left" if column == "variant" else "right")
+    threads = args.threads or os.cpu_count() or 1  # rayon's pool: every core unless told
+    table = Table(title=f"{int(args.rounds):,} rounds each, seed {args.seed}, {threads} thread(s)")
+    columns = ("variant", "strategy", "M rounds/s", "ns/round/thread", "target", "simulated mean", "stderr")
+    for column in (*columns, "exact", "z"):
+        table.add_column(column, justify="left" if column in ("variant", "strategy") else "right")
     for name in args.variants:
         v = load_variant(name)
-        exact = float(analyze(v).expected_return)
-        r = simulate(v, int(args.rounds), seed=args.seed)
-        target = "100" if v.family == "stud" else "50"  # issue 17's goals (the first were 30 and 10)
-        table.add_row(
-            name,
-            f"{r.rounds_per_second / 1e6:.1f}",
-            target,
-            f"{r.mean:+.6f}",
-            f"{r.stderr:.6f}",
-            f"{exact:+.6f}",
-            f"{r.z_score(exact):+.2f}",
-        )
-    Console(width=120).print(table)
+        for strategy in (s for s in args.strategies if s in strategies(v.family)):
+            exact = float(analyze(v, strategy).expected_return)
+            r = simulate(v, int(args.rounds), seed=args.seed, strategy=strategy, threads=args.threads)
+            target = "100" if v.family == "stud" else "50"  # issue 17's goals (the first were 30 and 10)
+            table.add_row(
+                name,
+                strategy,
+                f"{r.rounds_per_second / 1e6:.1f}",
+                f"{threads * 1e9 / r.rounds_per_second:.1f}",
+                target,
+                f"{r.mean:+.6f}",
+                f"{r.stderr:.6f}",
+                f"{exact:+.6f}",
+                f"{r.z_score(exact):+.2f}",
+            )
+    Console(width=140).print(table)
 
 
 if __name__ == "__main__":
