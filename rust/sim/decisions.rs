@@ -1,5 +1,7 @@
 //! Decision tables for simulation, expanded from the canonical situations of the exact analysis
-//! to every concrete deal, so that a decision is one bit lookup, with no suit renaming per round.
+//! so that a decision is one bit lookup: by every concrete deal, or, where that table would not
+//! stay in cache, by an index that every renaming of a deal shares and that takes no renaming
+//! to find (stud's Ace-King hands: `ace_king_bit`; hold'em's flop classes).
 
 use crate::cards::{rank, suit, validate, Card};
 use crate::combinations::{choose, index_of, HANDS};
@@ -95,27 +97,36 @@ pub struct StudDecisions {
     bits: BitSet,
     /// Whether `bits` covers only Ace-King hands without a pair (the usual case): then it is
     /// indexed by what a deal is up to renaming suits (`ace_king_bit`), 50 KB that stays in a
-    /// core's cache, instead of by all 2,598,960 hands and up cards (17 MB).
+    /// core's 512 KB second-level cache, instead of by all 2,598,960 hands and up cards (17 MB).
     ace_king_only: bool,
 }
 
-/// Up cards a hand may face, and their ranks.
+/// Up cards a hand may face.
 const UP_CARDS: usize = crate::cards::DECK_SIZE;
+/// Ranks an up card may have.
 const UP_RANKS: usize = 13;
 /// The other three ranks of an Ace-King hand without a pair are below a king: C(11, 3).
 const ACE_KING_OTHERS: usize = choose(11, 3);
-/// A suit not yet named in `SUIT_PATTERNS`' labels.
+/// A suit's byte in `ace_king_bit`'s labels before its first card names it, and the mask of
+/// one such byte.
 const UNNAMED: u32 = 0xff;
 
 /// Five cards' suits as labels relative to an up card: 0 for the up card's suit, the others
 /// 1, 2, 3 in the order they first appear (base 4, the first card most significant). Two deals
-/// with the same ranks and labels are one suit renaming apart, so they are decided alike.
+/// with the same up rank, the same ranks and the same labels are one suit renaming apart, so
+/// they are decided alike.
 /// Per base-4 code, its place among the codes such labels can make (`SUIT_PATTERNS` of them).
-const PATTERN_INDEX: [u8; 1024] = {
+const PATTERN_INDEX: [u8; 1024] = pattern_index().0;
+/// The labellings five cards' suits can have (`PATTERN_INDEX`).
+const SUIT_PATTERNS: usize = 187;
+const _: () = assert!(pattern_index().1 == SUIT_PATTERNS);
+
+/// `PATTERN_INDEX` and how many codes it numbers.
+const fn pattern_index() -> ([u8; 1024], usize) {
     let mut index = [0u8; 1024];
     let (mut code, mut next) = (0, 0);
     while code < 1024 {
-        // A code is made by labels when each label above 1 follows one less than it.
+        // A code is made by labels when each label above 1 appears only after one less has.
         let (mut named, mut k, mut made) = (0, 5, true);
         while k > 0 {
             k -= 1;
@@ -131,10 +142,8 @@ const PATTERN_INDEX: [u8; 1024] = {
         }
         code += 1;
     }
-    index
-};
-/// The labellings five cards' suits can have (`PATTERN_INDEX`).
-const SUIT_PATTERNS: usize = 187;
+    (index, next as usize)
+}
 
 impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
@@ -179,18 +188,19 @@ impl StudDecisions {
         let ace_king_only = compact
             && (0..=DISTINCT_STRENGTHS as usize)
                 .all(|s| by_strength[s] != LOOK_UP || ace_king.contains(&s));
-        let bits = if ace_king_only {
+        let bit_count = if ace_king_only {
             UP_RANKS * ACE_KING_OTHERS * SUIT_PATTERNS
         } else {
             HANDS * UP_CARDS
         };
         let mut d = StudDecisions {
             by_strength,
-            bits: BitSet::new(bits),
+            bits: BitSet::new(bit_count),
             ace_king_only,
         };
         for (i, h) in hands.iter().enumerate() {
             if d.by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
+                // Every renaming of the row (in the compact table, all one bit, set alike).
                 for p in ALL_PERMS.iter() {
                     let bit = d.bit(&image(h, p), rename(4 * up_rank[i], p));
                     d.bits.set(bit);
@@ -242,8 +252,9 @@ impl StudDecisions {
 /// A bit per flop class under suit renaming (1,755) and hole cards renamed as that flop's
 /// renaming says, each in either order (52 by 52): 593 KB of bits and 281 KB of flop entries
 /// read (each padded to a power of two: 1 MB and 512 KB allocated, the padding never touched),
-/// which stay in a core's 2 MB cache where a bit per concrete (pair, flop), 3.7 MB, missed it
-/// on most rounds. Every index is
+/// which stayed in a core's 2 MB cache on the host where a bit per concrete (pair, flop), 3.7 MB,
+/// missed it on most rounds (other hosts have 512 KB a core; a bit per unordered pair, 291 KB,
+/// was no faster there: docs/benchmarks.md). Every index is
 /// found without sorting: the flop's entry is read by its three cards in the order dealt, and
 /// the renamed cards index the bits as they come, so a lookup is three short steps (the flop's
 /// entry, the two renamed cards, the bit) with no comparisons.
@@ -384,6 +395,10 @@ impl HoldemDecisions {
 /// Sorted, such a hand is in rank order (the ranks differ), ending with its king and its ace.
 #[inline(always)]
 fn ace_king_bit(sorted: &[Card; 5], up: Card) -> usize {
+    debug_assert!(
+        rank(sorted[2]) < 11 && rank(sorted[3]) == 11 && rank(sorted[4]) == 12,
+        "not an Ace-King hand without a pair, sorted: {sorted:?}"
+    );
     let others = index_of(&[rank(sorted[0]), rank(sorted[1]), rank(sorted[2])]);
     // Each suit's label in a byte (`UNNAMED` until its first card), kept in a register.
     let mut labels = !(UNNAMED << (8 * suit(up)));
@@ -494,6 +509,13 @@ pub(crate) mod tests {
             StudDecisions::build(&up, &hands, &raises, false),
         );
         assert!(compact.ace_king_only && !full.ace_king_only);
+        // One bit per canonical row: no two renaming classes share one.
+        let distinct: std::collections::HashSet<usize> = hands
+            .iter()
+            .zip(&up)
+            .map(|(h, &u)| ace_king_bit(h, 4 * u))
+            .collect();
+        assert_eq!(distinct.len(), hands.len());
         let t = tables();
         let mut raised = 0;
         for hand in ace_king_hands() {

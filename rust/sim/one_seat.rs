@@ -122,25 +122,18 @@ impl Deferred {
 
     /// Settles the kept rounds, each counted in its folded cell so far: a raise moves it to
     /// its showdown column.
-    ///
-    /// Every round's decision is read first, and only then counted: the decisions' bits are
-    /// larger than the cache, so most reads miss it, and with nothing waiting on one read the
-    /// next ones start meanwhile. Counted as each was read, every read waited for the last:
-    /// a branch on an unpredictable bit, or a count whose cell the next round may share.
     fn settle(&mut self, game: &StudGame, by_strength: &[u32], counts: &mut [u64]) {
-        let rounds = &self.rounds[..self.len];
-        let mut raised = [false; BLOCK as usize];
-        for (r, &p) in raised.iter_mut().zip(rounds) {
+        for &p in &self.rounds[..self.len] {
             let card = |i: u32| (p >> (8 * i)) as Card;
-            *r = game
-                .decisions
-                .looks_up(&std::array::from_fn(|i| card(i as u32)), card(5));
-        }
-        for (&p, &r) in rounds.iter().zip(&raised) {
             let (contest, strength) = ((p >> 48) as usize & 7, (p >> 51) as usize);
             let folded = (by_strength[strength] >> ENTRY_SHIFT) as usize;
-            counts[folded] -= r as u64;
-            counts[folded + contest] += r as u64;
+            if game
+                .decisions
+                .looks_up(&std::array::from_fn(|i| card(i as u32)), card(5))
+            {
+                counts[folded] -= 1;
+                counts[folded + contest] += 1;
+            }
         }
         self.len = 0;
     }

@@ -97,6 +97,7 @@ pub fn draw_fold<T: Copy, A: Copy>(
 /// folds are dropped). `bound` is at least the product of the picks' bounds: a leftover at or
 /// above it is never rejected.
 #[inline(always)]
+#[allow(clippy::manual_swap)] // the swap is written out on purpose: see the loop
 fn draw_batch<T: Copy, A: Copy>(
     deck: &mut [T; 52],
     picks: Range<usize>,
