@@ -198,10 +198,16 @@ impl StudDecisions {
             bits: BitSet::new(bit_count),
             ace_king_only,
         };
+        // Every renaming of a row gets its bit; in the compact table they all share one, which
+        // any one renaming sets.
+        let renamings = if ace_king_only {
+            &ALL_PERMS[..1]
+        } else {
+            &ALL_PERMS[..]
+        };
         for (i, h) in hands.iter().enumerate() {
             if d.by_strength[strengths[i] as usize] == LOOK_UP && raises[i] {
-                // Every renaming of the row (in the compact table, all one bit, set alike).
-                for p in ALL_PERMS.iter() {
+                for p in renamings {
                     let bit = d.bit(&image(h, p), rename(4 * up_rank[i], p));
                     d.bits.set(bit);
                 }
