@@ -1,9 +1,12 @@
 //! Every hand of five or seven cards, walked in plain nested loops that build each hand one card
 //! at a time (`Hand`: two adds a card), counted by strength.
 //!
-//! The last card's loop is the hot one: when the cards before it hold no four of a suit, no last
-//! card makes a flush, so the hands differing only in the last card's suit share one non-flush
-//! lookup, counted once per card. Every hand is counted; only the lookups are shared.
+//! The last cards' loops are the hot ones, and cards that cannot make a flush share lookups: when
+//! five cards hold no four of a suit, two more cards make a flush only if both are of a suit the
+//! five hold three of, so every other pair of last cards with the same two ranks gives one
+//! strength, looked up once and counted once per pair of cards (`last_two_cards`); else, when six
+//! cards hold no four of a suit, the last card's rank alone decides (`last_card`). Every hand is
+//! counted; only the lookups are shared.
 
 use super::hand::Hand;
 use super::tables::{tables, Tables, DISTINCT_STRENGTHS};
@@ -68,11 +71,56 @@ fn walk7(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
             let four = three.add_card(d);
             for e in d + 1..N - 2 {
                 let five = four.add_card(e);
+                if !five.has_suited(4) {
+                    last_two_cards(t, five, e + 1, hist);
+                    continue;
+                }
                 for f in e + 1..N - 1 {
                     last_card::<7>(t, five.add_card(f), f + 1, hist);
                 }
             }
         }
+    }
+}
+
+/// The first id of the rank after `card`'s (ids are `4 * rank + suit`).
+#[inline(always)]
+fn next_rank(card: Card) -> Card {
+    (card | 3) + 1
+}
+
+/// Counts `hand` (five cards, no four of a suit) plus every two ids from `from` up, as seven-card
+/// hands. Two cards make a flush only when both are of a suit the five hold three of; every other
+/// pair of cards of the same two ranks gives one strength, whichever cards they are, looked up
+/// once. Only the first rank may have fewer than four cards from `from` up.
+#[inline(always)]
+fn last_two_cards(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
+    let suited = (0..4).find(|&s| (hand.mask() >> (16 * s) & 0x1fff).count_ones() >= 3);
+    let mut c = from;
+    while c < N {
+        let (next, low) = (next_rank(c), hand.add_card(c));
+        let cards = (next - c) as u32; // of the lower rank, from `from` up
+        if cards >= 2 {
+            // two cards of one rank: two suits, no flush
+            let s = t.non_flush_strength(low.add_card(c + 1).key(), 7) as usize;
+            hist[s & (HIST - 1)] += cards * (cards - 1) / 2;
+        }
+        // The lower rank's card of the suit with three, if unused: with the higher ranks' cards of
+        // that suit, the pairs that may make a flush, each looked up whole.
+        let suited_low = suited.map(|s| (c & !3) + s).filter(|&x| x >= c);
+        let mut d = next;
+        while d < N {
+            let mut pairs = cards * 4; // every higher rank has its four cards unused
+            if let (Some(x), Some(s)) = (suited_low, suited) {
+                let both = hand.add_card(x).add_card(d + s);
+                hist[both.strength(t) as usize & (HIST - 1)] += 1;
+                pairs -= 1;
+            }
+            let s = t.non_flush_strength(low.add_card(d).key(), 7) as usize;
+            hist[s & (HIST - 1)] += pairs;
+            d += 4;
+        }
+        c = next;
     }
 }
 
@@ -84,10 +132,10 @@ fn last_card<const K: usize>(t: &Tables, hand: Hand, from: Card, hist: &mut [u32
         // and count that rank's cards from `from` up (all unused: the walk adds ids in order).
         let mut c = from;
         while c < N {
-            let next_rank = (c | 3) + 1;
+            let next = next_rank(c);
             let s = t.non_flush_strength(hand.add_card(c).key(), K) as usize;
-            hist[s & (HIST - 1)] += (next_rank - c) as u32;
-            c = next_rank;
+            hist[s & (HIST - 1)] += (next - c) as u32;
+            c = next;
         }
     } else {
         for c in from..N {

@@ -43,6 +43,32 @@ fn seven_card_classes_over_every_hand() {
     assert_eq!(c[0], 23_294_460);
 }
 
+/// Every 7-card hand looked up on its own, as the plain nested loops of a walk with no shared
+/// lookups: the histogram must be the same strength by strength.
+#[test]
+fn seven_card_histogram_matches_a_lookup_per_hand() {
+    let t = tables();
+    let mut plain = vec![0u64; DISTINCT_STRENGTHS as usize + 1];
+    for a in 0..52u8 {
+        for b in a + 1..52 {
+            for c in b + 1..52 {
+                for d in c + 1..52 {
+                    for e in d + 1..52 {
+                        let five = Hand::of(&[a, b, c, d, e]);
+                        for f in e + 1..52 {
+                            let six = five.add_card(f);
+                            for g in f + 1..52 {
+                                plain[six.add_card(g).strength(t) as usize] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(strength_histogram(7), plain);
+}
+
 #[test]
 fn six_card_hands_agree_with_their_best_five() {
     let t = tables();
