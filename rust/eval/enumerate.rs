@@ -1,12 +1,13 @@
 //! Every hand of five or seven cards, walked in plain nested loops that build each hand one card
 //! at a time (`Hand`: two adds a card), counted by strength.
 //!
-//! The last cards' loops are the hot ones, and cards that cannot make a flush share lookups: when
-//! five cards hold no four of a suit, two more cards make a flush only if both are of a suit the
-//! five hold three of, so every other pair of last cards with the same two ranks gives one
-//! strength, looked up once and counted once per pair of cards (`last_two_cards`); else, when six
-//! cards hold no four of a suit, the last card's rank alone decides (`last_card`). Every hand is
-//! counted; only the lookups are shared.
+//! The last cards' loops are the hot ones, and hands that cannot differ in strength share one
+//! lookup. Seven cards: when the first five hold no four of a suit (96% of the hands), two more
+//! cards make a flush only if both are of a suit the five hold three of, so every other pair of
+//! last cards with the same two ranks gives one strength, looked up once and counted once per
+//! pair of cards (`last_two_cards`); the rest are looked up hand by hand. Five cards: when the
+//! first four hold no four of a suit, the last card's rank alone decides (`last_card`). Every hand
+//! is counted; only the lookups are shared.
 
 use super::hand::Hand;
 use super::tables::{tables, Tables, DISTINCT_STRENGTHS};
@@ -58,7 +59,7 @@ fn walk5(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
     for c in from..N - 2 {
         let three = two.add_card(c);
         for d in c + 1..N - 1 {
-            last_card::<5>(t, three.add_card(d), d + 1, hist);
+            last_card(t, three.add_card(d), d + 1, hist);
         }
     }
 }
@@ -71,12 +72,10 @@ fn walk7(t: &Tables, two: Hand, from: Card, hist: &mut [u32; HIST]) {
             let four = three.add_card(d);
             for e in d + 1..N - 2 {
                 let five = four.add_card(e);
-                if !five.has_suited(4) {
+                if five.has_suited(4) {
+                    each_last_two(t, five, e + 1, hist);
+                } else {
                     last_two_cards(t, five, e + 1, hist);
-                    continue;
-                }
-                for f in e + 1..N - 1 {
-                    last_card::<7>(t, five.add_card(f), f + 1, hist);
                 }
             }
         }
@@ -89,52 +88,68 @@ fn next_rank(card: Card) -> Card {
     (card | 3) + 1
 }
 
-/// Counts `hand` (five cards, no four of a suit) plus every two ids from `from` up, as seven-card
-/// hands. Two cards make a flush only when both are of a suit the five hold three of; every other
-/// pair of cards of the same two ranks gives one strength, whichever cards they are, looked up
-/// once. Only the first rank may have fewer than four cards from `from` up.
+/// Counts `hand` (five cards, no four of a suit) plus every two ids from `from` up (all unused:
+/// the walk adds ids in order), as seven-card hands. Two cards make a flush only when both are of
+/// a suit the five hold three of; every other pair of cards of the same two ranks gives one
+/// strength, whichever cards they are, looked up once. Only the first rank may have fewer than
+/// four cards from `from` up.
 #[inline(always)]
 fn last_two_cards(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
-    let suited = (0..4).find(|&s| (hand.mask() >> (16 * s) & 0x1fff).count_ones() >= 3);
+    let suited = (0..4).find(|&suit| (hand.mask() >> (16 * suit) & 0x1fff).count_ones() >= 3);
     let mut c = from;
     while c < N {
         let (next, low) = (next_rank(c), hand.add_card(c));
-        let cards = (next - c) as u32; // of the lower rank, from `from` up
-        if cards >= 2 {
-            // two cards of one rank: two suits, no flush
-            let s = t.non_flush_strength(low.add_card(c + 1).key(), 7) as usize;
-            hist[s & (HIST - 1)] += cards * (cards - 1) / 2;
+        let low_cards = (next - c) as u32; // unused cards of the lower rank
+        if low_cards >= 2 {
+            // Two cards of one rank are of two suits: no flush.
+            let strength = t.non_flush_strength(low.add_card(c + 1).key(), 7) as usize;
+            hist[strength & (HIST - 1)] += low_cards * (low_cards - 1) / 2;
         }
-        // The lower rank's card of the suit with three, if unused: with the higher ranks' cards of
-        // that suit, the pairs that may make a flush, each looked up whole.
-        let suited_low = suited.map(|s| (c & !3) + s).filter(|&x| x >= c);
+        // The lower rank's card of the suit with three, if unused: with each higher rank's card
+        // of that suit, a pair that may make a flush, looked up whole.
+        let suited_low = suited.map(|suit| (c & !3) + suit).filter(|&x| x >= c);
         let mut d = next;
         while d < N {
-            let mut pairs = cards * 4; // every higher rank has its four cards unused
-            if let (Some(x), Some(s)) = (suited_low, suited) {
-                let both = hand.add_card(x).add_card(d + s);
+            let mut pairs = low_cards * 4; // every higher rank has its four cards unused
+            if let Some(x) = suited_low {
+                let both = hand.add_card(x).add_card(d + (x & 3));
                 hist[both.strength(t) as usize & (HIST - 1)] += 1;
                 pairs -= 1;
             }
-            let s = t.non_flush_strength(low.add_card(d).key(), 7) as usize;
-            hist[s & (HIST - 1)] += pairs;
+            // The other pairs' strength, from any two cards of the two ranks: the stand-ins may
+            // be that very flush pair, but a non-flush lookup reads the ranks alone.
+            let strength = t.non_flush_strength(low.add_card(d).key(), 7) as usize;
+            hist[strength & (HIST - 1)] += pairs;
             d += 4;
         }
         c = next;
     }
 }
 
-/// Counts `hand` plus each id from `from` up, hands of `K` cards.
+/// Counts `hand` (five cards with four of a suit: 4% of seven-card hands) plus every two ids from
+/// `from` up, each hand looked up whole.
 #[inline(always)]
-fn last_card<const K: usize>(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
+fn each_last_two(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
+    for f in from..N - 1 {
+        let six = hand.add_card(f);
+        for g in f + 1..N {
+            hist[six.add_card(g).strength(t) as usize & (HIST - 1)] += 1;
+        }
+    }
+}
+
+/// Counts `hand` (four cards) plus each id from `from` up (all unused: the walk adds ids in
+/// order), as five-card hands.
+#[inline(always)]
+fn last_card(t: &Tables, hand: Hand, from: Card, hist: &mut [u32; HIST]) {
     if !hand.has_suited(4) {
         // No last card makes a flush, so a rank's four suits give one strength: look it up once
-        // and count that rank's cards from `from` up (all unused: the walk adds ids in order).
+        // and count that rank's cards from `from` up.
         let mut c = from;
         while c < N {
             let next = next_rank(c);
-            let s = t.non_flush_strength(hand.add_card(c).key(), K) as usize;
-            hist[s & (HIST - 1)] += (next - c) as u32;
+            let strength = t.non_flush_strength(hand.add_card(c).key(), 5) as usize;
+            hist[strength & (HIST - 1)] += (next - c) as u32;
             c = next;
         }
     } else {

@@ -66,7 +66,15 @@ fn seven_card_histogram_matches_a_lookup_per_hand() {
             }
         }
     }
-    assert_eq!(strength_histogram(7), plain);
+    let walked = strength_histogram(7);
+    let differ = (0..plain.len()).find(|&s| walked[s] != plain[s]);
+    assert_eq!(walked.len(), plain.len());
+    assert!(
+        differ.is_none(),
+        "strength {differ:?}: walked {:?}, one lookup per hand {:?}",
+        differ.map(|s| walked[s]),
+        differ.map(|s| plain[s])
+    );
 }
 
 #[test]
