@@ -107,7 +107,7 @@ mod tests {
     use crate::eval::tables;
 
     #[test]
-    fn a_built_hand_matches_the_slice_evaluator() {
+    fn a_built_hand_matches_the_slice_path_and_its_best_five() {
         let t = tables();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..100_000 {
@@ -126,7 +126,16 @@ mod tests {
             let hand = Hand::of(&cards);
             assert_eq!(hand.len(), size);
             assert_eq!(hand.mask().count_ones() as usize, size);
-            assert_eq!(hand.strength(t), t.strength(&cards), "{cards:?}");
+            // Against the slice's path (a key from the key table, a flush's ranks by a pass over
+            // the cards) and the best of its five-card subsets (the five-card table alone):
+            // `Tables::strength` is `Hand`'s own, so it would prove nothing.
+            let strength = hand.strength(t);
+            assert_eq!(
+                strength,
+                t.strength_from_key(t.key_of(&cards), &cards),
+                "{cards:?}"
+            );
+            assert_eq!(strength, t.best_five(&cards).0, "{cards:?}");
         }
         assert!(Hand::EMPTY.is_empty());
         assert_eq!(Hand::EMPTY.add_card(51).add_card(50).len(), 2);
