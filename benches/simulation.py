@@ -41,8 +41,8 @@ def main() -> None:
         for strategy in (s for s in args.strategies if s in strategies(v.family)):
             exact = float(analyze(v, strategy).expected_return)
             r = simulate(v, int(args.rounds), seed=args.seed, strategy=strategy, threads=threads)
-            goal = "100" if v.family == "stud" else "50"  # issue 17's: best strategy, two cores
-            goal = goal if strategy == "best" and threads == 2 else "-"
+            # issue 17's goals: the best strategy on two cores
+            goal = ("100" if v.family == "stud" else "50") if strategy == "best" and threads == 2 else "-"
             table.add_row(
                 name,
                 strategy,

@@ -67,8 +67,8 @@ fn seven_card_histogram_matches_a_lookup_per_hand() {
         }
     }
     let walked = strength_histogram(7);
-    let differ = (0..plain.len()).find(|&s| walked[s] != plain[s]);
     assert_eq!(walked.len(), plain.len());
+    let differ = (0..plain.len()).find(|&s| walked[s] != plain[s]);
     assert!(
         differ.is_none(),
         "strength {differ:?}: walked {:?}, one lookup per hand {:?}",
