@@ -99,12 +99,12 @@ pub struct StudDecisions {
     /// indexed by what a deal is up to renaming suits (`ace_king_bit`), 50 KB that stays in a
     /// core's 512 KB second-level cache, instead of by all 2,598,960 hands and up cards (17 MB).
     ace_king_only: bool,
+    /// What the strength and the up card's rank settle (`ranks`, worked out once).
+    by_ranks: ByRanks,
 }
 
 /// Up cards a hand may face.
 const UP_CARDS: usize = crate::cards::DECK_SIZE;
-/// Ranks an up card may have.
-const UP_RANKS: usize = 13;
 /// The other three ranks of an Ace-King hand without a pair are below a king: C(11, 3).
 const ACE_KING_OTHERS: usize = choose(11, 3);
 /// A suit's byte in `ace_king_bit`'s labels before its first card names it, and the mask of
@@ -126,17 +126,7 @@ const fn pattern_index() -> ([u8; 1024], usize) {
     let mut index = [0u8; 1024];
     let (mut code, mut next) = (0, 0);
     while code < 1024 {
-        // A code is made by labels when each label above 1 appears only after one less has.
-        let (mut named, mut k, mut made) = (0, 5, true);
-        while k > 0 {
-            k -= 1;
-            let label = code >> (2 * k) & 3;
-            made &= label <= named + 1;
-            if label > named {
-                named = label;
-            }
-        }
-        if made {
+        if labels_made(code) {
             index[code] = next;
             next += 1;
         }
@@ -144,6 +134,63 @@ const fn pattern_index() -> ([u8; 1024], usize) {
     }
     (index, next as usize)
 }
+
+/// Whether a base-4 code of five labels is one that labelling suits makes: each label above 1
+/// appears only after one less has.
+const fn labels_made(code: usize) -> bool {
+    let (mut named, mut k, mut made) = (0, 5, true);
+    while k > 0 {
+        k -= 1;
+        let label = code >> (2 * k) & 3;
+        made &= label <= named + 1;
+        if label > named {
+            named = label;
+        }
+    }
+    made
+}
+
+/// Each suit pattern's code (`PATTERN_INDEX` inverted).
+fn pattern_codes() -> Vec<usize> {
+    (0..1024).filter(|&code| labels_made(code)).collect()
+}
+
+/// A row of `ByRanks::by_row` for the strengths whose own entry decides (all fold).
+pub const OWN_ROW: u8 = 0;
+/// The row of the strengths whose cards decide every deal (all `LOOK_UP`).
+const CARDS_ROW: u8 = 1;
+/// The first Ace-King row: one per hand's other three ranks (`index_of`) follows.
+const FIRST_ACE_KING_ROW: usize = 2;
+
+/// The decisions that a strength and the up card's rank settle, for the one-seat loop: it then
+/// looks up the cards (`StudDecisions::looks_up`) only for the deals whose suits decide, and
+/// the others need no branch. An Ace-King hand's decision is one bit per (up rank, other three
+/// ranks, suit pattern); for most (up rank, ranks) every pattern the deal can have gives the
+/// same bit.
+pub struct ByRanks {
+    /// Per strength (padded as `StudDecisions::by_strength`): its row of `by_row`.
+    pub row: Box<[u8; STRENGTH_SLOTS]>,
+    /// Per row and up rank (`row * ROW_STRIDE + up rank`, every `u8` row and 4-bit rank in
+    /// bounds): 0 (no raise beyond the strength's own `RAISE_ALL`), `RAISE_ALL`, or `LOOK_UP`
+    /// (the suits decide).
+    pub by_row: Box<[u8; 256 * ROW_STRIDE]>,
+}
+
+/// Entries a row of `ByRanks::by_row` takes: a power of two, so that a row's place is a shift.
+pub const ROW_STRIDE: usize = 16;
+
+impl ByRanks {
+    /// Before `StudDecisions::ranks` has worked them out.
+    fn none() -> Self {
+        ByRanks {
+            row: Box::new([OWN_ROW; STRENGTH_SLOTS]),
+            by_row: Box::new([FOLD_ALL; 256 * ROW_STRIDE]),
+        }
+    }
+}
+
+/// Ranks an up card may have.
+const UP_RANKS: usize = 13;
 
 impl StudDecisions {
     /// Raise from `threshold` strength up, fold below.
@@ -158,7 +205,9 @@ impl StudDecisions {
             by_strength,
             bits: BitSet::new(0),
             ace_king_only: false,
+            by_ranks: ByRanks::none(),
         }
+        .with_ranks()
     }
 
     /// From canonical rows (up card a club of `up_rank`, sorted hand, decision).
@@ -197,6 +246,7 @@ impl StudDecisions {
             by_strength,
             bits: BitSet::new(bit_count),
             ace_king_only,
+            by_ranks: ByRanks::none(),
         };
         // Every renaming of a row gets its bit; in the compact table they all share one, which
         // any one renaming sets.
@@ -213,7 +263,7 @@ impl StudDecisions {
                 }
             }
         }
-        d
+        d.with_ranks()
     }
 
     /// The bit of a sorted hand against an up card.
@@ -243,6 +293,65 @@ impl StudDecisions {
     #[inline(always)]
     pub fn by_strength(&self, strength: u16) -> u8 {
         self.by_strength[strength as usize & STRENGTH_MASK]
+    }
+
+    /// The decisions the strength and the up card's rank settle (`ByRanks`).
+    pub fn by_ranks(&self) -> &ByRanks {
+        &self.by_ranks
+    }
+
+    fn with_ranks(mut self) -> Self {
+        self.by_ranks = self.ranks();
+        self
+    }
+
+    /// `by_ranks`, worked out.
+    fn ranks(&self) -> ByRanks {
+        let mut row = Box::new([OWN_ROW; STRENGTH_SLOTS]);
+        let mut by_row = Box::new([FOLD_ALL; 256 * ROW_STRIDE]);
+        by_row[CARDS_ROW as usize * ROW_STRIDE..][..UP_RANKS].fill(LOOK_UP);
+        for (r, &d) in row.iter_mut().zip(self.by_strength.iter()) {
+            if d == LOOK_UP {
+                *r = CARDS_ROW;
+            }
+        }
+        if self.ace_king_only {
+            self.ace_king_rows(&mut row, &mut by_row);
+        }
+        ByRanks { row, by_row }
+    }
+
+    /// `by_ranks`' rows of the Ace-King strengths whose cards decide.
+    fn ace_king_rows(&self, row: &mut [u8; STRENGTH_SLOTS], by_row: &mut [u8; 256 * ROW_STRIDE]) {
+        let (t, codes) = (tables(), pattern_codes());
+        for ranks in (0..11u8)
+            .flat_map(|a| (a + 1..11).flat_map(move |b| (b + 1..11).map(move |c| [a, b, c])))
+        {
+            // Not a flush (one card a diamond): the strength of these five ranks.
+            let [a, b, c] = ranks.map(|r| 4 * r);
+            let strength = t.strength(&[a, b + 1, c, 44, 48]) as usize;
+            if self.by_strength[strength] != LOOK_UP {
+                continue;
+            }
+            let others = index_of(&ranks);
+            row[strength] = (FIRST_ACE_KING_ROW + others) as u8;
+            let hand_ranks = [ranks[0], ranks[1], ranks[2], 11, 12];
+            for up_rank in 0..UP_RANKS {
+                let (mut raise, mut fold) = (false, false);
+                for (pattern, &code) in codes.iter().enumerate() {
+                    if dealt(code, &hand_ranks, up_rank as u8) {
+                        let bit = (up_rank * ACE_KING_OTHERS + others) * SUIT_PATTERNS + pattern;
+                        let raises = self.bits.get(bit);
+                        (raise, fold) = (raise || raises, fold || !raises);
+                    }
+                }
+                by_row[(FIRST_ACE_KING_ROW + others) * ROW_STRIDE + up_rank] = match (raise, fold) {
+                    (true, true) => LOOK_UP,
+                    (true, false) => RAISE_ALL,
+                    _ => FOLD_ALL,
+                };
+            }
+        }
     }
 
     /// Whether to raise this hand against this up card, for a strength at which the cards
@@ -421,6 +530,15 @@ fn ace_king_bit(sorted: &[Card; 5], up: Card) -> usize {
     (rank(up) as usize * ACE_KING_OTHERS + others) * SUIT_PATTERNS + pattern
 }
 
+/// Whether a deal of five cards of these ranks (ascending) against an up card of `up_rank`
+/// can have the suit labels of `code` (`ace_king_bit`): no card of the up card's suit (label 0)
+/// and rank, and not all five of one suit (a flush, of another strength).
+fn dealt(code: usize, ranks: &[u8; 5], up_rank: u8) -> bool {
+    let label = |k: usize| code >> (2 * (4 - k)) & 3;
+    let flush = (1..5).all(|k| label(k) == label(0));
+    !flush && (0..5).all(|k| label(k) != 0 || ranks[k] != up_rank)
+}
+
 /// Five cards in ascending order by a sorting network of nine compare-exchanges, without
 /// branches (`sort_unstable`'s insertion sort mispredicted several times a hand).
 #[inline(always)]
@@ -490,6 +608,58 @@ pub(crate) mod tests {
             .map(|(h, &u)| (h[0] as usize * 7 + h[2] as usize + u as usize) % 3 == 0)
             .collect();
         (up, hands, raises)
+    }
+
+    /// Every Ace-King deal decided through `by_ranks` as `raises` decides it, and some by
+    /// the ranks alone; `decisions` must be a compact table.
+    pub(crate) fn check_by_ranks(decisions: &StudDecisions) -> (usize, usize) {
+        let (t, by_ranks) = (tables(), decisions.by_ranks());
+        let (mut settled, mut looked_up) = (0, 0);
+        for hand in ace_king_hands() {
+            let s = t.strength(&hand);
+            let row = by_ranks.row[s as usize] as usize;
+            for up in (0..52).filter(|c| !hand.contains(c)) {
+                let d = by_ranks.by_row[row * ROW_STRIDE + rank(up) as usize];
+                let raises = if d == LOOK_UP {
+                    looked_up += 1;
+                    decisions.looks_up(&hand, up)
+                } else {
+                    settled += 1;
+                    d == RAISE_ALL || decisions.by_strength(s) == RAISE_ALL
+                };
+                assert_eq!(
+                    raises,
+                    decisions.raises(s, &hand, up),
+                    "{hand:?} against {up}"
+                );
+            }
+        }
+        (settled, looked_up)
+    }
+
+    #[test]
+    fn ranks_settle_the_ace_king_deals_whose_suits_never_decide() {
+        let (up, hands, raises) = ace_king_rows();
+        let mixed = StudDecisions::build(&up, &hands, &raises, true);
+        let (_, looked_up) = check_by_ranks(&mixed);
+        assert!(looked_up > 0);
+        // Raise when the up card's rank is below the hand's lowest: the suits never decide.
+        let by_rank: Vec<bool> = hands
+            .iter()
+            .zip(&up)
+            .map(|(h, &u)| u < rank(h[0]))
+            .collect();
+        let ranked = StudDecisions::build(&up, &hands, &by_rank, true);
+        let (settled, looked_up) = check_by_ranks(&ranked);
+        assert_eq!((settled > 0, looked_up), (true, 0));
+        // A threshold table has no rows of its own; a full one looks up every such deal.
+        let threshold = StudDecisions::threshold(4000);
+        assert!(threshold.by_ranks().row.iter().all(|&r| r == OWN_ROW));
+        let full = StudDecisions::build(&up, &hands, &raises, false);
+        let t = tables();
+        assert!(ace_king_hands()
+            .iter()
+            .all(|h| full.by_ranks().row[t.strength(h) as usize] == CARDS_ROW));
     }
 
     #[test]

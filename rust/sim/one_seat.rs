@@ -2,7 +2,7 @@
 //! as evaluator keys that carry their card ids, so that a hand's key is five adds, and every
 //! decision that is a coin flip is a value, not a branch. Counts as `Game::play_round` does.
 
-use super::decisions::{LOOK_UP, RAISE_ALL};
+use super::decisions::{ByRanks, LOOK_UP, RAISE_ALL, ROW_STRIDE};
 use super::rng::{draw_fold, Stream};
 use super::stud::StudGame;
 use super::{cell_index, showdown, Game};
@@ -64,18 +64,30 @@ pub(super) fn if_raised(raised: bool, outcome: usize) -> usize {
 
 /// Bits of an `entries` entry below its cell: the decision's.
 const ENTRY_SHIFT: u32 = 2;
+/// Where an entry keeps its row of `ByRanks::by_row`, above its cell.
+const ROW_SHIFT: u32 = 24;
+const CELL_MASK: u32 = (1 << (ROW_SHIFT - ENTRY_SHIFT)) - 1;
 
 /// Per strength: the cell of a folded hand (the buckets of the first five cards and of the
-/// final hand, which are the same five) shifted by `ENTRY_SHIFT`, and the decision's bits
-/// (`StudDecisions::by_strength`), so that one load gives both.
-fn entries(game: &StudGame) -> Vec<u32> {
+/// final hand, which are the same five) shifted by `ENTRY_SHIFT`, the decision's `RAISE_ALL`
+/// bit (`StudDecisions::by_strength`), and the strength's row of the decisions by up rank
+/// (`ByRanks`), so that one load gives all three.
+fn entries(game: &StudGame, by_ranks: &ByRanks) -> Vec<u32> {
     let shape = game.shape();
     (0..STRENGTH_SLOTS as u16)
         .map(|s| {
-            let cell = cell_index(&shape, [0, game.first.of(s), game.classes.of(s), 0, 0]);
-            (cell as u32) << ENTRY_SHIFT | game.decisions.by_strength(s) as u32
+            let cell = cell_index(&shape, [0, game.first.of(s), game.classes.of(s), 0, 0]) as u32;
+            assert!(cell <= CELL_MASK, "a stud table of {} cells", game.cells());
+            let own = game.decisions.by_strength(s) as u32 & RAISE_ALL as u32;
+            (by_ranks.row[s as usize] as u32) << ROW_SHIFT | cell << ENTRY_SHIFT | own
         })
         .collect()
+}
+
+/// An entry's folded cell.
+#[inline(always)]
+fn folded_cell(entry: u32) -> usize {
+    (entry >> ENTRY_SHIFT & CELL_MASK) as usize
 }
 
 // A packed round's strength has 13 bits (`Deferred::pack`).
@@ -126,7 +138,7 @@ impl Deferred {
         for &p in &self.rounds[..self.len] {
             let card = |i: u32| (p >> (8 * i)) as Card;
             let (contest, strength) = ((p >> 48) as usize & 7, (p >> 51) as usize);
-            let folded = (by_strength[strength] >> ENTRY_SHIFT) as usize;
+            let folded = folded_cell(by_strength[strength]);
             if game
                 .decisions
                 .looks_up(&std::array::from_fn(|i| card(i as u32)), card(5))
@@ -155,7 +167,8 @@ pub(super) fn play(
     rounds: u64,
     counts: &mut [u64],
 ) {
-    let by_strength = entries(game);
+    let by_ranks = game.decisions.by_ranks();
+    let by_strength = entries(game, by_ranks);
     let mut keys: [u64; 52] = deck.map(|c| tagged_key(t, c));
     // A copy the compiler keeps in registers (through `rng` it stored the state every round).
     let mut stream = rng.clone();
@@ -167,32 +180,36 @@ pub(super) fn play(
     while left > 0 {
         let block = left.min(BLOCK);
         for _ in 0..block {
-            // The hands' keys summed as the cards are placed, not read back from the deck.
-            let (seat, dealer) = draw_fold(
+            // The hands' keys summed as the cards are placed, not read back from the deck, and
+            // the up card (the dealer's last) kept as placed.
+            let (seat, dealer, up) = draw_fold(
                 &mut keys,
                 0,
                 10,
                 &mut stream,
-                (0u64, 0u64),
-                |(seat, dealer), at, k| {
+                (0u64, 0u64, 0u64),
+                |(seat, dealer, up), at, k| {
                     if at < 5 {
-                        (seat + k, dealer)
+                        (seat + k, dealer, up)
                     } else {
-                        (seat, dealer + k)
+                        (seat, dealer + k, k)
                     }
                 },
             );
             let s = strength_of(t, seat, &keys, 0);
             let dealer_strength = strength_of(t, dealer, &keys, 5);
             let entry = by_strength[s as usize & STRENGTH_MASK];
+            // What the strength and the up card's rank settle (most Ace-King hands too), read
+            // for every round: a value, not a branch.
+            let up_rank = rank(card_of(up)) as usize & (ROW_STRIDE - 1);
+            let by_rank = by_ranks.by_row[(entry >> ROW_SHIFT) as usize * ROW_STRIDE + up_rank];
             let contest = showdown(s, dealer_strength, game.qualifier);
-            let folded = (entry >> ENTRY_SHIFT) as usize;
-            // A strength that needs the cards counts as folded (no `RAISE_ALL` bit) until
-            // settled.
-            counts[folded + if_raised(entry & RAISE_ALL as u32 != 0, contest)] += 1;
-            // A branch taken one round in sixteen, on a value known before the showdown: the
-            // cards are packed only then.
-            if entry & LOOK_UP as u32 != 0 {
+            // A deal whose suits decide counts as folded until settled.
+            let raised = (entry | by_rank as u32) & RAISE_ALL as u32 != 0;
+            counts[folded_cell(entry) + if_raised(raised, contest)] += 1;
+            // A branch taken only when the suits decide, on a value known before the
+            // showdown: the cards are packed only then.
+            if by_rank & LOOK_UP != 0 {
                 deferred.push(Deferred::pack(&keys, contest, s));
             }
         }
