@@ -7,7 +7,9 @@ use crate::cards::{rank, suit, validate, Card};
 use crate::combinations::{choose, index_of, HANDS};
 use crate::eval::{tables, HandClass, DISTINCT_STRENGTHS, LOWEST_ACE_KING};
 use crate::eval::{STRENGTH_MASK, STRENGTH_SLOTS};
-use crate::exact::symmetry::{canonical, image, rename, SuitPerm, ALL_PERMS, CLUB_FIXING_PERMS};
+use crate::exact::symmetry::{
+    canonical, combinations, image, rename, SuitPerm, ALL_PERMS, CLUB_FIXING_PERMS,
+};
 use rayon::prelude::*;
 
 struct BitSet(Vec<u64>);
@@ -156,7 +158,7 @@ fn pattern_codes() -> Vec<usize> {
 }
 
 /// A row of `ByRanks::by_row` for the strengths whose own entry decides (all fold).
-pub const OWN_ROW: u8 = 0;
+const OWN_ROW: u8 = 0;
 /// The row of the strengths whose cards decide every deal (all `LOOK_UP`).
 const CARDS_ROW: u8 = 1;
 /// The first Ace-King row: one per hand's other three ranks (`index_of`) follows.
@@ -324,9 +326,8 @@ impl StudDecisions {
     /// `by_ranks`' rows of the Ace-King strengths whose cards decide.
     fn ace_king_rows(&self, row: &mut [u8; STRENGTH_SLOTS], by_row: &mut [u8; 256 * ROW_STRIDE]) {
         let (t, codes) = (tables(), pattern_codes());
-        for ranks in (0..11u8)
-            .flat_map(|a| (a + 1..11).flat_map(move |b| (b + 1..11).map(move |c| [a, b, c])))
-        {
+        let below_king: Vec<u8> = (0..11).collect();
+        for ranks in combinations::<3>(&below_king) {
             // Not a flush (one card a diamond): the strength of these five ranks.
             let [a, b, c] = ranks.map(|r| 4 * r);
             let strength = t.strength(&[a, b + 1, c, 44, 48]) as usize;
@@ -570,7 +571,7 @@ fn zeroed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::exact::symmetry::{canonical, combinations, CLUB_FIXING_PERMS};
+    use crate::exact::symmetry::{canonical, CLUB_FIXING_PERMS};
 
     /// Every Ace-King high-card hand (no pair, straight or flush), sorted.
     fn ace_king_hands() -> Vec<[Card; 5]> {
@@ -612,7 +613,7 @@ pub(crate) mod tests {
 
     /// Every Ace-King deal decided through `by_ranks` as `raises` decides it, and some by
     /// the ranks alone; `decisions` must be a compact table.
-    pub(crate) fn check_by_ranks(decisions: &StudDecisions) -> (usize, usize) {
+    fn check_by_ranks(decisions: &StudDecisions) -> (usize, usize) {
         let (t, by_ranks) = (tables(), decisions.by_ranks());
         let (mut settled, mut looked_up) = (0, 0);
         for hand in ace_king_hands() {
