@@ -6,7 +6,7 @@ Run: ``python benches/server_load.py --clients 2000 --seconds 60 --pace 1 --form
 SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watchers open instead
 and reports the server's memory per connection). Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
-reconciles and every table's record audits clean afterwards), and more.
+reconciles and every table's record audits clean afterwards), the host it ran on (`host`), and more.
 
 The bots' accounts and session tokens are written into the database before the server starts
 (hashing 2,000 passwords with argon2id would take minutes and measures nothing about serving).
@@ -44,6 +44,8 @@ from caribbean_fast.server.record import TableRecord
 from caribbean_fast.server.server import quiet_gc
 from caribbean_fast.server.wallets import reconcile
 from caribbean_fast.variants import PRESETS, load_variant
+
+from host import describe
 
 REFUSALS = {"illegal", "insufficient_funds", "not_seated", "seat_taken"}
 DROP = 0.005  # the chance a bot drops its socket after a command, and reconnects
@@ -349,6 +351,7 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    host = describe()  # before the load: its load average is other work's
     url = args.database or str(folder / "casino.db")
     text, tables, seats = plan(max(args.clients, 1))
     tables_file = folder / "tables.toml"
@@ -369,6 +372,7 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 "rss_before_kb": before,
                 "rss_after_kb": after,
                 "kb_per_connection": round((after - before) / args.idle, 2),
+                "host": host,
             }
         stats = Stats()
         bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
@@ -403,6 +407,7 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         # latencies, and lower under more load (larger commit batches, fewer idle wake-ups).
         "server_cpu_us_per_command": round(1e6 * sum(cpu[1:]) / max(stats.commands, 1)),
         "database": "postgresql" if url.startswith("postgres") else "sqlite",
+        "host": host,
     }
 
 

@@ -19,6 +19,8 @@ from caribbean_fast import analyze, load_variant, simulate
 from caribbean_fast.analysis import strategies
 from caribbean_fast.variants import Family
 
+from host import describe
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -32,7 +34,8 @@ def main() -> None:
     if unknown := sorted(set(args.strategies) - known):
         parser.error(f"no variant has the strategies {', '.join(unknown)}; they are {', '.join(sorted(known))}")
     threads = args.threads or os.cpu_count() or 1  # passed to the run, so the figure is per thread used
-    table = Table(title=f"{int(args.rounds):,} rounds each, seed {args.seed}, {threads} thread(s)")
+    title = f"{int(args.rounds):,} rounds each, seed {args.seed}, {threads} thread(s)\n{describe()}"
+    table = Table(title=title)
     columns = ("variant", "strategy", "M rounds/s", "ns/round/thread", "goal", "simulated mean", "stderr")
     for column in (*columns, "exact", "z"):
         table.add_column(column, justify="left" if column in ("variant", "strategy") else "right")

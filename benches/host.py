@@ -1,0 +1,35 @@
+"""The host a benchmark runs on, in one line: the same code's figures move by a third or more
+between the hosts behind this 2-core machine (docs/benchmarks.md), so each figure names its host."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""
+
+
+def _cpu_field(name: str) -> str:
+    """A field of the first processor in /proc/cpuinfo ("" when there is none)."""
+    for line in _read("/proc/cpuinfo").splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == name:
+            return value.strip()
+    return ""
+
+
+def describe() -> str:
+    """The processor (its family and model numbers too: a virtual machine may name only the
+    maker), its cores, each core's second-level cache, AVX-512 or not, and the load average when
+    the run starts (other work on the machine slows a run)."""
+    name = _cpu_field("model name") or "unknown processor"
+    model = f"{name} (family {_cpu_field('cpu family') or '?'}, model {_cpu_field('model') or '?'})"
+    l2 = _read("/sys/devices/system/cpu/cpu0/cache/index2/size").strip() or "?"
+    avx512 = "avx512f" in _cpu_field("flags").split()
+    load = os.getloadavg()[0]
+    return f"{model}, {os.cpu_count()} cores, L2 {l2} a core, {'AVX-512' if avx512 else 'no AVX-512'}, load {load:.2f}"
