@@ -49,6 +49,12 @@ BAD = [
     ('{"v": 1, "id": 17, "type": "sit", "table": "network-24h-1", "buy_in": 100000000}', 17, "insufficient_funds"),
     ('{"v": 1, "id": 18, "type": "sit", "table": "network-24h-1", "buy_in": 100, "seat": 9}', 18, "seat_taken"),
     ('{"v": 1, "id": {"x": 1}, "type": "ping", "extra": 1}', None, "bad_field"),
+    # An id the client could not match its answer to: refused, the command not carried out.
+    ('{"v": 1, "id": -1, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
+    ('{"v": 1, "id": 1.5, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
+    ('{"v": 1, "id": true, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
+    ('{"v": 1, "id": 9007199254740993, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
+    ('{"v": 1, "id": "' + "x" * 65 + '", "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
 ]
 
 
@@ -128,6 +134,7 @@ def test_hidden_cards_never_reach_another_socket(server: LiveServer, caplog: pyt
     tokens = [server.guest(), server.guest()]
     alice, bob = (Client(server.ws, t) for t in tokens)
     spectator = Client(server.ws)
+    Client(f"{server.ws}?token={tokens[0]}").cmd("ping")  # a browser's way: the path uvicorn logs
     spectator.ok("watch", table="network-24h-1")
     for c in (alice, bob):
         c.ok("sit", table="network-24h-1", buy_in=5_000)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 from live_server import Client, ServerProcess, books, two_tables
+from websockets.exceptions import ConnectionClosed
 
 
 def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Path) -> None:
@@ -51,3 +52,27 @@ def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Pat
             if process is not None and process.process.poll() is None:
                 process.kill()
     assert books(database_url) == (True, 2)
+
+
+def test_sigterm_closes_each_socket_with_the_protocols_reason(tmp_path: Path) -> None:
+    server = ServerProcess(str(tmp_path / "casino.db"), str(two_tables(tmp_path)))
+    try:
+        server.wait(2)
+        player = Client(server.ws, httpx.post(f"{server.http}/api/guest").json()["token"])
+        player.ok("sit", table="cyberstud-1", buy_in=1_000)
+        server.process.terminate()
+        assert _close_frame(player) == (1001, "shutdown")
+        assert player.raw[-1] == '{"v":1,"type":"closed","reason":"shutdown"}'
+        assert "stopped" in [line["message"] for line in server.stop()]
+    finally:
+        if server.process.poll() is None:
+            server.kill()
+
+
+def _close_frame(client: Client) -> tuple[int, str] | None:
+    """Reads until the server closes the socket: the close frame's code and reason."""
+    try:
+        while True:
+            client.recv()
+    except ConnectionClosed as closed:
+        return (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else None

@@ -15,6 +15,7 @@ from starlette.routing import Route, WebSocketRoute
 from ..errors import ServerError
 from .accounts import Session
 from .config import Settings
+from .logs import redact_tokens
 from .server import Server
 from .web import web_routes
 from .ws import COOKIE, endpoint, token_of
@@ -118,6 +119,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def create_app(settings: Settings) -> Starlette:
     server = Server(settings)
+    redact_tokens()  # a WebSocket's `?token=` is in the path uvicorn logs
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -6,10 +6,32 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 
-__all__ = ["JsonFormatter", "setup"]
+__all__ = ["JsonFormatter", "RedactTokens", "redact_tokens", "setup"]
+
+_TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """uvicorn logs each request's path with its query, and a browser's WebSocket may carry its
+    session as `?token=`: the value is replaced before any handler sees the line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg, record.args = _TOKEN_IN_QUERY.sub(r"\1[redacted]", message), None
+        return True
+
+
+def redact_tokens() -> None:
+    """Filters uvicorn's loggers (once), whoever set up the handlers."""
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 class JsonFormatter(logging.Formatter):

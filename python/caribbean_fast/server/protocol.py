@@ -67,11 +67,12 @@ def _bad(name: str, why: str) -> ServerError:
 
 
 def _integer(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(name, f"must be a whole number, not {json.dumps(value)[:40]}")
-    if not low <= value <= high:
-        raise _bad(name, f"must be {low} to {high}, not {value}")
-    return int(value)
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if whole and low <= value <= high:
+        return int(value)
+    if whole or (isinstance(value, float) and value.is_integer()):  # orjson reads past 64 bits as a float
+        raise _bad(name, f"must be {low} to {high}, not {json.dumps(value)[:40]}")
+    raise _bad(name, f"must be a whole number from {low} to {high}, not {json.dumps(value)[:40]}")
 
 
 def _text(name: str, value: Any, most: int) -> str:
@@ -139,6 +140,8 @@ def parse(text: str | bytes) -> Command:
     fields = _FIELDS.get(raw["type"])
     if fields is None:
         raise ServerError(f"{raw['type'][:40]!r} is not a command", "unknown_type")
+    if raw.get("id") is not None and _id(raw) is None:  # an answer the client could not match
+        raise _bad("id", "must be an integer from 0 to 2^53 or a string of at most 64 characters")
     unknown = set(raw) - set(fields) - {"v", "id", "type"}
     if unknown:
         raise _bad(sorted(unknown)[0][:40], "is not a field of " + raw["type"])

@@ -16,7 +16,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-from .protocol import MAX_FRAME
+from .protocol import MAX_FRAME, frame
 
 __all__ = ["BurstWebSockets", "uvicorn_options"]
 
@@ -39,6 +39,20 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
                 raise ClientDisconnected() from None
             return
         await super().send(message)
+
+    def shutdown(self) -> None:
+        """The server is stopping: the protocol's `closed` frame, then close code 1001 `shutdown`
+        (docs/protocol.md), where uvicorn's own closes with 1012 and no reason, before the
+        app's shut-down could say anything."""
+        if not (self.handshake_complete and self.initial_response is None and not self.close_sent):
+            super().shutdown()
+            return
+        self.stop_keepalive()
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": 1001})
+        self.conn.send_text(frame("closed", reason="shutdown").encode())
+        self.conn.send_close(1001, "shutdown")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
 
 
 def uvicorn_options() -> dict[str, Any]:
