@@ -47,6 +47,7 @@ def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Pat
         back.close()
         messages = [line["message"] for line in second.stop()]  # SIGTERM: a clean shut-down
         assert "stopped" in messages and messages[-1] == f"Finished server process [{second.process.pid}]"
+        assert any(m.startswith("standing by for 2 tables") for m in messages)  # said at its start
     finally:
         for process in (first, second):
             if process is not None and process.process.poll() is None:

@@ -13,18 +13,31 @@ from .arguments import port, positive
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("serve", help="the tables as an online game server (WebSocket, docs/protocol.md)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=port, default=8000)
-    p.add_argument("--database", default="caribbean-fast.db", help="a SQLite file, or postgresql://...")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
+    p.add_argument("--port", type=port, default=8000, help="the port (default: %(default)s)")
+    p.add_argument(
+        "--database", default="caribbean-fast.db", help="a SQLite file, or postgresql://... (default: %(default)s)"
+    )
     p.add_argument("--tables", default=None, help="a TOML file of tables (default: one of each preset)")
     p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
-    p.add_argument("--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing")
-    p.add_argument("--rate", type=positive, default=20.0, help="frames a second a socket may send (flood limit)")
-    p.add_argument("--burst", type=positive, default=50.0, help="frames a socket may send at once")
+    p.add_argument(
+        "--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing (default: %(default)s)"
+    )
+    p.add_argument(
+        "--rate",
+        type=positive,
+        default=20.0,
+        help="frames a second a socket may send (flood limit) (default: %(default)s)",
+    )
+    p.add_argument(
+        "--burst", type=positive, default=50.0, help="frames a socket may send at once (default: %(default)s)"
+    )
     p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
-    p.add_argument("--share", default="0/1", help="I/K: process I of K started together splits the tables")
-    p.add_argument("--log-level", default="info")
+    p.add_argument(
+        "--share", default="0/1", help="I/K: process I of K started together splits the tables (default: %(default)s)"
+    )
+    p.add_argument("--log-level", default="info", help="debug, info, warning or error (default: %(default)s)")
     p.set_defaults(run=run_serve)
     a = commands.add_parser("accounts", help="the server's play-money accounts")
     jobs = a.add_subparsers(dest="job", required=True)

@@ -483,7 +483,8 @@ class Variant:
         for bet in self.side_bets:
             if bet.name == name:
                 return bet
-        raise ArgumentError(f"side bet: {self.name} has no side bet {name!r}")
+        offered = ", ".join(repr(bet.name) for bet in self.side_bets) or "none"
+        raise ArgumentError(f"side bet: {self.name} has no side bet {name!r} (its side bets: {offered})")
 
 
 @cache
