@@ -274,6 +274,7 @@ def test_restore_completes_a_stud_round_and_voids_a_holdem_round() -> None:
         again = restore(store)
         assert again.phase is (Phase.SETTLED if voided else Phase.DECIDING)
         assert again.balance(0) == (10_000 if voided else 9_500)
+        assert again.view(0).void is voided and again.view(0).result is None  # what a player is told
         assert audit(store).ok
 
 

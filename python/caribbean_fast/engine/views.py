@@ -50,6 +50,7 @@ class SeatView:
     exchanges: int
     limit: int | None
     currency: str
+    void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
 
 
 @lru_cache(maxsize=4096)
@@ -119,4 +120,5 @@ def seat_view(state: TableState, variant: Variant, seat: int, actions: Sequence[
         exchanges=me.exchanges,
         limit=limit,
         currency=variant.currency.code,
+        void=r.void and state.phase is Phase.SETTLED,
     )

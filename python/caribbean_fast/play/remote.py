@@ -91,6 +91,7 @@ def view_of(raw: dict[str, Any]) -> SeatView:
         exchanges=int(raw["exchanges"]),
         limit=raw["limit"],
         currency=str(raw["currency"]),
+        void=bool(raw.get("void", False)),
     )
 
 

@@ -213,6 +213,7 @@ def view_json(view: SeatView, players: dict[int, str], public: bool = False) -> 
         "exchanges": view.exchanges,
         "limit": view.limit,
         "currency": view.currency,
+        "void": view.void,
     }
     if public:
         return _public(me, shown)
