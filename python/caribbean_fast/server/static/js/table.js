@@ -171,7 +171,9 @@ function renderResult(v) {
   const node = $("result");
   node.className = "result";
   if (!v.result) {
-    node.textContent = v.phase === "deciding" && v.cards.length ? "Your decision" : "";
+    const waiting = v.phase === "deciding" && v.cards.length ? "Your decision" : "";
+    node.textContent = v.void ? "Round void: every bet returned" : waiting;
+    if (v.void) node.classList.add("push");
     return;
   }
   const net = v.result.net.total;
