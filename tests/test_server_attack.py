@@ -14,6 +14,10 @@ from live_server import Client, LiveServer, query, settings
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from caribbean_fast.errors import ServerError
+from caribbean_fast.server.logs import RedactTokens
+from caribbean_fast.server.protocol import parse
+
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[LiveServer]:
@@ -163,6 +167,43 @@ def test_hidden_cards_never_reach_another_socket(server: LiveServer, caplog: pyt
         late = "".join(c.raw[before[name] :])
         assert set(hands["alice"]) <= set(CARD.findall(late))  # revealed at the showdown
     logs = caplog.text
+    assert "token=[redacted]" in logs  # the query's line was logged, its token taken out
     assert not any(t in logs for t in tokens) and seed not in logs
     assert not any(card in logs for card in hole)
     assert "argon2" not in httpx.get(f"{server.http}/metrics").text
+
+
+@pytest.mark.parametrize("ident", [0, "", 2**53, "x" * 64, None, "no id at all"])
+def test_ids_at_their_bounds_are_kept(ident: object) -> None:
+    absent = ident == "no id at all"
+    text = json.dumps({"v": 1, "type": "ping"} | ({} if absent else {"id": ident}))
+    assert parse(text).id == (None if absent else ident)
+
+
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        ("18446744073709551616", "amount: must be 1 to 1000000000000, not 1.8446744073709552e+19"),
+        ("-3", "amount: must be 1 to 1000000000000, not -3"),
+        ("5.0", "amount: must be a whole number from 1 to 1000000000000 (no decimal point or exponent), not 5.0"),
+        ('"7"', 'amount: must be a whole number from 1 to 1000000000000 (no decimal point or exponent), not "7"'),
+    ],
+)
+def test_an_amount_is_told_what_is_wrong_with_it(amount: str, message: str) -> None:
+    with pytest.raises(ServerError, match="^" + re.escape(message) + "$"):
+        parse(f'{{"v": 1, "id": 1, "type": "ante", "table": "cyberstud-1", "amount": {amount}}}')
+
+
+def test_tokens_are_redacted_from_log_records_of_every_shape() -> None:
+    def record(msg: str, args: object) -> logging.LogRecord:
+        r = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, msg, None, None)
+        r.args = args  # type: ignore[assignment]  # as uvicorn's loggers pass them
+        RedactTokens().filter(r)
+        return r
+
+    line = record('%s - "WebSocket %s" [accepted]', ("127.0.0.1:5", "/ws?token=s3cret&x=1"))
+    assert line.getMessage() == '127.0.0.1:5 - "WebSocket /ws?token=[redacted]&x=1" [accepted]'
+    assert isinstance(line.args, tuple) and len(line.args) == 2  # uvicorn's access formatter unpacks them
+    assert "s3cret" not in record("GET /?token=s3cret", None).getMessage()
+    mismatched = record("%s %s", ("only one",))  # logging reports this one itself: the filter passes it on
+    assert mismatched.args == ("only one",)

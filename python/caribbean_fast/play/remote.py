@@ -247,7 +247,7 @@ class RemoteSession(SeatKeys):
     def _settled_text(self) -> str | None:
         """The result of a round settled since the last look (and the history brought up to date)."""
         view = self._view()
-        if view.result is None or view.round == self._settled:
+        if (view.result is None and not view.void) or view.round == self._settled:
             return None
         self._settled, self.rounds = view.round, self.rounds + 1
         self._history()
@@ -270,6 +270,8 @@ class RemoteSession(SeatKeys):
 
     def result_text(self) -> str:
         view = self._view()
+        if view.phase is Phase.SETTLED and view.void:
+            return "the round is void: every bet refunded"
         if view.phase is not Phase.SETTLED or view.result is None:
             return "decided; waiting for the other seats"
         return outcome_words(view.result, self.table.variant.currency)

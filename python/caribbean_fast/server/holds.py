@@ -108,7 +108,7 @@ class Holds:
         others = tuple(_blank_other(o) if o.seat in stale else o for o in view.others) if stale else view.others
         if self._ours(view.seat, view.round):
             return replace(view, others=others) if stale else view
-        return replace(view, others=others, cards=(), hand="", result=None, exchanges=0, bets=Bets())
+        return replace(view, others=others, cards=(), hand="", result=None, exchanges=0, bets=Bets(), void=False)
 
     def _ours(self, seat: int, number: int) -> bool:
         hold = self.current(seat)

@@ -4,6 +4,7 @@ unrevealed seed or a card."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -16,14 +17,21 @@ _TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
 
 
 class RedactTokens(logging.Filter):
-    """uvicorn logs each request's path with its query, and a browser's WebSocket may carry its
-    session as `?token=`: the value is replaced before any handler sees the line."""
+    """uvicorn logs each request's path with its query, and a client that can send neither a
+    header nor a cookie carries its session as `?token=`: the value is replaced in the record's
+    arguments (their shape kept for uvicorn's own formatters) or message before any handler sees
+    it. A record this cannot read is passed on as it is, for logging to report."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "token=" in message:
-            record.msg, record.args = _TOKEN_IN_QUERY.sub(r"\1[redacted]", message), None
+        with contextlib.suppress(Exception):
+            if isinstance(record.args, tuple):
+                record.args = tuple(_redacted(a) for a in record.args)
+            record.msg = _redacted(record.msg)
         return True
+
+
+def _redacted(value: object) -> object:
+    return _TOKEN_IN_QUERY.sub(r"\1[redacted]", value) if isinstance(value, str) and "token=" in value else value
 
 
 def redact_tokens() -> None:

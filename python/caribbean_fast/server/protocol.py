@@ -70,9 +70,13 @@ def _integer(name: str, value: Any, low: int, high: int) -> int:
     whole = isinstance(value, int) and not isinstance(value, bool)
     if whole and low <= value <= high:
         return int(value)
-    if whole or (isinstance(value, float) and value.is_integer()):  # orjson reads past 64 bits as a float
-        raise _bad(name, f"must be {low} to {high}, not {json.dumps(value)[:40]}")
-    raise _bad(name, f"must be a whole number from {low} to {high}, not {json.dumps(value)[:40]}")
+    # orjson reads a number past 64 bits as a float: out of range, whatever its form
+    outside = (whole or isinstance(value, float)) and not low <= value <= high
+    shown = json.dumps(value)
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    if outside:
+        raise _bad(name, f"must be {low} to {high}, not {shown}")
+    raise _bad(name, f"must be a whole number from {low} to {high} (no decimal point or exponent), not {shown}")
 
 
 def _text(name: str, value: Any, most: int) -> str:

@@ -58,7 +58,8 @@ class Server:
         if len(self.owners) < len(self.settings.tables):
             waiting = len(self.settings.tables) - len(self.owners)
             why = "another process serves them (or will); this one takes them over if it stops"
-            _log.info(f"standing by for {waiting} tables: {why}", extra={"fields": {"tables": waiting}})
+            tables = f"{waiting} table{'s' if waiting > 1 else ''}"
+            _log.info(f"standing by for {tables}: {why}", extra={"fields": {"tables": waiting}})
 
     async def _take_over(self, foreign: bool = True) -> None:
         """Serves every table whose lease this process can take: at start, and when the process

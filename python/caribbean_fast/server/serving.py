@@ -9,12 +9,14 @@ close), which writes them all. Any other ASGI server ignores the key and writes 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, cast
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.protocol import State
 
 from .protocol import MAX_FRAME, frame
 
@@ -49,9 +51,11 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
             return
         self.stop_keepalive()
         self.queue.put_nowait({"type": "websocket.disconnect", "code": 1001})
-        self.conn.send_text(frame("closed", reason="shutdown").encode())
-        self.conn.send_close(1001, "shutdown")
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.conn.state is State.OPEN and not self.transport.is_closing():
+            with contextlib.suppress(InvalidState):  # the client's close crossed ours: nothing to say
+                self.conn.send_text(frame("closed", reason="shutdown").encode())
+                self.conn.send_close(1001, "shutdown")
+                self.transport.write(b"".join(self.conn.data_to_send()))
         self.transport.close()
 
 
