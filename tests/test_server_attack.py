@@ -138,7 +138,7 @@ def test_hidden_cards_never_reach_another_socket(server: LiveServer, caplog: pyt
     tokens = [server.guest(), server.guest()]
     alice, bob = (Client(server.ws, t) for t in tokens)
     spectator = Client(server.ws)
-    Client(f"{server.ws}?token={tokens[0]}").cmd("ping")  # a browser's way: the path uvicorn logs
+    Client(f"{server.ws}?token={tokens[0]}").cmd("ping")  # a client without header or cookie: the path uvicorn logs
     spectator.ok("watch", table="network-24h-1")
     for c in (alice, bob):
         c.ok("sit", table="network-24h-1", buy_in=5_000)

@@ -13,6 +13,8 @@ from collections import defaultdict
 
 from starlette.websockets import WebSocket
 
+from .protocol import frame
+
 __all__ = ["Connection", "Hub"]
 
 QUEUE = 256  # frames waiting for a slow socket before it is closed
@@ -47,7 +49,7 @@ class Connection:
             while await self._burst():
                 pass
             code, reason = self.close_reason or (1000, "")
-            await self.ws.send_text(f'{{"v":1,"type":"closed","reason":"{reason}"}}')
+            await self.ws.send_text(frame("closed", reason=reason))
             await self.ws.close(code, reason)
 
     async def _burst(self) -> bool:

@@ -55,8 +55,7 @@ class Server:
         if self.settings.tune_process:
             tune_process()
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
-        if len(self.owners) < len(self.settings.tables):
-            waiting = len(self.settings.tables) - len(self.owners)
+        if waiting := len(self.settings.tables) - len(self.owners):
             why = "another process serves them (or will); this one takes them over if it stops"
             tables = f"{waiting} table{'s' if waiting > 1 else ''}"
             _log.info(f"standing by for {tables}: {why}", extra={"fields": {"tables": waiting}})
