@@ -1,5 +1,7 @@
 """The host a benchmark runs on, in one line: the same code's figures move by a third or more
-between the hosts behind this 2-core machine (docs/benchmarks.md), so each figure names its host."""
+between the hosts behind this 2-core machine (docs/benchmarks.md), so each figure names its host;
+and the share of the run's time the hypervisor gave to other machines (steal), which slows the
+same host by as much within a session."""
 
 from __future__ import annotations
 
@@ -33,3 +35,18 @@ def describe() -> str:
     avx512 = "avx512f" in _cpu_field("flags").split()
     load = os.getloadavg()[0]
     return f"{model}, {os.cpu_count()} cores, L2 {l2} a core, {'AVX-512' if avx512 else 'no AVX-512'}, load {load:.2f}"
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """(steal, all) clock ticks of every processor since boot, from /proc/stat ((0, 0) without
+    it): user, nice, system, idle, iowait, irq, softirq and steal (a guest's own time is inside
+    user)."""
+    ticks = [int(f) for f in _read("/proc/stat").partition("\n")[0].split()[1:9]]
+    return (ticks[7], sum(ticks)) if len(ticks) == 8 else (0, 0)
+
+
+def steal_since(start: tuple[int, int]) -> float:
+    """The percentage of every processor's time since `start` (`cpu_ticks()`) in which the
+    hypervisor ran something else: a figure taken while it is high is a slower machine's."""
+    steal, total = (now - then for now, then in zip(cpu_ticks(), start, strict=True))
+    return 100 * steal / total if total else 0.0

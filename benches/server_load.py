@@ -6,7 +6,8 @@ Run: ``python benches/server_load.py --clients 2000 --seconds 60 --pace 1 --form
 SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watchers open instead
 and reports the server's memory per connection). Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
-reconciles and every table's record audits clean afterwards), the host it ran on (`host`), and more.
+reconciles and every table's record audits clean afterwards), the host it ran on (`host`), the
+share of the load's time the hypervisor ran other machines in (`steal_percent`), and more.
 
 The bots' accounts and session tokens are written into the database before the server starts
 (hashing 2,000 passwords with argon2id would take minutes and measures nothing about serving).
@@ -45,7 +46,7 @@ from caribbean_fast.server.server import quiet_gc
 from caribbean_fast.server.wallets import reconcile
 from caribbean_fast.variants import PRESETS, load_variant
 
-from host import describe
+from host import cpu_ticks, describe, steal_since
 
 REFUSALS = {"illegal", "insufficient_funds", "not_seated", "seat_taken"}
 DROP = 0.005  # the chance a bot drops its socket after a command, and reconnects
@@ -377,9 +378,9 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         stats = Stats()
         bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
-        cpu_before = _cpu(processes)
+        cpu_before, ticks = _cpu(processes), cpu_ticks()
         elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
-        cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
+        cpu, steal = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)], steal_since(ticks)
     finally:
         for p in processes:
             p.stop()
@@ -408,6 +409,7 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "server_cpu_us_per_command": round(1e6 * sum(cpu[1:]) / max(stats.commands, 1)),
         "database": "postgresql" if url.startswith("postgres") else "sqlite",
         "host": host,
+        "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
     }
 
 

@@ -1,5 +1,6 @@
 """Simulation throughput and agreement with the exact figures: each preset under its best
-strategy (or the strategies named), with rounds per second and nanoseconds a round per thread,
+strategy (or the strategies named), with rounds per second, nanoseconds a round per thread and
+the share of the run the hypervisor gave to other machines (steal),
 and the z-score of the simulated mean against the exact expected return.
 
 Run: ``python benches/simulation.py [--rounds 1e9]`` (the issue's figure uses 1e9 rounds, both
@@ -19,7 +20,7 @@ from caribbean_fast import analyze, load_variant, simulate
 from caribbean_fast.analysis import strategies
 from caribbean_fast.variants import Family
 
-from host import describe
+from host import cpu_ticks, describe, steal_since
 
 
 def main() -> None:
@@ -36,14 +37,16 @@ def main() -> None:
     threads = args.threads or os.cpu_count() or 1  # passed to the run, so the figure is per thread used
     title = f"{int(args.rounds):,} rounds each, seed {args.seed}, {threads} thread(s)\n{describe()}"
     table = Table(title=title)
-    columns = ("variant", "strategy", "M rounds/s", "ns/round/thread", "goal", "simulated mean", "stderr")
+    columns = ("variant", "strategy", "M rounds/s", "ns/round/thread", "steal %", "goal", "simulated mean", "stderr")
     for column in (*columns, "exact", "z"):
         table.add_column(column, justify="left" if column in ("variant", "strategy") else "right")
     for name in args.variants:
         v = load_variant(name)
         for strategy in (s for s in args.strategies if s in strategies(v.family)):
             exact = float(analyze(v, strategy).expected_return)
+            start = cpu_ticks()
             r = simulate(v, int(args.rounds), seed=args.seed, strategy=strategy, threads=threads)
+            steal = steal_since(start)
             # issue 17's goals: the best strategy on two cores
             goal = ("100" if v.family == "stud" else "50") if strategy == "best" and threads == 2 else "-"
             table.add_row(
@@ -51,6 +54,7 @@ def main() -> None:
                 strategy,
                 f"{r.rounds_per_second / 1e6:.1f}",
                 f"{threads * 1e9 / r.rounds_per_second:.1f}",
+                f"{steal:.0f}",
                 goal,
                 f"{r.mean:+.6f}",
                 f"{r.stderr:.6f}",

@@ -1,0 +1,33 @@
+"""The benchmarks' host line and steal share (`benches/host.py`), read from fake /proc files."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+
+def _host() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("host", Path(__file__).parents[1] / "benches" / "host.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_steal_is_the_share_of_every_processors_ticks_since_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    host = _host()
+    # user nice system idle iowait irq softirq steal, then guest and guest_nice (inside user)
+    monkeypatch.setattr(host, "_read", lambda path: "cpu  100 0 50 800 10 0 0 40 7 0\ncpu0 1 2 3\n")
+    assert host.cpu_ticks() == (40, 1000)
+    assert host.steal_since((20, 500)) == pytest.approx(4.0)  # 20 of 500 ticks
+    assert host.steal_since((40, 1000)) == 0.0  # no tick since: no share, no division by zero
+
+
+def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) -> None:
+    host = _host()
+    monkeypatch.setattr(host, "_read", lambda path: "")
+    assert host.cpu_ticks() == (0, 0)
+    assert host.steal_since((0, 0)) == 0.0
