@@ -47,6 +47,9 @@ def cpu_ticks() -> tuple[int, int]:
 
 def steal_since(start: tuple[int, int]) -> float:
     """The percentage of every processor's time since `start` (`cpu_ticks()`) in which the
-    hypervisor ran something else: a figure taken while it is high is a slower machine's."""
+    hypervisor ran something else: a figure taken while it is high is a slower machine's. An
+    idle processor's time counts in the whole too (it is rarely stolen from), so a run on one of
+    two cores shows at most about half of what its own core lost. A counter that went back (a
+    hypervisor may move it after a migration) counts as none."""
     steal, total = (now - then for now, then in zip(cpu_ticks(), start, strict=True))
-    return 100 * steal / total if total else 0.0
+    return 100 * max(steal, 0) / total if total > 0 else 0.0

@@ -24,6 +24,7 @@ def test_steal_is_the_share_of_every_processors_ticks_since_the_start(monkeypatc
     assert host.cpu_ticks() == (40, 1000)
     assert host.steal_since((20, 500)) == pytest.approx(4.0)  # 20 of 500 ticks
     assert host.steal_since((40, 1000)) == 0.0  # no tick since: no share, no division by zero
+    assert host.steal_since((50, 500)) == 0.0  # a steal counter moved back counts as none
 
 
 def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) -> None:
