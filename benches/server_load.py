@@ -380,7 +380,8 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
         cpu_before, ticks = _cpu(processes), cpu_ticks()
         elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
-        cpu, steal = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)], steal_since(ticks)
+        cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
+        steal = steal_since(ticks)
     finally:
         for p in processes:
             p.stop()

@@ -1,7 +1,7 @@
 """Simulation throughput and agreement with the exact figures: each preset under its best
-strategy (or the strategies named), with rounds per second, nanoseconds a round per thread and
-the share of the run the hypervisor gave to other machines (steal),
-and the z-score of the simulated mean against the exact expected return.
+strategy (or the strategies named), with rounds per second, nanoseconds a round per thread, the
+share of the run the hypervisor gave to other machines (steal) and the z-score of the simulated
+mean against the exact expected return.
 
 Run: ``python benches/simulation.py [--rounds 1e9]`` (the issue's figure uses 1e9 rounds, both
 cores); ``--threads 1 --rounds 2e8 --strategies best always-raise`` puts one thread's cost of
