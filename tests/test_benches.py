@@ -1,8 +1,11 @@
-"""The benchmarks' host line and steal share (`benches/host.py`), read from fake /proc files."""
+"""The benchmark scripts: the host line and steal share (`benches/host.py`), read from fake /proc files,
+and the simulation bench's rows over several runs."""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -32,3 +35,16 @@ def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(host, "_read", lambda path: "")
     assert host.cpu_ticks() == (0, 0)
     assert host.steal_since((0, 0)) == 0.0
+
+
+def test_the_simulation_bench_gives_each_row_the_median_and_range_of_its_runs() -> None:
+    """The whole script, as the README runs it, on a small run: a row per variant, with the
+    median of the runs, their range, and the title saying how many runs."""
+    bench = Path(__file__).parents[1] / "benches" / "simulation.py"
+    args = ["--rounds", "2e5", "--runs", "3", "--variants", "cyberstud", "--threads", "1"]
+    out = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, check=True).stdout
+    assert "200,000 rounds each, seed 7, 1 thread(s), median of 3 runs in turn" in out
+    row = next(line for line in out.splitlines() if "cyberstud" in line)
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    low, high = (float(x) for x in cells[3].split("-"))
+    assert cells[:2] == ["cyberstud", "best"] and low <= float(cells[2]) <= high
