@@ -4,10 +4,11 @@ share of the run the hypervisor gave to other machines (steal) and the z-score o
 mean against the exact expected return.
 
 Run: ``python benches/simulation.py [--rounds 1e9] [--runs 5]`` (the issue's figure uses 1e9
-rounds, both cores; with ``--runs``, each row is the median of that many runs, the rows' runs
-taken in turn so that the host's drift touches all alike); ``--threads 1 --rounds 2e8
---strategies best always-raise`` puts one thread's cost of the best strategy beside a
-threshold's (a strategy a variant does not have is skipped).
+rounds, both cores). With ``--runs``, each row's rate and time a round are the median of that
+many runs and its steal the largest; the rows' runs are taken in turn, so that the host's drift
+touches all alike, and a run whose mean differs from the row's first stops the bench.
+``--threads 1 --rounds 2e8 --strategies best always-raise`` puts one thread's cost of the best
+strategy beside a threshold's (a strategy a variant does not have is skipped).
 """
 
 from __future__ import annotations
@@ -25,6 +26,17 @@ from caribbean_fast.analysis import strategies
 from caribbean_fast.variants import Family
 
 from host import cpu_ticks, describe, steal_since
+
+# A row's columns after its variant and strategy (`_figures`).
+FIGURES = ("M rounds/s", "range", "ns/round/thread", "steal %", "goal", "simulated mean", "stderr", "exact", "z")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a row: its result and the share of it the hypervisor gave to other machines."""
+
+    result: SimulationResult
+    steal: float
 
 
 def main() -> None:
@@ -44,57 +56,51 @@ def main() -> None:
     threads = args.threads or os.cpu_count() or 1  # passed to the run, so the figure is per thread used
     variants = [load_variant(name) for name in args.variants]
     rows = [(v, s) for v in variants for s in args.strategies if s in strategies(v.family)]
-    runs: list[list[Run]] = [[] for _ in rows]
+    runs_by_row: list[list[Run]] = [[] for _ in rows]
     for _ in range(args.runs):
-        for (v, strategy), row_runs in zip(rows, runs, strict=True):
-            row_runs.append(_run(v, strategy, int(args.rounds), args.seed, threads))
+        for (v, strategy), runs in zip(rows, runs_by_row, strict=True):
+            runs.append(_run(v, strategy, int(args.rounds), args.seed, threads))
+            if runs[-1].result.mean != runs[0].result.mean:
+                raise SystemExit(f"{v.name} {strategy}: runs with the same seed gave different means")
     runs_said = f", median of {args.runs} runs in turn" if args.runs > 1 else ""
     title = f"{int(args.rounds):,} rounds each, seed {args.seed}, {threads} thread(s){runs_said}\n{describe()}"
     table = Table(title=title)
-    columns = ("variant", "strategy", "M rounds/s", "range", "ns/round/thread", "steal %", "goal")
-    for column in (*columns, "simulated mean", "stderr", "exact", "z"):
+    columns = ("variant", "strategy", *FIGURES)
+    for column in columns:
         table.add_column(column, justify="left" if column in ("variant", "strategy") else "right")
-    for (v, strategy), row_runs in zip(rows, runs, strict=True):
-        table.add_row(v.name, strategy, *_figures(v, strategy, row_runs, threads))
+    for (v, strategy), runs in zip(rows, runs_by_row, strict=True):
+        exact = float(analyze(v, strategy).expected_return)
+        # issue 17's goals: the best strategy on two cores
+        goal = ("100" if v.family == "stud" else "50") if strategy == "best" and threads == 2 else "-"
+        table.add_row(v.name, strategy, *_figures(runs, threads, goal, exact))
     Console(width=150).print(table)
-
-
-@dataclass(frozen=True)
-class Run:
-    """One run of a row: its result and the share of it the hypervisor gave to other machines."""
-
-    result: SimulationResult
-    steal: float
 
 
 def _run(v: Variant, strategy: str, rounds: int, seed: int, threads: int) -> Run:
     start = cpu_ticks()
     result = simulate(v, rounds, seed=seed, strategy=strategy, threads=threads)
+    if result.partial:  # Ctrl-C: `simulate` returns the rounds so far, which are no figure
+        raise SystemExit("interrupted")
     return Run(result, steal_since(start))
 
 
-def _figures(v: Variant, strategy: str, runs: list[Run], threads: int) -> list[str]:
-    """A row's cells after "strategy": the runs' median rate and range, the largest steal, the
-    goal, and the simulated mean against the exact one (the same seed: every run's counts are
-    the same, which is checked)."""
-    rates = sorted(r.result.rounds_per_second for r in runs)
-    means = {r.result.mean for r in runs}
-    if len(means) > 1:
-        raise SystemExit(f"{v.name} {strategy}: runs with the same seed gave different means {sorted(means)}")
-    r, median = runs[-1].result, statistics.median(rates)
-    exact = float(analyze(v, strategy).expected_return)
-    # issue 17's goals: the best strategy on two cores
-    goal = ("100" if v.family == "stud" else "50") if strategy == "best" and threads == 2 else "-"
+def _figures(runs: list[Run], threads: int, goal: str, exact: float) -> list[str]:
+    """A row's `FIGURES`: the runs' median rate, their range ("-" for one run) and the median's
+    time a round a thread, the largest steal of the runs, the goal, and the simulated mean (the
+    same in every run: the same seed) against the exact one."""
+    rates = sorted(run.result.rounds_per_second for run in runs)
+    median = statistics.median(rates)
+    result = runs[-1].result
     return [
         f"{median / 1e6:.1f}",
         f"{rates[0] / 1e6:.1f}-{rates[-1] / 1e6:.1f}" if len(rates) > 1 else "-",
         f"{threads * 1e9 / median:.1f}",
         f"{max(run.steal for run in runs):.0f}",
         goal,
-        f"{r.mean:+.6f}",
-        f"{r.stderr:.6f}",
+        f"{result.mean:+.6f}",
+        f"{result.stderr:.6f}",
         f"{exact:+.6f}",
-        f"{r.z_score(exact):+.2f}",
+        f"{result.z_score(exact):+.2f}",
     ]
 
 

@@ -1,23 +1,40 @@
-"""The benchmark scripts: the host line and steal share (`benches/host.py`), read from fake /proc files,
-and the simulation bench's rows over several runs."""
+"""The benchmark scripts: the host line and steal share (`benches/host.py`), read from fake /proc
+files; the simulation bench's figures over several runs, and the bench run whole on a small run."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
+from caribbean_fast import load_variant, simulate
 
-def _host() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("host", Path(__file__).parents[1] / "benches" / "host.py")
+BENCHES = Path(__file__).parents[1] / "benches"
+
+
+def _bench(name: str) -> ModuleType:
+    """A script of benches/ loaded as a module, its imports of its neighbours found."""
+    spec = importlib.util.spec_from_file_location(f"benches_{name}", BENCHES / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[spec.name] = module  # where its dataclasses look themselves up
+    sys.path.insert(0, str(BENCHES))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHES))
     return module
+
+
+def _host() -> ModuleType:
+    return _bench("host")
 
 
 def test_steal_is_the_share_of_every_processors_ticks_since_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,14 +54,29 @@ def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) ->
     assert host.steal_since((0, 0)) == 0.0
 
 
-def test_the_simulation_bench_gives_each_row_the_median_and_range_of_its_runs() -> None:
-    """The whole script, as the README runs it, on a small run: a row per variant, with the
-    median of the runs, their range, and the title saying how many runs."""
-    bench = Path(__file__).parents[1] / "benches" / "simulation.py"
-    args = ["--rounds", "2e5", "--runs", "3", "--variants", "cyberstud", "--threads", "1"]
-    out = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, check=True).stdout
-    assert "200,000 rounds each, seed 7, 1 thread(s), median of 3 runs in turn" in out
-    row = next(line for line in out.splitlines() if "cyberstud" in line)
-    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
-    low, high = (float(x) for x in cells[3].split("-"))
-    assert cells[:2] == ["cyberstud", "best"] and low <= float(cells[2]) <= high
+def test_a_rows_figures_are_the_median_and_range_of_its_runs() -> None:
+    simulation = _bench("simulation")
+    base = simulate(load_variant("cyberstud"), 1000, seed=1, strategy="always-raise")
+    rated = [(1e6, 0.0), (5e6, 3.0), (2e6, 1.0)]  # rounds a second, steal
+    runs = [simulation.Run(replace(base, seconds=base.rounds * base.seats / rate), steal) for rate, steal in rated]
+
+    def cells(runs: list[Any], threads: int) -> dict[str, str]:
+        return dict(zip(simulation.FIGURES, simulation._figures(runs, threads, "100", -0.05), strict=True))
+
+    three = cells(runs, 2)
+    assert (three["M rounds/s"], three["range"], three["ns/round/thread"]) == ("2.0", "1.0-5.0", "1000.0")
+    assert (three["steal %"], three["goal"], three["exact"]) == ("3", "100", "-0.050000")
+    assert three["simulated mean"] == f"{base.mean:+.6f}"
+    one = cells(runs[1:2], 1)
+    assert (one["M rounds/s"], one["range"], one["ns/round/thread"], one["steal %"]) == ("5.0", "-", "200.0", "3")
+
+
+def test_the_simulation_bench_runs_as_the_readme_says() -> None:
+    """The whole script on a small run: it ends well and says how many runs each row took."""
+    args = ["--rounds", "2e5", "--runs", "2", "--variants", "cyberstud", "--threads", "1"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, str(BENCHES / "simulation.py"), *args]
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "200,000 rounds each, seed 7, 1 thread(s), median of 2 runs in turn" in done.stdout
+    assert "cyberstud" in done.stdout
