@@ -33,12 +33,8 @@ def _bench(name: str) -> ModuleType:
     return module
 
 
-def _host() -> ModuleType:
-    return _bench("host")
-
-
 def test_steal_is_the_share_of_every_processors_ticks_since_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    host = _host()
+    host = _bench("host")
     # user nice system idle iowait irq softirq steal, then guest and guest_nice (inside user)
     monkeypatch.setattr(host, "_read", lambda path: "cpu  100 0 50 800 10 0 0 40 7 0\ncpu0 1 2 3\n")
     assert host.cpu_ticks() == (40, 1000)
@@ -48,7 +44,7 @@ def test_steal_is_the_share_of_every_processors_ticks_since_the_start(monkeypatc
 
 
 def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) -> None:
-    host = _host()
+    host = _bench("host")
     monkeypatch.setattr(host, "_read", lambda path: "")
     assert host.cpu_ticks() == (0, 0)
     assert host.steal_since((0, 0)) == 0.0
