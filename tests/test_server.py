@@ -51,7 +51,7 @@ def test_lobby_lists_every_table(server: LiveServer) -> None:
     assert [t["table"] for t in lobby] == ["cyberstud-1", "network-24h-1", "casino-holdem-1"]
     assert [t["free"] for t in lobby] == [1, 4, 1]
     health = httpx.get(f"{server.http}/healthz").json()
-    assert health == {"status": "ok", "tables": 3, "connections": 0}
+    assert health == {"status": "ok", "database": "ok", "stopped": [], "tables": 3, "connections": 0}
 
 
 def test_a_round_moves_money_exactly(server: LiveServer) -> None:

@@ -3,6 +3,7 @@ metrics, and the WebSocket at /ws (docs/protocol.md)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,7 +24,8 @@ from .ws import COOKIE, endpoint, token_of
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429, "no_table": 404}
+_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503}
+PROBE = 3.0  # seconds /healthz waits for the database to answer
 
 
 def _error(err: ServerError) -> JSONResponse:
@@ -104,8 +106,26 @@ async def lobby(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """200 while the database takes transactions and every table serves; 503 otherwise (the
+    stopped tables are listed: they are restoring from their records)."""
     server = _server(request)
-    return JSONResponse({"status": "ok", "tables": len(server.owners), "connections": len(server.hub.connections)})
+    database = await _probe(server)
+    stopped = sorted(o.spec.id for o in server.owners.values() if o.down is not None)
+    ok = database == "ok" and not stopped
+    body: dict[str, Any] = {"status": "ok" if ok else "unavailable", "database": database, "stopped": stopped}
+    body |= {"tables": len(server.owners), "connections": len(server.hub.connections)}
+    return JSONResponse(body, 200 if ok else 503)
+
+
+async def _probe(server: Server) -> str:
+    """ "ok", or why the database did not answer a transaction within `PROBE` seconds."""
+    try:
+        await asyncio.wait_for(server.db.run(lambda tx: tx.one("SELECT 1")), PROBE)
+    except TimeoutError:
+        return f"no answer in {PROBE:g} s"
+    except ServerError as err:
+        return str(err)
+    return server.db.failing or "ok"
 
 
 async def metrics(request: Request) -> Response:

@@ -16,9 +16,11 @@ Durability is never weakened: SQLite runs with `synchronous=FULL`, PostgreSQL wi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,6 +34,8 @@ __all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
+RECONNECT_FIRST, RECONNECT_MOST = 0.1, 5.0  # seconds between tries to reach a lost database
+BUSY_MS = 5000  # how long SQLite waits for another process's write lock before the batch fails
 
 
 class _SqliteTx:
@@ -56,6 +60,8 @@ class Sqlite:
     """The embedded default: one file, WAL, every commit synchronous."""
 
     in_loop = True  # see `Dialect.in_loop`: a batch's statements are microseconds of calls
+    broken = False  # the connection is a file: it never needs opening again
+    transient: tuple[type[Exception], ...] = (sqlite3.OperationalError,)  # disk full, read-only, busy
 
     def __init__(self, path: str, create: bool = True) -> None:
         self.url = path
@@ -67,7 +73,7 @@ class Sqlite:
             _refuse_foreign(self._db, path)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
             for statement in SCHEMA:
                 self._db.execute(statement)
         except sqlite3.DatabaseError as err:
@@ -77,6 +83,7 @@ class Sqlite:
         return _SqliteTx(self._db)
 
     def begin(self) -> None:
+        self.rollback()  # a transaction a failure left open ends here, never in the next batch
         self._db.execute("BEGIN IMMEDIATE")
 
     def commit(self) -> None:
@@ -84,7 +91,11 @@ class Sqlite:
 
     def rollback(self) -> None:
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # SQLite has rolled back already when it cannot
+                self._db.execute("ROLLBACK")
+
+    def reconnect(self) -> None:
+        pass
 
     def close(self) -> None:
         self._db.close()
@@ -164,6 +175,10 @@ class Database:
         # behind password hashing or other work of the loop's default executor.
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="database")
         self.commits = 0
+        self.reconnects = 0
+        self.failing: str | None = None  # why the last transaction failed, until one commits
+        self.on_reconnect: Callable[[], None] | None = None  # the server gives up its tables' leases
+        self._retry_at, self._backoff = 0.0, RECONNECT_FIRST
         self._busy = False  # a batch is being written (PostgreSQL's in the thread, SQLite's partly)
 
     @property
@@ -229,16 +244,7 @@ class Database:
                 continue
             self._busy = True
             try:
-                if self.dialect.in_loop:
-                    outcomes = await self._batch_on_loop(batch)
-                else:
-                    outcomes = await asyncio.get_running_loop().run_in_executor(self._thread, self._batch, batch)
-            except asyncio.CancelledError:  # stopped mid-batch (the loop's end): no job waits forever
-                _fail(batch, ServerError("the server stopped during this commit; its record says whether it happened"))
-                raise
-            except Exception as err:  # the commit itself failed: no job of the batch happened
-                failure = ServerError(f"the database refused a commit: {type(err).__name__}")
-                outcomes = [failure] * len(batch)
+                outcomes = await self._outcomes(batch)
             finally:
                 self._busy = False
             for job, outcome in zip(batch, outcomes, strict=True):
@@ -249,10 +255,55 @@ class Database:
                 else:
                     job.done.set_result(outcome[0])
 
+    async def _outcomes(self, batch: list[_Job]) -> list[Any]:
+        """The batch in one transaction: (result,) or the exception, per job. A transaction that
+        fails as a whole (its begin, a statement outside the jobs, its commit) refuses every job
+        with `unavailable`, and is rolled back."""
+        if self.dialect.broken:
+            refusal = await self._reconnect()
+            batch += self._jobs  # queued for the lost connection: refused with the batch
+            self._jobs = []
+            return [refusal] * len(batch)
+        try:
+            if self.dialect.in_loop:
+                outcomes = await self._batch_on_loop(batch)
+            else:
+                outcomes = await asyncio.get_running_loop().run_in_executor(self._thread, self._batch, batch)
+        except asyncio.CancelledError:  # stopped mid-batch (the loop's end): no job waits forever
+            _fail(batch, ServerError("the server stopped during this commit; its record says whether it happened"))
+            raise
+        except Exception as err:
+            self.failing = f"{type(err).__name__}: {err}"
+            _log.error("a commit failed", extra={"fields": {"error": self.failing, "jobs": len(batch)}})
+            return [ServerError(f"the database did not commit: {self.failing}", "unavailable")] * len(batch)
+        self.failing = None
+        return outcomes
+
+    async def _reconnect(self) -> ServerError:
+        """The connection was lost (PostgreSQL): a new one, at most one try a back-off step. The
+        jobs waiting are refused either way: they were queued under the lost connection's table
+        leases, which the server gives up (`on_reconnect`) before any later job runs."""
+        now = time.monotonic()
+        if now < self._retry_at:
+            return ServerError("the database connection is lost; reconnecting", "unavailable")
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self.dialect.reconnect)
+        except Exception as err:
+            self.failing = f"cannot reconnect: {type(err).__name__}"
+            self._retry_at, self._backoff = now + self._backoff, min(2 * self._backoff, RECONNECT_MOST)
+            _log.error("the database is unreachable", extra={"fields": {"error": self.failing, "retry": self._backoff}})
+            return ServerError(f"the database is unreachable ({type(err).__name__}); try again", "unavailable")
+        self._retry_at, self._backoff, self.failing = 0.0, RECONNECT_FIRST, None
+        self.reconnects += 1
+        _log.warning("reconnected to the database", extra={"fields": {"reconnects": self.reconnects}})
+        if self.on_reconnect is not None:
+            self.on_reconnect()
+        return ServerError("the database connection was lost and is back; try again", "unavailable")
+
     def _batch(self, batch: list[_Job]) -> list[Any]:
         """One transaction; each job in a savepoint. Returns (result,) or the exception per job."""
-        self.dialect.begin()
         try:
+            self.dialect.begin()
             outcomes = self._jobs_run(batch)
             self.dialect.commit()
         except BaseException:
@@ -262,25 +313,30 @@ class Database:
         return outcomes
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
-        """`_batch` for SQLite: the statements on the loop, the commit in a thread. The commit is
-        the fsync, 4 ms on average at load (measured), during which the loop runs the commands
-        of other tables (whose rows wait for the next batch) rather than waiting; nothing else
-        touches the connection meanwhile (`_work` runs one batch at a time, and `run_now` refuses
-        a started database)."""
-        self.dialect.begin()
+        """`_batch` for SQLite: the statements on the loop; the begin (which may wait for another
+        process's write lock, up to the busy timeout) and the commit (the fsync, 4 ms on average
+        at load, measured) in the connection's thread, while the loop runs the commands of other
+        tables (whose rows wait for the next batch); nothing else touches the connection meanwhile
+        (`_work` runs one batch at a time, and `run_now` refuses a started database)."""
         try:
+            await self._in_thread(self.dialect.begin)
             outcomes = self._jobs_run(batch)
-            commit = asyncio.get_running_loop().run_in_executor(self._thread, self.dialect.commit)
-            try:
-                await asyncio.shield(commit)
-            finally:  # cancelled: the connection is the thread's until its commit ends
-                if not commit.done():
-                    await asyncio.wait({commit})
+            await self._in_thread(self.dialect.commit)
         except BaseException:
             self.dialect.rollback()
             raise
         self.commits += 1
         return outcomes
+
+    async def _in_thread(self, call: Callable[[], None]) -> None:
+        """`call` in the connection's thread; if cancelled, the connection stays the thread's
+        until the call ends."""
+        running = asyncio.get_running_loop().run_in_executor(self._thread, call)
+        try:
+            await asyncio.shield(running)
+        finally:
+            if not running.done():
+                await asyncio.wait({running})
 
     def _jobs_run(self, batch: list[_Job]) -> list[Any]:
         """Every job of the batch in the open transaction: the rows-only ones merged, the others
@@ -293,8 +349,7 @@ class Database:
                 outcomes[k] = self._one(tx, job)
         return [outcomes[k] for k in range(len(batch))]
 
-    @classmethod
-    def _write_merged(cls, tx: Tx, jobs: list[tuple[int, _Job]], outcomes: dict[int, Any]) -> None:
+    def _write_merged(self, tx: Tx, jobs: list[tuple[int, _Job]], outcomes: dict[int, Any]) -> None:
         """Every rows-only job's rows in one `many` per statement, in one savepoint; if that
         fails, it is rolled back and each job runs alone in its own."""
         if not jobs:
@@ -312,14 +367,13 @@ class Database:
             tx.execute("ROLLBACK TO SAVEPOINT writes")
             tx.execute("RELEASE SAVEPOINT writes")
             for k, job in jobs:
-                outcomes[k] = cls._one(tx, job)
+                outcomes[k] = self._one(tx, job)
             return
         tx.execute("RELEASE SAVEPOINT writes")
         for k, _ in jobs:
             outcomes[k] = (None,)
 
-    @staticmethod
-    def _one(tx: Tx, job: _Job) -> Any:
+    def _one(self, tx: Tx, job: _Job) -> Any:
         tx.execute("SAVEPOINT job")
         try:
             result = job.run(tx)
@@ -328,6 +382,10 @@ class Database:
             tx.execute("RELEASE SAVEPOINT job")
             if isinstance(err, CaribbeanFastError):
                 return err
+            if isinstance(err, self.dialect.transient):  # the database's fault (full, read-only, cancelled)
+                _log.error("a database job failed", extra={"fields": {"error": f"{type(err).__name__}: {err}"}})
+                why = f"the database refused a write ({type(err).__name__}); nothing was changed"
+                return ServerError(why, "unavailable")
             _log.exception("a database job failed")
             return ServerError("the server failed; nothing was changed")
         tx.execute("RELEASE SAVEPOINT job")

@@ -19,7 +19,7 @@ from .tables import Owner, TableSpec
 
 __all__ = ["Lobby", "changing", "fixed"]
 
-_CHANGING = ("seats", "taken", "free", "meter", "phase")
+_CHANGING = ("seats", "taken", "free", "meter", "phase", "available")
 _UPSERT = "INSERT INTO lobby_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state"
 
 
@@ -39,14 +39,17 @@ def fixed(spec: TableSpec) -> dict[str, Any]:
 
 def changing(owner: Owner) -> dict[str, Any]:
     """What only the serving process knows of its table now (its seats too: a table restored
-    from its record keeps the seats it was opened with)."""
-    t = owner.t
+    from its record keeps the seats it was opened with). A stopped table says so: `available`
+    false, until it is restored from its record."""
+    t = owner.table
+    seats = owner.spec.seats if t is None else t.seats
     return {
-        "seats": t.seats,
+        "seats": seats,
         "taken": sorted(owner.players),
-        "free": t.seats - len(owner.players),
-        "meter": t.meter,
-        "phase": str(t.phase),
+        "free": seats - len(owner.players),
+        "meter": None if t is None else t.meter,
+        "phase": "stopped" if t is None else str(t.phase),
+        "available": t is not None,
     }
 
 

@@ -17,6 +17,11 @@ class Metrics:
         r = self.registry = CollectorRegistry()
         self.connections = Gauge("cf_connections", "Open WebSocket connections", registry=r)
         self.tables = Gauge("cf_tables", "Tables this process serves", registry=r)
+        self.tables_stopped = Gauge(
+            "cf_tables_stopped", "Tables stopped after a failed write, until restored from their records", registry=r
+        )
+        self.table_stops = Counter("cf_table_stops", "Tables stopped by a failed commit or restore", registry=r)
+        self.database_reconnects = Counter("cf_database_reconnects", "Database connections made again", registry=r)
         self.rounds = Counter("cf_rounds", "Rounds closed (settled or void)", registry=r)
         self.commands = Counter("cf_commands", "Commands answered", ["type"], registry=r)
         self.refusals = Counter("cf_refusals", "Commands refused and frames rejected", ["code"], registry=r)

@@ -50,13 +50,17 @@ class _PgTx:
         return [tuple(r) for r in self._db.execute(_sql(sql), tuple(params)).fetchall()]
 
 
+CONNECT_TIMEOUT = 5  # seconds to reach the database before a try fails
+
+
 class Postgres:
     in_loop = False  # each statement waits on the network: batches run in a worker thread
+    transient: tuple[type[Exception], ...] = (psycopg.OperationalError,)  # lost, cancelled, shut down
 
     def __init__(self, url: str) -> None:
         self.url = url
         try:
-            self._db = psycopg.connect(url, autocommit=True)
+            self._db = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
             with self._db.transaction():
                 self._db.execute("SELECT pg_advisory_xact_lock(1)")  # one process creates the schema
                 for statement in SCHEMA:
@@ -67,14 +71,29 @@ class Postgres:
     def tx(self) -> Tx:
         return _PgTx(self._db)
 
+    @property
+    def broken(self) -> bool:
+        return self._db.closed or self._db.broken
+
     def begin(self) -> None:
+        if self._db.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            self.rollback()  # a transaction a failure left open (or aborted) ends here
         self._db.execute("BEGIN")
 
     def commit(self) -> None:
         self._db.execute("COMMIT")
 
     def rollback(self) -> None:
-        self._db.execute("ROLLBACK")
+        if self._db.closed:
+            return
+        try:
+            self._db.execute("ROLLBACK")
+        except psycopg.Error:  # a cancel or a lost connection mid-rollback: its state is unknown
+            self._db.close()
+
+    def reconnect(self) -> None:
+        self._db.close()
+        self._db = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
     def close(self) -> None:
         self._db.close()

@@ -196,7 +196,8 @@ class Relay:
             table = held["table"]
             owner = self.server.owners.get(table)
             if owner is not None:  # this process serves it now
-                if table not in shown and owner.seat_of(self.player.account) is not None:
+                seated = owner.seat_of(self.player.account) is not None
+                if table not in shown and seated and owner.table is not None:
                     self.player.send(owner.view_frame(held["seat"]))
                     shown.add(table)
                 continue

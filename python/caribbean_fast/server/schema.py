@@ -51,6 +51,15 @@ class Dialect(Protocol):
 
     url: str
     in_loop: bool
+
+    @property
+    def broken(self) -> bool:
+        """The connection is lost (PostgreSQL): `reconnect` before the next transaction."""
+        ...
+
+    transient: tuple[type[Exception], ...]
+    """The errors that are the database's fault, not a job's (full, read-only, busy, cancelled,
+    lost): a job failing with one is refused `unavailable`."""
     """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
     in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
     while from a thread each call waits its turn at the interpreter lock behind a busy loop;
@@ -59,7 +68,15 @@ class Dialect(Protocol):
     def tx(self) -> Tx: ...
     def begin(self) -> None: ...
     def commit(self) -> None: ...
-    def rollback(self) -> None: ...
+    def rollback(self) -> None:
+        """Ends any open transaction; never raises (a connection it cannot roll back is closed,
+        and `broken`)."""
+        ...
+
+    def reconnect(self) -> None:
+        """A new connection in place of a lost one (its leases were lost with it)."""
+        ...
+
     def close(self) -> None: ...
     def try_lease(self, table_id: str) -> bool:
         """Takes the right to serve the table if no live process holds it; kept until this

@@ -47,6 +47,7 @@ class Server:
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
     async def start(self) -> None:
+        self.db.on_reconnect = self._connection_lost
         self.db.start()
         await self.db.run(self.book.load)
         await self._take_over(foreign=self.settings.share[1] == 1)
@@ -75,14 +76,32 @@ class Server:
         self.metrics.tables.set(len(self.owners))
 
     async def _serve(self, spec: TableSpec) -> None:
+        """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
+        kept) when the database fails meanwhile."""
         if not await self._lease(spec.id):
             return
-        await self.db.run(lambda tx: _announce(tx, spec.id, self.settings.endpoint))
-        owner = Owner(spec, self.db, self.book, self.hub, self.metrics)
-        await owner.open()
+        owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint)
+        try:
+            await owner.open()
+        except Exception as err:
+            _log.error("table %s could not be opened: %s", spec.id, err)
         owner.start()
         self.owners[spec.id] = owner
-        _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round}})
+        _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
+
+    def _connection_lost(self) -> None:
+        """The database connection was lost and made again: the table leases went with it
+        (PostgreSQL's advisory locks are the connection's), so another process may serve those
+        tables now. Every table is given up at once, before any later job runs; the lease loop
+        takes back those that no other process took."""
+        owners, self.owners = list(self.owners.values()), {}
+        self.metrics.database_reconnects.inc()
+        _log.warning("the database connection was lost: giving up %d tables' leases", len(owners))
+        for owner in owners:
+            owner.abandon()
+            if owner.down is not None:
+                self.metrics.tables_stopped.dec()
+        self.metrics.tables.set(0)
 
     async def _ticks(self) -> None:
         """The clock: every owner ticks its table once a `tick`."""
@@ -200,12 +219,6 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
-    """Where the table is served now, for the other processes' lobbies."""
-    tx.execute("DELETE FROM leases WHERE table_id = ?", (table_id,))
-    tx.execute("INSERT INTO leases VALUES (?, ?)", (table_id, endpoint))
 
 
 def _safe(url: str) -> str:

@@ -5,6 +5,10 @@ clock calls `tick()` so bet and decision limits, game 3's automatic decision and
 session happen with nobody connected. After each command the owner commits the events (and the
 wallet move, for sit, top up and leave, in the same database job) before it answers and sends
 each seat its view. The engine decides every rule; nothing here knows a game.
+
+Fail-stop: when a commit or a restore fails, the table in memory is dropped at once (it has moved
+where the database has not) and every command is refused `unavailable` until the table is
+restored from its durable record, which the owner retries in the background with back-off.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ __all__ = ["Owner", "TableSpec"]
 
 _log = logging.getLogger(__name__)
 RECALL = 10
+RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
 
 @dataclass(frozen=True)
@@ -42,14 +47,23 @@ class TableSpec:
     limits: int = 0
 
 
+def _unavailable(why: str) -> ServerError:
+    return ServerError(f"the table is stopped until it is restored from its record ({why}); try again", "unavailable")
+
+
 class Owner:
-    def __init__(self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics) -> None:
+    def __init__(
+        self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics, endpoint: str = ""
+    ) -> None:
         self.spec, self.db, self.book, self.hub, self.metrics = spec, db, book, hub, metrics
+        self.endpoint = endpoint  # where this process serves, announced with the table's lease
         self.record = TableRecord(spec.id)
         self.holds = Holds(spec.id)  # who held each seat for which rounds
         self.table: Table | None = None
+        self.down: str | None = None  # why the table stopped serving (None: it serves)
+        self.gone = False  # given up for another process to serve (`abandon`)
+        self._restoring: asyncio.Task[None] | None = None
         self.players: dict[int, str] = {}
-        self._loaded: dict[int, str] = {}  # the seats' holders as the database has them
         self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
         self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
         self._queue = asyncio.Queue()
@@ -62,46 +76,103 @@ class Owner:
 
     async def open(self) -> None:
         """Restores the table from its record (the engine's rules for a broken-off round), or
-        opens a new one."""
-        self.table = await self.db.run(self._open_job)
-        self._seen = self.t.seq
+        opens a new one. Nothing of the owner changes unless it succeeds."""
+        record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
+        table, loaded = await self.db.run(lambda tx: self._open_job(tx, record, holds))
+        self.record, self.holds, self.table = record, holds, table
+        self._seen = table.seq
         for seat in list(self.players):
             self._hold(seat, None)
-        for seat, account in self._loaded.items():
+        for seat, account in loaded.items():
             self._hold(seat, account)
 
-    def _open_job(self, tx: Tx) -> Table:
+    def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> tuple[Table, dict[int, str]]:
         s = self.spec
-        found = self.record.load(tx)
+        found = record.load(tx)
         seats = tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
-        self._loaded = {int(k): str(a) for k, a in seats}
-        self.holds.load(tx, self._loaded)
+        loaded = {int(k): str(a) for k, a in seats}
+        holds.load(tx, loaded)
         if found:
-            table = restore(self.record, book=self.book)
-            self.record.drop_rows()  # the rows read to restore are not kept
+            table = restore(record, book=self.book)
+            record.drop_rows()  # the rows read to restore are not kept
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
-            table = Table(
-                s.variant, seats=s.seats, limits=s.limits, store=self.record, book=self.book, accounts=accounts
-            )
-        for seat, account in self._loaded.items():
+            table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
+        for seat, account in loaded.items():
             table.accounts[seat] = account
-        self.record.flush(tx)
-        return table
+        _return_unheld(tx, table, holds, loaded)
+        self.book.load(tx)  # limits a failed commit left in memory are read again
+        record.flush(tx)
+        _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
+        return table, loaded
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._serve(), name=f"owner {self.spec.id}")
+        if self.table is None and self._restoring is None:
+            self._fail("it could not be opened")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        """Stops serving: the command under way and those queued are refused `unavailable`."""
+        tasks = self._cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def abandon(self) -> None:
+        """This process no longer holds the table's lease (its database connection was lost):
+        at once, before any later database job, it stops serving the table and forgets its
+        seats, for whichever process takes the table over."""
+        self.gone, self.table = True, None
+        self._cancel()
+        for seat in list(self.players):
+            self._hold(seat, None)
+
+    def _cancel(self) -> list[asyncio.Task[None]]:
+        tasks = [t for t in (self._task, self._restoring) if t is not None]
+        for task in tasks:
+            task.cancel()  # the command under way is refused by `_serve`
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is not None and not item[2].done():
+                item[2].set_exception(_unavailable("this process stopped serving it"))
+        return tasks
+
+    # ---- fail-stop -----------------------------------------------------------------------------------
+
+    def _fail(self, why: str) -> None:
+        """The table in memory may have moved where its record did not: it is dropped, every
+        command refused, and a restore from the record retried until one succeeds."""
+        if self.gone:
+            return
+        if self.down is None:
+            _log.error("table %s stopped: %s; restoring it from its record", self.spec.id, why)
+            self.metrics.table_stops.inc()
+            self.metrics.tables_stopped.inc()
+        self.down, self.table = why, None
+        if self._restoring is None:
+            self._restoring = asyncio.create_task(self._restore(), name=f"restore {self.spec.id}")
+
+    async def _restore(self) -> None:
+        delay = RESTORE_FIRST
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await self.open()
+                break
+            except Exception as err:
+                delay = min(2 * delay, RESTORE_MOST)
+                why = f"{type(err).__name__}: {err}"
+                _log.warning("table %s: restore failed (%s); next try in %.2f s", self.spec.id, why, delay)
+        _log.info("table restored from its record", extra={"fields": {"table": self.spec.id, "round": self.t.round}})
+        self.down, self._restoring = None, None
+        self.metrics.tables_stopped.dec()
+        self._broadcast()
 
     def tick(self) -> None:
         """The server's clock. An idle owner's table is ticked here and now: mostly nothing has
         run out, and a tick that does nothing records nothing, so the owner is not woken for it
         (1,700 tables woke their owners every second). Otherwise, or when the tick moved the
         table, a tick joins the queue (unless one waits there already) and the owner commits."""
+        if self.down is not None:
+            return
         if self._idle and not self._queue.qsize() and not self.record.dirty:
             try:
                 if not self.t.tick():
@@ -115,6 +186,8 @@ class Owner:
 
     async def submit(self, command: Command, account: str | None) -> dict[str, Any]:
         """Queues a command for the owner; its result once committed, or the refusal raised."""
+        if self.down is not None or self.gone:
+            raise _unavailable(self.down or "this process stopped serving it")
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, account, done))
         return await done
@@ -126,13 +199,20 @@ class Owner:
             self._idle = False
             if item is None:
                 self._tick_queued = False
-                await self._guarded(self._tick)
+                if self.down is None:
+                    await self._guarded(self._tick)
                 continue
             command, account, done = item
             try:
+                if self.down is not None:
+                    raise _unavailable(self.down)
                 result = await self._run(command, account)
                 if not done.cancelled():
                     done.set_result(result)
+            except asyncio.CancelledError:
+                if not done.done():
+                    done.set_exception(_unavailable("this process stopped serving it"))
+                raise
             except CaribbeanFastError as err:
                 if not done.cancelled():
                     done.set_exception(err)
@@ -151,7 +231,9 @@ class Owner:
 
     @property
     def t(self) -> Table:
-        assert self.table is not None
+        """The table; `unavailable` while it is stopped (its memory was dropped)."""
+        if self.table is None:
+            raise _unavailable(self.down or "this process does not serve it")
         return self.table
 
     def seat_of(self, account: str | None) -> int | None:
@@ -271,10 +353,12 @@ class Owner:
                 await self.db.write(self.record.take())
             else:
                 await self.db.run(run)
-        except CaribbeanFastError as err:
-            if job is None or self.record.dirty or (isinstance(err, ServerError) and err.code == "internal"):
-                await self._reload()  # the engine moved on and the database did not
-            raise
+        except Exception as err:
+            refused = isinstance(err, CaribbeanFastError) and not isinstance(err, ServerError)
+            if job is not None and not self.record.dirty and (refused or _refusal(err)):
+                raise  # the job refused before the table moved: its savepoint undid it all
+            self._fail(f"a commit failed: {err}")
+            raise _unavailable(self.down or "") from None
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self._count_rounds()
         self._broadcast()
@@ -288,16 +372,6 @@ class Owner:
         self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._seen = seq
 
-    async def _reload(self) -> None:
-        """A commit failed after the engine moved on: the table is rebuilt from what is committed."""
-        _log.error("table %s: a commit failed; restoring the table from its record", self.spec.id)
-        self.record = TableRecord(self.spec.id)
-        await self.open()
-        for seat in list(self.players):
-            self._hold(seat, None)
-        for seat, account in self._loaded.items():
-            self._hold(seat, account)
-
     # ---- the clock and connections ------------------------------------------------------------------
 
     async def _tick(self) -> None:
@@ -306,7 +380,7 @@ class Owner:
 
     def went_away(self, account: str) -> None:
         """The account's last socket dropped: remember the last round that had ended, for recall."""
-        if self.seat_of(account) is not None:
+        if self.seat_of(account) is not None and self.table is not None:
             ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
             self.away.setdefault(account, self.t.round if ended else self.t.round - 1)
 
@@ -334,3 +408,31 @@ class Owner:
                 self.hub.to_account(account, self.view_frame(seat))
         if self.hub.watching(self.spec.id):
             self.hub.to_watchers(self.spec.id, self.view_frame(None))
+
+
+def _refusal(err: BaseException) -> bool:
+    """A job's own refusal (a wallet too short, a seat taken), not a failure of the database."""
+    return isinstance(err, ServerError) and err.code not in ("internal", "unavailable")
+
+
+def _return_unheld(tx: Tx, table: Table, holds: Holds, held: dict[int, str]) -> None:
+    """Money the record leaves on a seat that no account holds goes back to the wallet of the
+    seat's last holder, in the restore's transaction (a withdrawal event and the wallet's credit)."""
+    for seat in range(table.seats):
+        amount = table.balance(seat)
+        if seat in held or not amount:
+            continue
+        last = [h for h in holds.all if h.seat == seat]
+        if not last:
+            _log.error("table %s seat %d: %d on the seat and no holder on record", table.accounts[seat], seat, amount)
+            continue
+        table.withdraw(seat, amount)
+        wallets.credit(tx, last[-1].account, amount)
+        holds.end(tx, seat, edge(table))
+        _log.warning("returned %d from an unheld seat %d to %s", amount, seat, last[-1].account)
+
+
+def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
+    """Where the table is served now, for the other processes' lobbies."""
+    tx.execute("DELETE FROM leases WHERE table_id = ?", (table_id,))
+    tx.execute("INSERT INTO leases VALUES (?, ?)", (table_id, endpoint))

@@ -79,7 +79,13 @@ async def endpoint(ws: WebSocket) -> None:
         await ws.close(4003, "origin")
         return
     token = token_of(ws.headers, ws.cookies, ws.query_params)
-    account = await server.accounts.who(token) if token else None
+    try:
+        account = await server.accounts.who(token) if token else None
+    except ServerError:  # the database is failing: the client tries again later
+        await ws.accept()
+        await ws.send_text(frame("closed", reason="unavailable"))
+        await ws.close(1013, "unavailable")
+        return
     await ws.accept()
     if token and account is None:
         await ws.send_text(frame("closed", reason="unauthorized"))
@@ -93,6 +99,8 @@ async def endpoint(ws: WebSocket) -> None:
     try:
         await _welcome(server, conn)
         await _receive(server, conn)
+    except ServerError:  # the database failed while the socket opened
+        conn.close(1013, "unavailable")
     finally:
         await server.relays.pop(conn).close()  # the processes it relayed to see the socket go
         server.metrics.connections.dec()
@@ -110,6 +118,8 @@ async def _welcome(server: Server, conn: Connection) -> None:
     conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
     for held in seats:
         owner = server.owners[held["table"]]
+        if owner.table is None:
+            continue  # stopped: its view goes out once it is restored
         conn.send(owner.view_frame(held["seat"]))
         assert account is not None
         conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))

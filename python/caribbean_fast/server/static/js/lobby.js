@@ -33,7 +33,8 @@ function gameCard(entry) {
   const seats = `${entry.seats} seat${entry.seats > 1 ? "s" : ""}`;
   // A table another process serves shows its seats once that process has published them.
   const free = entry.free === undefined ? seats : `${entry.free} of ${seats} free`;
-  card.querySelector(".game-meta").textContent = `Table ${entry.table} · ante ${limits} · ${free}`;
+  const stopped = entry.available === false ? " · stopped: being restored from its record" : "";
+  card.querySelector(".game-meta").textContent = `Table ${entry.table} · ante ${limits} · ${free}${stopped}`;
   card.querySelector(".game-meter").textContent = entry.meter ? `Progressive meter ${money(entry.meter, entry.currency)}` : "";
   card.querySelector("a").setAttribute("aria-label", `Play ${entry.title}`);
   return card;
