@@ -39,31 +39,65 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class Cluster:
+    """A cluster in a temporary folder; `stop` and `start` it under a running server (the
+    chaos faults), leave the `with` to remove it."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir, self.folder = bin_dir, Path(tempfile.mkdtemp(prefix="cf-pg-"))
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.folder, user.pw_uid, user.pw_gid)
+        self.data, port = self.folder / "data", _free_port()
+        subprocess.run(
+            [
+                *_as_postgres(),
+                str(bin_dir / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        self.options = f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        self.url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+
+    def _ctl(self, *args: str, check: bool = True) -> None:
+        command = [*_as_postgres(), str(self.bin_dir / "pg_ctl"), "-D", str(self.data), *args]
+        subprocess.run(command, check=check, capture_output=True)
+
+    def start(self) -> None:
+        self._ctl("-o", self.options, "-l", str(self.folder / "log"), "-w", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._ctl("-m", mode, "-w", "stop", check=False)
+
+    def each_backend(self, database_url: str, function: str) -> None:
+        """`pg_terminate_backend` or `pg_cancel_backend` on every other connection to the database."""
+        name = database_url.rsplit("/", 1)[1]
+        sql = f"SELECT {function}(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+        with psycopg.connect(self.url, autocommit=True) as db:
+            db.execute(sql, (name,))
+
+    def __enter__(self) -> Cluster:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def cluster(bin_dir: Path) -> Iterator[str]:
     """Runs a cluster; yields the URL of its `postgres` database."""
-    folder = Path(tempfile.mkdtemp(prefix="cf-pg-"))
-    if os.geteuid() == 0:
-        user = pwd.getpwnam("postgres")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-    data, port = folder / "data", _free_port()
-    run = _as_postgres()
-    subprocess.run(
-        [*run, str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-    subprocess.run(
-        [*run, str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*run, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with Cluster(bin_dir) as running:
+        yield running.url
 
 
 def fresh_database(url: str) -> str:

@@ -1,0 +1,489 @@
+"""Faults injected under play, and what survives them: every `ok` answer's event in the record, the
+books to the cent, every record's audit, no money on a seat nobody holds.
+
+    python benches/server_chaos.py [--bots 6] [--hold 4] [--faults disk_full,read_only,...]
+
+Bots play cyberstud tables (one seat each) over WebSocket against `caribbean-fast serve`
+processes while each fault is injected for `--hold` seconds, then cleared; the bench waits for
+the server to say it is healthy again, plays on, stops, and reads the database from outside.
+SQLite's faults: a full filesystem (a loop-mounted ext4 image), the database file made immutable
+(`chattr +i`), another process holding the write lock past the busy timeout, kill -9. PostgreSQL's,
+with two server processes: the database stopped and started, the servers' connections
+terminated (`pg_terminate_backend`), their statements cancelled for the hold
+(`pg_cancel_backend`), kill -9. It prints one JSON object. Root is needed for the mount and
+chattr; PostgreSQL's binaries for its faults (`apt-get install postgresql`). The test suite runs
+one quick case of each (tests/test_server_faults.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+from websockets.sync.connection import Connection
+
+from caribbean_fast.server.db import BUSY_MS
+
+BUSY_SECONDS = BUSY_MS / 1000  # SQLite's wait for another process's write lock
+SQLITE_FAULTS = ("disk_full", "read_only", "busy", "kill")
+PG_FAULTS = ("pg_restart", "pg_terminate", "pg_cancel", "kill")
+RECORDED = {"sit": "deposit", "top_up": "deposit", "leave": "withdraw"}  # the event a command records
+BUY_IN, ANTE = 5_000, 100
+
+
+# ---- the servers -------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Serve:
+    """`caribbean-fast serve` as a process, restartable on the same port (kill -9)."""
+
+    def __init__(self, database: str, tables: Path, log: Path) -> None:
+        self.database, self.tables, self.log, self.port = database, tables, log, _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", self.database]
+        command += ["--port", str(self.port), "--tables", str(self.tables), "--demo", "--grace", "0.5"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def health(self) -> tuple[int, dict[str, Any]]:
+        try:
+            r = httpx.get(f"{self.http}/healthz", timeout=5)
+            return r.status_code, r.json()
+        except (httpx.HTTPError, ValueError):
+            return 0, {}
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.alive():
+            assert self.process is not None
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def healthy(servers: list[Serve], tables: int, seconds: float = 60) -> float:
+    """Waits until the processes answer 200 and serve `tables` tables between them; how long."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        answers = [s.health() for s in servers]
+        if all(code == 200 for code, _ in answers) and sum(h["tables"] for _, h in answers) == tables:
+            return time.monotonic() - start
+        time.sleep(0.1)
+    raise TimeoutError(f"not healthy with {tables} tables in {seconds} s: {[s.health() for s in servers]}")
+
+
+# ---- the bots ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """`ok` answers by (table, recorded event kind), refusals by code; shared by the bots."""
+
+    ok: Counter[tuple[str, str]] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def answered(self, table: str, kind: str, answer: dict[str, Any]) -> None:
+        with self.lock:
+            if answer["ok"]:
+                event = RECORDED.get(kind, kind)
+                if kind != "leave" or answer["result"]["returned"]:
+                    self.ok[(table, event)] += 1
+            else:
+                self.refused[answer["error"]["code"]] += 1
+
+
+class Bot(threading.Thread):
+    """Plays one table, reconnecting to any live server whenever its socket drops."""
+
+    def __init__(self, servers: list[Serve], token: str, table: str, tally: Tally, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.servers, self.token, self.table, self.tally = servers, token, table, tally
+        self.random, self.halt = random.Random(seed), threading.Event()
+        self._id = 0
+
+    def run(self) -> None:
+        while not self.halt.is_set():
+            try:
+                url = self.random.choice([s.ws for s in self.servers if s.alive()] or [self.servers[0].ws])
+                with connect(url, additional_headers={"Authorization": f"Bearer {self.token}"}, open_timeout=5) as ws:
+                    self._play(ws)
+            except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
+                time.sleep(0.2)
+
+    def _play(self, ws: Connection) -> None:
+        welcome = json.loads(ws.recv(10))
+        seated = any(s["table"] == self.table for s in welcome.get("seats", ()))
+        view: dict[str, Any] = {}
+        while not self.halt.is_set():
+            kind, args = self._choose(seated, view)
+            answer, view = self._command(ws, kind, args, view)
+            if answer is None:
+                return  # no answer: the socket is gone or stuck
+            self.tally.answered(self.table, kind, answer)
+            if answer["ok"] and kind in ("sit", "leave"):
+                seated = kind == "sit"
+            elif not answer["ok"]:
+                code = answer["error"]["code"]
+                seated = seated or (kind == "sit" and code == "seat_taken")
+                seated = seated and not (kind != "sit" and code == "not_seated")
+                time.sleep(0.05 if code != "unavailable" else 0.2)
+
+    def _choose(self, seated: bool, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        actions = view.get("actions", [])
+        if not seated:
+            return "sit", {"buy_in": BUY_IN}
+        if view.get("balance", BUY_IN) < 4 * ANTE and "ante" in actions:
+            return "top_up", {"amount": BUY_IN}
+        if "ante" in actions:
+            return ("leave", {}) if self.random.random() < 0.05 else ("ante", {"amount": ANTE})
+        for kind in ("deal", "raise"):
+            if kind in actions:
+                return ("fold" if kind == "raise" and self.random.random() < 0.4 else kind), {}
+        return "ante", {"amount": ANTE}  # no view yet: the table says what it takes
+
+    def _command(
+        self, ws: Connection, kind: str, args: dict[str, Any], view: dict[str, Any]
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        self._id += 1
+        ws.send(json.dumps({"v": 1, "id": self._id, "type": kind, "table": self.table, **args}))
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            frame = json.loads(ws.recv(max(0.1, deadline - time.monotonic())))
+            if frame["type"] == "view" and frame["table"] == self.table:
+                view = frame["view"]
+            elif frame["type"] == "answer" and frame["id"] == self._id:
+                return frame, view
+            elif frame["type"] == "closed":
+                return None, view
+        return None, view
+
+
+def guests(server: Serve, count: int) -> list[str]:
+    return [str(httpx.post(f"{server.http}/api/guest", timeout=30).json()["token"]) for _ in range(count)]
+
+
+# ---- the faults --------------------------------------------------------------------------------
+
+
+@dataclass
+class Stage:
+    """What a fault acts on: the server processes, the SQLite file and its mount, or PostgreSQL."""
+
+    servers: list[Serve]
+    database: str
+    disk: Path | None = None  # the mount the SQLite file lives on
+    postgres: Any = None  # pg_server.Cluster
+
+
+def inject(fault: str, stage: Stage, hold: float) -> None:
+    """Injects the fault, holds it `hold` seconds under play, and clears it."""
+    FAULTS[fault](stage, hold)
+
+
+def _disk_full(stage: Stage, hold: float) -> None:
+    assert stage.disk is not None
+    filler = stage.disk / "filler"
+    with contextlib.suppress(OSError), filler.open("wb") as f:
+        while True:
+            f.write(b"\0" * (1 << 20))
+            f.flush()
+    time.sleep(hold)
+    filler.unlink()
+
+
+def _read_only(stage: Stage, hold: float) -> None:
+    files = [p for p in (stage.database, f"{stage.database}-wal", f"{stage.database}-shm") if os.path.exists(p)]
+    subprocess.run(["chattr", "+i", *files], check=True)
+    try:
+        time.sleep(hold)
+    finally:
+        subprocess.run(["chattr", "-i", *files], check=True)
+
+
+def _busy(stage: Stage, hold: float) -> None:
+    """Another process holds SQLite's write lock for `hold` seconds."""
+    hold_lock = "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    hold_lock += "c.execute('BEGIN IMMEDIATE'); print('held', flush=True); time.sleep(float(sys.argv[2]))"
+    command = [sys.executable, "-c", hold_lock, stage.database, str(hold)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE) as holder:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
+        holder.wait(hold + 30)
+
+
+def _kill(stage: Stage, hold: float) -> None:
+    victim = stage.servers[0]
+    victim.kill()
+    time.sleep(hold)
+    victim.start()
+
+
+def _pg_restart(stage: Stage, hold: float) -> None:
+    stage.postgres.stop()
+    time.sleep(hold)
+    stage.postgres.start()
+
+
+def _pg_terminate(stage: Stage, hold: float) -> None:
+    stage.postgres.each_backend(stage.database, "pg_terminate_backend")
+    time.sleep(hold)
+
+
+def _pg_cancel(stage: Stage, hold: float) -> None:
+    end = time.monotonic() + hold
+    while time.monotonic() < end:
+        stage.postgres.each_backend(stage.database, "pg_cancel_backend")
+        time.sleep(0.02)
+
+
+FAULTS: dict[str, Callable[[Stage, float], None]] = {
+    "disk_full": _disk_full,
+    "read_only": _read_only,
+    "busy": _busy,
+    "kill": _kill,
+    "pg_restart": _pg_restart,
+    "pg_terminate": _pg_terminate,
+    "pg_cancel": _pg_cancel,
+}
+
+
+# ---- a run and its check -----------------------------------------------------------------------
+
+
+def tables_file(folder: Path, count: int) -> Path:
+    path = folder / "tables.toml"
+    path.write_text(f'[[table]]\nvariant = "cyberstud"\nseats = 1\ncount = {count}\n')
+    return path
+
+
+def play_through(stage: Stage, faults: list[str], bots: int, hold: float, calm: float) -> dict[str, Any]:
+    """Bots play while each fault is injected in turn; after each, the servers must be healthy
+    again (every table restored) and play on. Returns the tally and the recoveries' seconds."""
+    healthy(stage.servers, bots)
+    tally = Tally()
+    players = [
+        Bot(stage.servers, t, f"cyberstud-{k + 1}", tally, k) for k, t in enumerate(guests(stage.servers[0], bots))
+    ]
+    for bot in players:
+        bot.start()
+    recovered: dict[str, float] = {}
+    refused: dict[str, int] = {}
+    health: dict[str, list[int]] = {}
+    try:
+        time.sleep(calm)
+        for fault in faults:
+            before = tally.refused["unavailable"]
+            with _health_seen(stage.servers[-1]) as health[fault]:
+                inject(fault, stage, hold)
+            recovered[fault] = round(healthy(stage.servers, bots), 2)
+            refused[fault] = tally.refused["unavailable"] - before
+            time.sleep(calm)
+    finally:
+        for bot in players:
+            bot.halt.set()
+        for bot in players:
+            bot.join(20)
+    return {"tally": tally, "recovered_seconds": recovered, "unavailable": refused, "health": health}
+
+
+@contextlib.contextmanager
+def _health_seen(server: Serve) -> Iterator[list[int]]:
+    """The /healthz status codes a server answered while the block ran (0: no answer)."""
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def poll() -> None:
+        while not done.wait(0.25):
+            seen.add(server.health()[0])
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    codes: list[int] = []
+    try:
+        yield codes
+    finally:
+        done.set()
+        poller.join(10)
+        codes.extend(sorted(seen))
+
+
+def check(database: str) -> dict[str, Any]:
+    """Reads the stopped servers' database: the books, every record's audit, the command events
+    by (table, kind), and the money on seats nobody holds."""
+    from caribbean_fast.engine import audit, restore
+    from caribbean_fast.server.db import Database
+    from caribbean_fast.server.db import connect as open_database
+    from caribbean_fast.server.record import TableRecord
+    from caribbean_fast.server.wallets import reconcile
+
+    db = Database(open_database(database, create=False))
+    try:
+        books = db.run_now(reconcile)
+        events = db.run_now(lambda tx: tx.all("SELECT table_id, kind, COUNT(*) FROM table_events GROUP BY 1, 2"))
+        held = set(db.run_now(lambda tx: tx.all("SELECT table_id, seat FROM seats")))
+        audits, stranded = True, 0
+        for table_id in sorted({str(t) for t, _, _ in events}):
+            record = TableRecord(table_id)
+            db.run_now(record.load)
+            audits = audits and audit(record).ok
+            table = restore(record)
+            stranded += sum(table.balance(k) for k in range(table.seats) if (table_id, k) not in held)
+    finally:
+        db.dialect.close()
+    return {
+        "recorded": Counter({(str(t), str(k)): int(n) for t, k, n in events}),
+        "reconciled": books.reconciled,
+        "granted": books.granted,
+        "audits_clean": audits,
+        "stranded_on_unheld_seats": stranded,
+    }
+
+
+def outcome(faults: list[str], played: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    tally: Tally = played["tally"]
+    recorded: Counter[tuple[str, str]] = found["recorded"]
+    in_records = sum(min(n, recorded[key]) for key, n in tally.ok.items())
+    return {
+        "faults": faults,
+        "ok_answers": sum(tally.ok.values()),
+        "ok_in_records": in_records,
+        "ok_missing": sum(tally.ok.values()) - in_records,
+        "refused": dict(tally.refused),
+        "unavailable_during": played["unavailable"],
+        "healthz_during": played["health"],
+        "recovered_seconds": played["recovered_seconds"],
+        "books_reconcile": found["reconciled"],
+        "granted": found["granted"],
+        "audits_clean": found["audits_clean"],
+        "stranded_on_unheld_seats": found["stranded_on_unheld_seats"],
+    }
+
+
+@contextlib.contextmanager
+def sqlite_stage(folder: Path, bots: int, disk_mb: int = 64) -> Iterator[Stage]:
+    """One server on a SQLite file in a small ext4 filesystem of its own, loop-mounted (root):
+    the disk_full fault fills it, and on ext4 `chattr +i` stops writes through open files too
+    (on a tmpfs it does not)."""
+    disk, image = folder / "disk", folder / "disk.img"
+    disk.mkdir()
+    with image.open("wb") as f:
+        f.truncate(disk_mb << 20)
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-m", "0", str(image)], check=True)
+    subprocess.run(["mount", "-o", "loop", str(image), str(disk)], check=True)
+    server = None
+    try:
+        database = str(disk / "casino.db")
+        server = Serve(database, tables_file(folder, bots), folder / "serve.log")
+        yield Stage([server], database, disk=disk)
+    finally:
+        if server is not None:
+            server.stop()
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@contextlib.contextmanager
+def postgres_stage(folder: Path, bots: int) -> Iterator[Stage]:
+    """Two server processes sharing a PostgreSQL cluster of the bench's own."""
+    pg = pg_server()
+    found = pg.binaries()
+    if found is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    servers: list[Serve] = []
+    with pg.Cluster(found) as cluster:
+        database = pg.fresh_database(cluster.url)
+        tables = tables_file(folder, bots)
+        try:
+            servers = [Serve(database, tables, folder / f"serve-{k}.log") for k in range(2)]
+            yield Stage(servers, database, postgres=cluster)
+        finally:
+            for server in servers:
+                server.stop()
+
+
+def pg_server() -> ModuleType:
+    """The tests' throwaway PostgreSQL clusters (tests/pg_server.py)."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    import pg_server as module
+
+    return module
+
+
+def run(kind: str, faults: list[str], bots: int, hold: float, calm: float) -> dict[str, Any]:
+    """One stage (`sqlite` or `postgresql`) through its faults, then the database's check."""
+    stage_of = sqlite_stage if kind == "sqlite" else postgres_stage
+    with tempfile.TemporaryDirectory(prefix="cf-chaos-") as tmp, stage_of(Path(tmp), bots) as stage:
+        played = play_through(stage, faults, bots, hold, calm)
+        for server in stage.servers:
+            server.stop()
+        found = check(stage.database)
+    return {"database": kind, **outcome(faults, played, found)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", type=int, default=6, help="players, each at a table of its own (default 6)")
+    parser.add_argument("--hold", type=float, default=4.0, help="seconds each fault lasts (default 4)")
+    parser.add_argument("--calm", type=float, default=3.0, help="seconds of play before and after each (default 3)")
+    parser.add_argument("--faults", default=",".join(dict.fromkeys(SQLITE_FAULTS + PG_FAULTS)))
+    args = parser.parse_args()
+    wanted = args.faults.split(",")
+    if unknown := set(wanted) - set(FAULTS):
+        parser.error(f"unknown faults {sorted(unknown)}; known: {', '.join(FAULTS)}")
+    if os.geteuid() != 0:
+        parser.error("the faults need root (a loop mount, chattr, PostgreSQL run as its own user)")
+    stages = []
+    for kind, known in (("sqlite", SQLITE_FAULTS), ("postgresql", PG_FAULTS)):
+        faults = [f for f in wanted if f in known]
+        if faults:
+            stages.append(run(kind, faults, args.bots, args.hold, args.calm))
+    print(json.dumps({"bots": args.bots, "hold_seconds": args.hold, "stages": stages}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

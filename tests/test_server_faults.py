@@ -1,0 +1,70 @@
+"""Real faults under play, one quick case of each (the long runs are `benches/server_chaos.py`):
+a full filesystem, an immutable database file, SQLite's write lock held past the busy timeout,
+kill -9, PostgreSQL stopped and started, its connections terminated, its statements cancelled.
+After each, the server is healthy again on its own, every `ok` answer's event is in the record,
+the books reconcile to the cent, every record audits clean and no money sits on a seat nobody
+holds. They need root (a loop mount, chattr, PostgreSQL run as its own user): elsewhere they
+skip, and under CI they fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+
+def _chaos() -> ModuleType:
+    path = Path(__file__).parents[1] / "benches" / "server_chaos.py"
+    spec = importlib.util.spec_from_file_location("benches_server_chaos", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+chaos = _chaos()
+
+
+@pytest.fixture(autouse=True)
+def _root() -> None:
+    if os.geteuid() != 0:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the fault tests run as root in CI (a loop mount, chattr)")
+        pytest.skip("the faults need root: a loop mount, chattr, PostgreSQL as its own user")
+
+
+def _survived(outcome: dict[str, Any]) -> None:
+    assert outcome["ok_answers"] > 100, outcome  # the bots played
+    assert outcome["ok_missing"] == 0, outcome  # no `ok` without its event in the record
+    assert outcome["books_reconcile"] and outcome["audits_clean"], outcome
+    assert outcome["stranded_on_unheld_seats"] == 0, outcome
+
+
+def test_sqlite_faults_stop_the_table_and_it_is_restored() -> None:
+    faults = ["disk_full", "read_only", "busy", "kill"]
+    hold = chaos.BUSY_SECONDS + 1.5  # the write lock held past the busy timeout
+    outcome = chaos.run("sqlite", faults, bots=2, hold=hold, calm=1.0)
+    _survived(outcome)
+    for fault in ("disk_full", "read_only", "busy"):
+        assert outcome["unavailable_during"][fault] > 0, outcome  # refused, never answered `ok`
+        assert 503 in outcome["healthz_during"][fault], outcome
+    assert set(outcome["recovered_seconds"]) == set(faults)
+
+
+def test_postgresql_faults_are_survived_by_two_processes() -> None:
+    if chaos.pg_server().binaries() is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
+        pytest.skip("PostgreSQL is not installed here (initdb not found)")
+    faults = ["pg_restart", "pg_terminate", "pg_cancel", "kill"]
+    outcome = chaos.run("postgresql", faults, bots=2, hold=2.0, calm=1.0)
+    _survived(outcome)
+    assert outcome["unavailable_during"]["pg_restart"] > 0, outcome
+    assert 503 in outcome["healthz_during"]["pg_restart"], outcome
+    assert set(outcome["recovered_seconds"]) == set(faults)
