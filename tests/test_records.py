@@ -96,9 +96,9 @@ def test_a_second_writer_in_another_process_is_refused(record: Path) -> None:
     held = SqliteStore(record)
     status, _, err = cli("table", "run", "network-24h", "--store", str(record), "--resume", "--rounds", "9")
     assert status == 2
-    one_error(err, IN_USE)
-    with pytest.raises(StoreError, match=IN_USE):
-        SqliteStore(record)  # a second writer in this process too
+    one_error(err, f"{IN_USE} (another process holds it)")
+    with pytest.raises(StoreError, match=rf"{IN_USE} \(a store this process opened holds it\)"):
+        SqliteStore(record)  # a second writer in this process too, told it is this process
     status, out, _ = cli("table", "audit", str(record))  # readers read a store being written
     assert status == 0 and out.startswith("OK: ")
     held.close()

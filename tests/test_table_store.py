@@ -3,6 +3,7 @@ fails the audit, naming its round; the command line over a store."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -45,7 +46,8 @@ def test_killed_and_resumed_runs_lose_nothing(tmp_path: Path, name: str) -> None
     rounds, store = 400, tmp_path / "killed.db"
     chance = random.Random(name)
     first = subprocess.Popen([*RUN, *run_args(name, store, rounds)], stdout=subprocess.DEVNULL)
-    time.sleep(chance.uniform(1.0, 2.0))
+    _wait_for_rounds(store, 1)  # killed once the record holds a round, however slow the machine
+    time.sleep(chance.uniform(0.0, 0.5))
     first.kill()
     first.wait()
     resume = [*RUN, name, "--store", str(store), "--rounds", str(rounds), "--resume"]  # options from the store
@@ -60,6 +62,22 @@ def test_killed_and_resumed_runs_lose_nothing(tmp_path: Path, name: str) -> None
     if name == "cyberstud":  # stud rounds are completed on restore: the money ends exactly as unbroken
         assert main(["table", "run", *run_args(name, tmp_path / "whole.db", rounds)]) == 0
         assert final_money(store) == final_money(tmp_path / "whole.db")
+
+
+def _wait_for_rounds(store: Path, rounds: int, seconds: float = 60) -> None:
+    """Waits until the record holds `rounds` rounds' opening (read as a reader would)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(sqlite3.Error):
+            db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+            try:
+                found = db.execute("SELECT COUNT(*) FROM events WHERE kind = 'round_opened'").fetchone()[0]
+            finally:
+                db.close()
+            if found >= rounds:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"{store}: no {rounds} rounds in {seconds} s")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from .events import Event, chain_hash, event_from_json, event_to_json
 
 __all__ = ["IN_USE", "EventStore", "MemoryStore", "Row", "SqliteStore"]
 
-IN_USE = "store in use by another process"
+IN_USE = "store in use by another writer"
 """The words every store uses when a second writer tries to open a store that has one."""
 
 
@@ -258,7 +258,7 @@ def _take_lock(path: Path, mode: Mode) -> int:
     create = {"new": os.O_CREAT | os.O_EXCL, "write": os.O_CREAT}.get(mode, 0)
     try:
         if path.exists() and _identity(os.stat(path)) in _HELD:
-            raise StoreError(f"{path}: {IN_USE}")
+            raise StoreError(f"{path}: {IN_USE} (a store this process opened holds it)")
         fd = os.open(path, os.O_RDWR | create, 0o644)
     except FileExistsError:
         raise StoreError(f"{path} exists: continue it (--resume), or choose a new file") from None
@@ -270,7 +270,7 @@ def _take_lock(path: Path, mode: Mode) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise StoreError(f"{path}: {IN_USE}") from None
+        raise StoreError(f"{path}: {IN_USE} (another process holds it)") from None
     _HELD.add(_identity(os.fstat(fd)))
     return fd
 
