@@ -129,6 +129,9 @@ class Process:
         ]
         command += ["--tables", str(self.tables), "--rate", "1000", "--burst", "1000", "--grace", "2"]
         command += ["--share", self.share, "--log-level", "warning"]
+        # every bot is on 127.0.0.1: the front door's limits by address lifted
+        command += ["--registrations", "1000000", "--address-rate", "1000000", "--total-rate", "1000000"]
+        command += ["--connections-per-address", "100000", "--connections", "100000"]
         return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
 
     def health(self) -> dict[str, Any] | None:

@@ -49,7 +49,7 @@ class LiveServer:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_config=None, lifespan="on", **uvicorn_options())
+        config = uvicorn.Config(self.app, log_config=None, lifespan="on", **uvicorn_options(self.app))
         self.uvicorn = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.uvicorn.serve(sockets=[self.sock])))
 
@@ -85,6 +85,7 @@ class LiveServer:
 
 def settings(database: str, **changes: Any) -> Settings:
     base = Settings(database, small_tables(), demo=True, demo_balance=100_000, grace=0.3, tick=0.05)
+    base = replace(base, registrations=10_000, address_rate=10_000.0)  # every test's sockets share 127.0.0.1
     return replace(base, **changes)
 
 
@@ -177,6 +178,7 @@ class ServerProcess:
         self.log = tempfile.NamedTemporaryFile(prefix="cf-serve-", suffix=".log")  # noqa: SIM115
         command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", database]
         command += ["--port", str(self.port), "--tables", tables, "--demo", "--grace", "0.5", *extra]
+        command += ["--registrations", "10000", "--address-rate", "10000"]  # the tests' sockets share 127.0.0.1
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)
 
     @property

@@ -33,6 +33,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--burst", type=positive, default=50.0, help="frames a socket may send at once (default: %(default)s)"
     )
+    _front_door(p)
     p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
     p.add_argument(
         "--share", default="0/1", help="I/K: process I of K started together splits the tables (default: %(default)s)"
@@ -50,6 +51,41 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         if job in ("create", "deposit"):
             j.add_argument("--amount", type=int, default=0 if job == "create" else None, required=job == "deposit")
         j.set_defaults(run=run_accounts)
+
+
+def _front_door(p: argparse.ArgumentParser) -> None:
+    """The limits that keep one client from taking the server from the others (server.gate)."""
+    door = p.add_argument_group("the front door")
+    door.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        help="open connections from one address (default: %(default)s)",
+    )
+    door.add_argument(
+        "--connections",
+        type=int,
+        default=4096,
+        help="open connections in all; past it only /healthz (default: %(default)s)",
+    )
+    door.add_argument(
+        "--handshake-timeout",
+        type=positive,
+        default=5.0,
+        help="seconds to send a request's head or finish a WebSocket handshake (default: %(default)s)",
+    )
+    door.add_argument(
+        "--address-rate",
+        type=positive,
+        default=100.0,
+        help="frames a second from all the sockets of one address (default: %(default)s)",
+    )
+    door.add_argument(
+        "--total-rate", type=positive, default=5000.0, help="frames a second from all sockets (default: %(default)s)"
+    )
+    door.add_argument(
+        "--registrations", type=int, default=20, help="accounts one address may open a minute (default: %(default)s)"
+    )
 
 
 def _need_server() -> None:
@@ -81,6 +117,12 @@ def run_serve(args: argparse.Namespace) -> int:
         share=_share(args.share),
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
+        connections_per_address=args.connections_per_address,
+        connections=args.connections,
+        handshake=args.handshake_timeout,
+        address_rate=args.address_rate,
+        total_rate=args.total_rate,
+        registrations=args.registrations,
     )
     app = create_app(settings)
     # The process's logging is set only once the server will run: a start refused above (a bad
@@ -92,7 +134,7 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_config=None,
         timeout_graceful_shutdown=5,
-        **uvicorn_options(),
+        **uvicorn_options(app),
     )
     return 0
 

@@ -12,8 +12,10 @@ import re
 import secrets
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -21,9 +23,12 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..errors import ServerError
 from .db import Database, Tx
 
-__all__ = ["Accounts", "LoginLimiter", "Session", "check_name", "create_account"]
+__all__ = ["Accounts", "LoginLimiter", "Session", "check_name", "create_account", "token_hash"]
 
 SESSION_HOURS = 24
+HASHING = 2  # argon2 hashes at once (64 MB each, the library's cost)
+HASHING_QUEUE = 64  # requests waiting for a hash before more are refused
+T = TypeVar("T")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 _hasher = PasswordHasher()  # argon2id, the library's recommended cost
 
@@ -47,7 +52,7 @@ def _check_password(password: object) -> str:
     return password
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -64,10 +69,11 @@ def hash_password(password: str) -> str:
 
 
 class LoginLimiter:
-    """At most `most` failed logins a minute per name and per address."""
+    """At most `most` of something (failed logins, registrations) a minute per key (a name, an
+    address)."""
 
-    def __init__(self, most: int = 5, window: float = 60.0) -> None:
-        self.most, self.window = most, window
+    def __init__(self, most: int = 5, window: float = 60.0, what: str = "failed logins") -> None:
+        self.most, self.window, self.what = most, window, what
         self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
 
     def check(self, *keys: str) -> None:
@@ -76,9 +82,11 @@ class LoginLimiter:
             failures = self._failures[key]
             while failures and failures[0] <= now - self.window:
                 failures.popleft()
-            if len(failures) >= self.most:
+            if not failures:
+                del self._failures[key]  # memory held only for keys seen within the window
+            elif len(failures) >= self.most:
                 wait = int(failures[0] + self.window - now) + 1
-                raise ServerError(f"too many failed logins: try again in {wait} s", "rate_limited")
+                raise ServerError(f"too many {self.what}: try again in {wait} s", "rate_limited")
 
     def failed(self, *keys: str) -> None:
         for key in keys:
@@ -86,32 +94,50 @@ class LoginLimiter:
 
 
 class Accounts:
-    def __init__(self, db: Database, session_hours: float = SESSION_HOURS) -> None:
+    def __init__(self, db: Database, session_hours: float = SESSION_HOURS, registrations: int = 20) -> None:
         self.db, self.limiter = db, LoginLimiter()
+        self.registrations = LoginLimiter(registrations, what="accounts opened from your address")
         self.lifetime = timedelta(hours=session_hours)
+        self._hashing = asyncio.Semaphore(HASHING)  # argon2 takes 64 MB a hash: a few at once
+        self._waiting = 0
 
-    async def register(self, name: object, password: object, wallet: int = 0, guest: bool = False) -> Session:
-        account = check_name(name)
-        hashed = await asyncio.to_thread(hash_password, _check_password(password))
+    async def register(
+        self, name: object, password: object, address: str, wallet: int = 0, guest: bool = False
+    ) -> Session:
+        account, secret = check_name(name), _check_password(password)
+        self.registrations.check(f"address:{address}")
+        hashed = await self._hash(hash_password, secret)
+        self.registrations.failed(f"address:{address}")  # counted once it cost a hash
         await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest))
         return await self._open_session(account)
 
-    async def guest(self, wallet: int) -> Session:
+    async def guest(self, wallet: int, address: str) -> Session:
         name = f"guest-{secrets.token_hex(6)}"
-        return await self.register(name, secrets.token_urlsafe(24), wallet, guest=True)
+        return await self.register(name, secrets.token_urlsafe(24), address, wallet, guest=True)
+
+    async def _hash(self, work: Callable[..., T], *args: str) -> T:
+        """argon2 in a thread, at most `HASHING` at once; past `HASHING_QUEUE` waiting, refused."""
+        if self._waiting >= HASHING_QUEUE:
+            raise ServerError("the server is busy checking passwords; try again in a moment", "rate_limited")
+        self._waiting += 1
+        try:
+            async with self._hashing:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            self._waiting -= 1
 
     async def login(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
         self.limiter.check(f"name:{account}", f"address:{address}")
         row = await self.db.run(lambda tx: tx.one("SELECT hash FROM accounts WHERE name = ?", (account,)))
-        if row is None or not await asyncio.to_thread(_verify, row[0], secret):
+        if row is None or not await self._hash(_verify, row[0], secret):
             self.limiter.failed(f"name:{account}", f"address:{address}")
             raise ServerError("wrong name or password", "unauthorized")
         return await self._open_session(account)
 
     async def _open_session(self, account: str) -> Session:
         token, expires = secrets.token_urlsafe(32), datetime.now(UTC) + self.lifetime
-        row = (_token_hash(token), account, expires.isoformat())
+        row = (token_hash(token), account, expires.isoformat())
         await self.db.run(lambda tx: tx.execute("INSERT INTO sessions VALUES (?, ?, ?)", row))
         return Session(account, token, expires)
 
@@ -119,15 +145,30 @@ class Accounts:
         """The account a token opens, or None (unknown or expired)."""
         if not token or len(token) > 200:
             return None
-        key, now = _token_hash(token), datetime.now(UTC).isoformat()
+        key, now = token_hash(token), datetime.now(UTC).isoformat()
         row = await self.db.run(
             lambda tx: tx.one("SELECT account FROM sessions WHERE token_hash = ? AND expires > ?", (key, now))
         )
         return str(row[0]) if row else None
 
     async def logout(self, token: str) -> None:
-        key = _token_hash(token)
+        key = token_hash(token)
         await self.db.run(lambda tx: tx.execute("DELETE FROM sessions WHERE token_hash = ?", (key,)))
+
+    async def live(self, keys: set[str]) -> set[str]:
+        """Which of these token hashes still open a session (not logged out, not expired)."""
+        listed, now = sorted(keys), datetime.now(UTC).isoformat()
+
+        def job(tx: Tx) -> set[str]:
+            found: set[str] = set()
+            for start in range(0, len(listed), 500):
+                part = listed[start : start + 500]
+                marks = ", ".join("?" * len(part))
+                sql = f"SELECT token_hash FROM sessions WHERE expires > ? AND token_hash IN ({marks})"
+                found |= {str(k) for (k,) in tx.all(sql, (now, *part))}
+            return found
+
+        return await self.db.run(job) if listed else set()
 
 
 def _verify(hashed: str, password: str) -> bool:

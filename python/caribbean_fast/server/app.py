@@ -9,22 +9,27 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import ServerError
-from .accounts import Session
+from .accounts import Session, token_hash
 from .config import Settings
 from .logs import redact_tokens
+from .protocol import load_json
 from .server import Server
+from .serving import OVER_TOTAL
 from .web import web_routes
 from .ws import COOKIE, endpoint, token_of
 
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503}
+_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413}
+BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
 PROBE = 3.0  # seconds /healthz waits for the database to answer
 
 
@@ -33,10 +38,21 @@ def _error(err: ServerError) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to `BODY` bytes: a larger body is refused as its size
+    is declared, or as soon as it arrives past the bound, never read whole."""
+    too_big = ServerError(f"a request's body is at most {BODY} bytes", "too_big")
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > BODY:
+        raise too_big
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > BODY:
+            raise too_big
     try:
-        body = await request.json()
+        body = load_json(bytes(data))
     except ValueError:
-        raise ServerError("the body is not JSON", "malformed") from None
+        raise ServerError("the body is not JSON (UTF-8, nested at most 1,024 deep)", "malformed") from None
     if not isinstance(body, dict):
         raise ServerError("the body is a JSON object", "malformed")
     return body
@@ -56,24 +72,27 @@ def _server(request: Request) -> Server:
     return server
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 async def register(request: Request) -> Response:
     body = await _body(request)
-    return _session(request, await _server(request).accounts.register(body.get("name"), body.get("password")), 201)
+    accounts = _server(request).accounts
+    return _session(request, await accounts.register(body.get("name"), body.get("password"), _address(request)), 201)
 
 
 async def login(request: Request) -> Response:
     body = await _body(request)
-    address = request.client.host if request.client else "?"
-    return _session(
-        request, await _server(request).accounts.login(body.get("name"), body.get("password"), address), 200
-    )
+    accounts = _server(request).accounts
+    return _session(request, await accounts.login(body.get("name"), body.get("password"), _address(request)), 200)
 
 
 async def guest(request: Request) -> Response:
     server = _server(request)
     if not server.settings.demo:
         raise ServerError("guest accounts need a server started with --demo", "demo_off")
-    return _session(request, await server.accounts.guest(server.settings.demo_balance), 201)
+    return _session(request, await server.accounts.guest(server.settings.demo_balance, _address(request)), 201)
 
 
 async def _account(request: Request) -> tuple[str, str]:
@@ -86,7 +105,9 @@ async def _account(request: Request) -> tuple[str, str]:
 
 async def logout(request: Request) -> Response:
     _, token = await _account(request)
-    await _server(request).accounts.logout(token)
+    server = _server(request)
+    await server.accounts.logout(token)
+    server.hub.end_sessions({token_hash(token)})  # its sockets here at once; elsewhere within a second
     response = JSONResponse({})
     response.delete_cookie(COOKIE)
     return response
@@ -137,6 +158,20 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return _error(exc)
 
 
+class _HealthOnly:
+    """A connection past the server's total cap (`serving.GatedHttp`) is answered /healthz alone."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get(OVER_TOTAL) and scope.get("path") != "/healthz":
+            refusal = PlainTextResponse("the server holds its most connections; try again", 503)
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def create_app(settings: Settings) -> Starlette:
     server = Server(settings)
     redact_tokens()  # a WebSocket's `?token=` is in the path uvicorn logs
@@ -161,6 +196,11 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/ws", endpoint),
         *web_routes(),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={ServerError: _server_error})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ServerError: _server_error},
+        middleware=[Middleware(_HealthOnly)],
+    )
     app.state.server = server
     return app

@@ -42,6 +42,13 @@ class Settings:
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
     share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
     tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
+    # the front door (gate.Gate): connections, handshakes, frames by address, registrations
+    connections_per_address: int = 64
+    connections: int = 4096
+    handshake: float = 5.0  # seconds to finish an HTTP request's head or a WebSocket handshake
+    address_rate: float = 100.0  # frames a second from every socket of one address together
+    total_rate: float = 5000.0  # frames a second from every socket together
+    registrations: int = 20  # accounts (guests too) one address may open a minute
 
 
 def default_tables() -> list[TableSpec]:

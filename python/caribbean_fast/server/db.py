@@ -268,7 +268,7 @@ class Database:
             if self.dialect.in_loop:
                 outcomes = await self._batch_on_loop(batch)
             else:
-                outcomes = await asyncio.get_running_loop().run_in_executor(self._thread, self._batch, batch)
+                outcomes = await self._in_thread(lambda: self._batch(batch))
         except asyncio.CancelledError:  # stopped mid-batch (the loop's end): no job waits forever
             _fail(batch, ServerError("the server stopped during this commit; its record says whether it happened"))
             raise
@@ -328,12 +328,12 @@ class Database:
         self.commits += 1
         return outcomes
 
-    async def _in_thread(self, call: Callable[[], None]) -> None:
+    async def _in_thread(self, call: Callable[[], T]) -> T:
         """`call` in the connection's thread; if cancelled, the connection stays the thread's
         until the call ends."""
         running = asyncio.get_running_loop().run_in_executor(self._thread, call)
         try:
-            await asyncio.shield(running)
+            return await asyncio.shield(running)
         finally:
             if not running.done():
                 await asyncio.wait({running})

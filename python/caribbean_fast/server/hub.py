@@ -21,8 +21,9 @@ QUEUE = 256  # frames waiting for a slow socket before it is closed
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, account: str | None) -> None:
+    def __init__(self, ws: WebSocket, account: str | None, session: str | None = None) -> None:
         self.ws, self.account = ws, account
+        self.session = session  # the hash of the token the socket opened with, while it opens one
         self.watching: set[str] = set()
         self._out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self._writer: asyncio.Task[None] | None = None
@@ -113,6 +114,15 @@ class Hub:
     def watch(self, conn: Connection, table: str, on: bool) -> None:
         (conn.watching.add if on else conn.watching.discard)(table)
         (self._watchers[table].add if on else self._watchers[table].discard)(conn)
+
+    def end_sessions(self, ended: set[str]) -> None:
+        """Closes every socket opened with one of these sessions (logged out or expired) with
+        4001 `unauthorized`."""
+        for conn in [c for c in self.connections if c.session in ended]:
+            conn.close(4001, "unauthorized")
+
+    def sessions(self) -> set[str]:
+        return {c.session for c in self.connections if c.session is not None and c.close_reason is None}
 
     def online(self, account: str) -> bool:
         return bool(self._accounts.get(account))

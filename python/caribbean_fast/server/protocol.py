@@ -18,7 +18,7 @@ from ..engine.views import SeatView
 from ..errors import ServerError
 from ..hands import evaluate
 
-__all__ = ["MAX_FRAME", "VERSION", "Command", "answer", "frame", "frame_id", "parse", "view_json"]
+__all__ = ["MAX_FRAME", "VERSION", "Command", "answer", "frame", "frame_id", "load_json", "parse", "view_json"]
 
 VERSION = 1
 MAX_FRAME = 4096
@@ -121,26 +121,33 @@ def _id(raw: dict[str, Any]) -> int | str | None:
     return None
 
 
-def _load(text: str | bytes) -> Any:
-    """The frame's JSON: orjson (a fourth of the standard library's time), or, for what orjson
-    refuses and the standard library reads (numbers beyond 64 bits, NaN, lone surrogates), the
-    standard library's, so that such a frame is refused for its field, as before, not as JSON."""
+def load_json(text: str | bytes) -> Any:
+    """JSON from a client (a frame, an HTTP body): orjson (a fourth of the standard library's
+    time), or, for what orjson refuses and the standard library reads (numbers beyond 64 bits,
+    NaN), the standard library's, so that such a frame is refused for its field, not as JSON.
+    ValueError for anything else: JSON nested past orjson's 1,024 levels, or text that is not
+    UTF-8 once read (a lone surrogate, escaped or not), which no answer could quote back."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        return json.loads(text)
+        try:
+            value = json.loads(text)
+            json.dumps(value, ensure_ascii=False).encode()
+        except (RecursionError, UnicodeEncodeError) as err:
+            raise ValueError(f"not JSON a server reads: {type(err).__name__}") from None
+        return value
 
 
 def parse(text: str | bytes) -> Command:
     """One client frame as a command; ServerError (malformed, version, unknown_type, bad_field)."""
     try:
-        raw = _load(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ServerError("the frame is not JSON", "malformed") from None
+        raw = load_json(text)
+    except ValueError:  # UnicodeDecodeError included
+        raise ServerError("the frame is not JSON (UTF-8, nested at most 1,024 deep)", "malformed") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         raise ServerError('a frame is a JSON object with a "type"', "malformed")
-    if raw.get("v") != VERSION:
-        raise ServerError(f"this server speaks protocol version {VERSION}", "version")
+    if type(raw.get("v")) is not int or raw["v"] != VERSION:  # not true, not 1.0
+        raise ServerError(f'this server speaks protocol version {VERSION}: "v": {VERSION}', "version")
     fields = _FIELDS.get(raw["type"])
     if fields is None:
         raise ServerError(f"{raw['type'][:40]!r} is not a command", "unknown_type")
@@ -161,8 +168,8 @@ def parse(text: str | bytes) -> Command:
 def frame_id(text: str | bytes) -> int | str | None:
     """The id of a frame `parse` refused, where one can be read (for its answer)."""
     try:
-        raw = _load(text)
-    except (ValueError, UnicodeDecodeError):
+        raw = load_json(text)
+    except ValueError:
         return None
     return _id(raw) if isinstance(raw, dict) else None
 

@@ -18,6 +18,7 @@ from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
 from .db import Database, Tx, connect
+from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
 from .metrics import Metrics
@@ -28,6 +29,7 @@ __all__ = ["Server"]
 
 _log = logging.getLogger(__name__)
 GC_THRESHOLDS = (20_000, 20, 20)  # allocations before a young pass; young passes per middle, middle per full
+SESSION_CHECK = 0.5  # seconds between checks that the open sockets' sessions still hold
 SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while the database thread waits for it
 
 
@@ -35,13 +37,21 @@ class Server:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(connect(settings.database))
-        self.accounts = Accounts(self.db)
+        self.accounts = Accounts(self.db, registrations=settings.registrations)
+        self.gate = Gate(
+            settings.connections_per_address,
+            settings.connections,
+            settings.handshake,
+            settings.address_rate,
+            settings.total_rate,
+        )
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
+        self._sessions: asyncio.Task[None] | None = None
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
@@ -53,6 +63,7 @@ class Server:
         await self._take_over(foreign=self.settings.share[1] == 1)
         self._leasing = asyncio.create_task(self._lease_loop())
         self._clock = asyncio.create_task(self._ticks())
+        self._sessions = asyncio.create_task(self._end_sessions())
         if self.settings.tune_process:
             tune_process()
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
@@ -110,6 +121,17 @@ class Server:
             for owner in list(self.owners.values()):
                 owner.tick()
 
+    async def _end_sessions(self) -> None:
+        """Every `SESSION_CHECK` seconds, the sockets whose session ended (a logout in any
+        process, or its expiry) are closed with 4001."""
+        while True:
+            await asyncio.sleep(SESSION_CHECK)
+            try:
+                asked = self.hub.sessions()
+                self.hub.end_sessions(asked - await self.accounts.live(asked))
+            except Exception as err:  # the database is failing: the next pass asks again
+                _log.warning("sessions not checked: %s", err)
+
     async def _lease(self, table_id: str) -> bool:
         return await self.db.run(lambda tx: self.db.dialect.try_lease(table_id))
 
@@ -161,7 +183,7 @@ class Server:
         return self._lobby.entries(self.owners, self.elsewhere)
 
     async def stop(self) -> None:
-        for task in (self._leasing, self._clock):
+        for task in (self._leasing, self._clock, self._sessions):
             if task is not None:
                 task.cancel()
         for conn in list(self.hub.connections):

@@ -1,5 +1,6 @@
-"""How uvicorn serves the app, in one place for `serve` and the tests: its WebSocket options, and
-a WebSocket protocol that writes a burst of frames to the socket in one write.
+"""How uvicorn serves the app, in one place for `serve` and the tests: its WebSocket options, the
+front door's limits on connections (`gate.Gate`, applied by the HTTP and WebSocket protocols
+here), and a WebSocket protocol that writes a burst of frames to the socket in one write.
 
 A command's answer follows its view (`hub.Connection` queues both before its writer runs); each
 frame written on its own is a system call and, on loopback, the receiver's TCP work too. A frame
@@ -9,22 +10,108 @@ close), which writes them all. Any other ASGI server ignores the key and writes 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any, cast
 
+from starlette.applications import Starlette
 from uvicorn._types import ASGISendEvent
-from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.utils import ClientDisconnected, get_remote_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
+from .gate import Gate
 from .protocol import MAX_FRAME, frame
 
-__all__ = ["BurstWebSockets", "uvicorn_options"]
+__all__ = ["OVER_TOTAL", "BurstWebSockets", "GatedHttp", "uvicorn_options"]
+
+OVER_TOTAL = "caribbean_fast.over_total"  # a request's scope key: its connection is past the total cap
+
+
+def _refuse(transport: asyncio.Transport, why: str) -> None:
+    body = why.encode()
+    head = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    transport.write(head + b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body) + body)
+    transport.close()
+
+
+def _address(transport: asyncio.BaseTransport) -> str:
+    remote = get_remote_addr(cast(asyncio.Transport, transport))
+    return remote[0] if remote else "?"
+
+
+class GatedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol behind the gate: an address over its cap is answered 503 at once,
+    a connection over the total cap is served /healthz alone, and a request's head must arrive
+    within the gate's handshake seconds (a WebSocket's whole handshake, `BurstWebSockets`)."""
+
+    gate: Gate
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.address, self.refused = _address(transport), False
+        self.admitted = self.gate.enter(self.address)
+        self.deadline: asyncio.TimerHandle | None = None
+        if self.admitted == "over_address":
+            self._refuse(f"too many connections from {self.address}")
+            return
+        self.deadline = asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+
+    def _refuse(self, why: str) -> None:
+        self.refused = True
+        _refuse(self.transport, why)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.refused:  # a refused connection's bytes are not read
+            super().data_received(data)
+
+    def _too_slow(self) -> None:
+        if self.transport.get_protocol() is self:  # not upgraded: the WebSocket keeps its own time
+            self.transport.close()
+
+    def on_headers_complete(self) -> None:
+        if self.deadline is not None and not self.parser.should_upgrade():
+            self.deadline.cancel()
+            self.deadline = None
+        if self.admitted == "over_total":
+            cast(dict[str, Any], self.scope)[OVER_TOTAL] = True  # the app answers /healthz alone
+        super().on_headers_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        if self.admitted == "over_total":
+            self._refuse("the server holds its most connections; try again")
+            return
+        if self.deadline is not None:
+            self.deadline.cancel()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.admitted != "over_address" and self.transport.get_protocol() is self:
+            self.gate.leave(self.address)  # an upgraded connection is left by its WebSocket
 
 
 class BurstWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol (websockets' sans-I/O one), holding frames marked `more`."""
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one), holding frames marked `more`,
+    behind the gate: its handshake must finish within the gate's seconds."""
+
+    gate: Gate | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.gate is not None:
+            asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+
+    def _too_slow(self) -> None:
+        if not self.handshake_complete:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.gate is not None:
+            self.gate.leave(_address(self.transport))
 
     async def send(self, message: ASGISendEvent) -> None:
         fields = cast(dict[str, Any], message)
@@ -59,6 +146,10 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
         self.transport.close()
 
 
-def uvicorn_options() -> dict[str, Any]:
-    """The keyword arguments `uvicorn.run` and `uvicorn.Config` get for this app."""
-    return {"ws": BurstWebSockets, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
+def uvicorn_options(app: Starlette) -> dict[str, Any]:
+    """The keyword arguments `uvicorn.run` and `uvicorn.Config` get for the app (`create_app`):
+    its server's gate bound to the protocols."""
+    gate: Gate = app.state.server.gate
+    http = type("GatedHttp", (GatedHttp,), {"gate": gate})
+    ws = type("GatedWebSockets", (BurstWebSockets,), {"gate": gate})
+    return {"http": http, "ws": ws, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}

@@ -9,36 +9,22 @@ from __future__ import annotations
 import logging
 import time
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
+from .accounts import token_hash
+from .gate import TokenBucket
 from .hub import Connection
 from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
 from .server import Server
 
-__all__ = ["TokenBucket", "endpoint", "error_code", "token_of"]
+__all__ = ["endpoint", "error_code", "token_of"]
 
 _log = logging.getLogger(__name__)
 COOKIE = "cf_session"
-
-
-class TokenBucket:
-    """`rate` frames a second sustained, `burst` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
@@ -50,14 +36,21 @@ def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
 
 
 def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """No Origin (a program), the server's own origin, or one listed with --origin."""
+    """No Origin (a program), one listed with --origin, or the server's own: the same scheme
+    (https for a wss socket, http for ws), host and port (a default port written or not)."""
     origin = ws.headers.get("origin")
-    if origin is None:
+    if origin is None or origin in allowed:
         return True
-    if origin in allowed:
-        return True
-    parts = urlsplit(origin)
-    return parts.netloc == ws.headers.get("host") and parts.scheme in ("http", "https")
+    scheme = "https" if ws.url.scheme == "wss" else "http"
+    try:
+        theirs, ours = urlsplit(origin), urlsplit(f"{scheme}://{ws.headers.get('host', '')}")
+        return (theirs.scheme, theirs.hostname, _port(theirs)) == (scheme, ours.hostname, _port(ours))
+    except ValueError:  # a port that is not a number
+        return False
+
+
+def _port(url: SplitResult) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
 
 
 def error_code(err: CaribbeanFastError) -> str:
@@ -91,7 +84,7 @@ async def endpoint(ws: WebSocket) -> None:
         await ws.send_text(frame("closed", reason="unauthorized"))
         await ws.close(4001, "unauthorized")
         return
-    conn = Connection(ws, account)
+    conn = Connection(ws, account, token_hash(token) if token and account else None)
     server.hub.join(conn)
     server.relays[conn] = Relay(server, conn, token, relayed=ws.headers.get(RELAYED) == "1")
     server.metrics.connections.inc()
@@ -133,6 +126,7 @@ def _wallet(tx: Any, account: str) -> tuple[int, bool]:
 
 async def _receive(server: Server, conn: Connection) -> None:
     bucket = TokenBucket(server.settings.rate, server.settings.burst)
+    address = conn.ws.client.host if conn.ws.client else "?"
     while conn.close_reason is None:
         try:
             message = await conn.ws.receive()
@@ -140,15 +134,24 @@ async def _receive(server: Server, conn: Connection) -> None:
             return
         if message["type"] == "websocket.disconnect":
             return
-        text = message.get("text") or message.get("bytes") or ""
+        text = message.get("text")
         if not bucket.take():
             server.metrics.refusals.labels("flood").inc()
             conn.close(1008, "flood")
             return
+        if text is None:  # a binary frame: the protocol is text
+            conn.send(answer(None, error=ServerError("frames are JSON text, not binary", "malformed")))
+            server.metrics.count(server.metrics.refusals, "malformed")
+            continue
         if len(text) > MAX_FRAME:
             server.metrics.refusals.labels("too_big").inc()
             conn.close(1009, "too big")
             return
+        if not server.gate.frames(address):  # the address's fair share, or the server's budget, is spent
+            refusal = ServerError("too many frames from your address; slow down", "rate_limited")
+            conn.send(answer(frame_id(text), error=refusal))
+            server.metrics.count(server.metrics.refusals, "rate_limited")
+            continue
         await _handle(server, conn, text)
 
 
