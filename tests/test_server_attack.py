@@ -59,10 +59,17 @@ BAD = [
     ('{"v": 1, "id": true, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
     ('{"v": 1, "id": 9007199254740993, "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
     ('{"v": 1, "id": "' + "x" * 65 + '", "type": "raise", "table": "cyberstud-1"}', None, "bad_field"),
+    # `v` is the integer 1, not what compares equal to it
+    ('{"v": true, "id": 19, "type": "ping"}', 19, "version"),
+    ('{"v": 1.0, "id": 20, "type": "ping"}', 20, "version"),
+    # JSON that broke the socket's handler: nested past 1,024, lone surrogates in a value or a key
+    ("[" * 2000 + "]" * 2000, None, "malformed"),
+    ('{"v": 1, "id": 21, "type": "fold", "table": "\\ud800"}', None, "malformed"),
+    ('{"v": 1, "id": 22, "type": "ping", "\\udc00x": 1}', None, "malformed"),
 ]
 
 
-def test_bad_frames_are_refused_and_change_nothing(server: LiveServer) -> None:
+def test_bad_frames_are_refused_and_change_nothing(server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
     alice = Client(server.ws, server.guest())
     alice.ok("sit", table="cyberstud-1", buy_in=5_000)
     alice.ok("ante", table="cyberstud-1", amount=100)
@@ -73,9 +80,12 @@ def test_bad_frames_are_refused_and_change_nothing(server: LiveServer) -> None:
         answer = alice.answer(ident)
         assert answer["ok"] is False and answer["error"]["code"] == code, (text, answer)
         assert answer["error"]["message"]
+    alice.ws.send(b'{"v": 1, "id": 23, "type": "ping"}')  # a binary frame: the protocol is text
+    assert alice.answer(None)["error"]["code"] == "malformed"
     assert state(server) == before
     alice.ok("raise", table="cyberstud-1")  # the seat plays on
     assert alice.views("cyberstud-1")[-1]["phase"] == "settled"
+    assert not [r for r in caplog.records if r.exc_info], "a frame raised inside the server"
 
 
 def test_no_seat_no_play(server: LiveServer) -> None:
@@ -120,6 +130,10 @@ def test_the_origin_is_checked(server: LiveServer) -> None:
     with pytest.raises(InvalidStatus) as refused:
         connect(server.ws, additional_headers={"Origin": "http://evil.example"}, open_timeout=10)
     assert refused.value.response.status_code == 403
+    for other in (f"https://127.0.0.1:{server.port}", f"http://127.0.0.1:{server.port + 1}", "http://127.0.0.1"):
+        with pytest.raises(InvalidStatus) as refused:  # the scheme, the port, a default port: not its own
+            connect(server.ws, additional_headers={"Origin": other}, open_timeout=10)
+        assert refused.value.response.status_code == 403, other
     own = Client(server.ws, headers={"Origin": f"http://127.0.0.1:{server.port}"})
     assert own.welcome["type"] == "welcome"
 
