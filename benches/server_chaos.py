@@ -181,11 +181,12 @@ class Bot(threading.Thread):
             return "sit", {"buy_in": BUY_IN}
         if view.get("balance", BUY_IN) < 4 * ANTE and "ante" in actions:
             return "top_up", {"amount": BUY_IN}
+        if "deal" in actions and view.get("bets", {}).get("ante"):
+            return "deal", {}
         if "ante" in actions:
             return ("leave", {}) if self.random.random() < 0.05 else ("ante", {"amount": ANTE})
-        for kind in ("deal", "raise"):
-            if kind in actions:
-                return ("fold" if kind == "raise" and self.random.random() < 0.4 else kind), {}
+        if "raise" in actions:
+            return ("fold" if self.random.random() < 0.4 else "raise"), {}
         return "ante", {"amount": ANTE}  # no view yet: the table says what it takes
 
     def _command(
@@ -239,7 +240,9 @@ def _disk_full(stage: Stage, hold: float) -> None:
 
 
 def _read_only(stage: Stage, hold: float) -> None:
-    files = [p for p in (stage.database, f"{stage.database}-wal", f"{stage.database}-shm") if os.path.exists(p)]
+    """The database file and its write-ahead log made immutable (not the shared-memory index:
+    SQLite maps it, and a write to an immutable mapping is SIGBUS, which no server survives)."""
+    files = [p for p in (stage.database, f"{stage.database}-wal") if os.path.exists(p)]
     subprocess.run(["chattr", "+i", *files], check=True)
     try:
         time.sleep(hold)
@@ -314,14 +317,14 @@ def play_through(stage: Stage, faults: list[str], bots: int, hold: float, calm: 
         bot.start()
     recovered: dict[str, float] = {}
     refused: dict[str, int] = {}
-    health: dict[str, list[int]] = {}
+    health: dict[str, dict[str, Any]] = {}
     try:
         time.sleep(calm)
         for fault in faults:
             before = tally.refused["unavailable"]
-            with _health_seen(stage.servers[-1]) as health[fault]:
+            with _health_seen(stage.servers, bots) as health[fault]:
                 inject(fault, stage, hold)
-            recovered[fault] = round(healthy(stage.servers, bots), 2)
+                recovered[fault] = round(healthy(stage.servers, bots), 2)
             refused[fault] = tally.refused["unavailable"] - before
             time.sleep(calm)
     finally:
@@ -333,24 +336,30 @@ def play_through(stage: Stage, faults: list[str], bots: int, hold: float, calm: 
 
 
 @contextlib.contextmanager
-def _health_seen(server: Serve) -> Iterator[list[int]]:
-    """The /healthz status codes a server answered while the block ran (0: no answer)."""
+def _health_seen(servers: list[Serve], tables: int) -> Iterator[dict[str, Any]]:
+    """While the block runs, every 0.1 s: the /healthz status codes the servers answered (0: no
+    answer), and the most tables the processes claimed together beyond the tables there are
+    (a table served by two processes at once)."""
     seen: set[int] = set()
+    over = 0
     done = threading.Event()
 
     def poll() -> None:
-        while not done.wait(0.25):
-            seen.add(server.health()[0])
+        nonlocal over
+        while not done.wait(0.1):
+            answers = [s.health() for s in servers]
+            seen.update(code for code, _ in answers)
+            over = max(over, sum(h.get("tables", 0) for _, h in answers) - tables)
 
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
-    codes: list[int] = []
+    found: dict[str, Any] = {}
     try:
-        yield codes
+        yield found
     finally:
         done.set()
         poller.join(10)
-        codes.extend(sorted(seen))
+        found |= {"codes": sorted(seen), "claimed_twice": over}
 
 
 def check(database: str) -> dict[str, Any]:
@@ -396,7 +405,8 @@ def outcome(faults: list[str], played: dict[str, Any], found: dict[str, Any]) ->
         "ok_missing": sum(tally.ok.values()) - in_records,
         "refused": dict(tally.refused),
         "unavailable_during": played["unavailable"],
-        "healthz_during": played["health"],
+        "healthz_during": {f: h["codes"] for f, h in played["health"].items()},
+        "tables_claimed_twice": max((h["claimed_twice"] for h in played["health"].values()), default=0),
         "recovered_seconds": played["recovered_seconds"],
         "books_reconcile": found["reconciled"],
         "granted": found["granted"],

@@ -44,6 +44,7 @@ def _survived(outcome: dict[str, Any]) -> None:
     assert outcome["ok_missing"] == 0, outcome  # no `ok` without its event in the record
     assert outcome["books_reconcile"] and outcome["audits_clean"], outcome
     assert outcome["stranded_on_unheld_seats"] == 0, outcome
+    assert outcome["tables_claimed_twice"] == 0, outcome  # never served by two processes at once
 
 
 def test_sqlite_faults_stop_the_table_and_it_is_restored() -> None:

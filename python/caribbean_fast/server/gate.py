@@ -1,7 +1,12 @@
 """The front door's limits, before a request reaches the app: open connections per address and in
 all, and the seconds a connection has to finish its HTTP request's head or its WebSocket
 handshake (`serving`'s protocols apply them); and the frames a second all the sockets of one
-address may send, and all sockets together (`ws` asks `frames`).
+address may send, and all sockets together (`ws` awaits `admit` before it reads a frame).
+
+A frame past its address's rate waits its turn, unread: the socket is not read meanwhile, so TCP
+holds the rest back at the sender, and a crowd of sockets costs the server no more than its
+address's rate, where refusing each frame cost a parse and an answer. Past the total budget, only
+the addresses with frames waiting (the heavy ones) wait for it; a light address never does.
 
 An address past its cap of connections is answered 503 at once. Past the total cap a connection
 is still read, within the handshake's seconds, but only `/healthz` is answered on it (503 for
@@ -11,11 +16,12 @@ its head or handshake in time is closed: one that never finishes holds nothing f
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
-__all__ = ["Gate", "TokenBucket"]
+__all__ = ["Gate", "TokenBucket", "Turnstile"]
 
 
 class TokenBucket:
@@ -42,6 +48,43 @@ class TokenBucket:
         self.at = now
 
 
+class Turnstile:
+    """Admits at a bucket's rate; past it, each waits its turn in the order it came."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.bucket = TokenBucket(rate, burst)
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def heavy(self) -> bool:
+        """Frames wait here, or its bucket is below half."""
+        return bool(self.waiting) or self.bucket.share() < 0.5
+
+    async def admit(self) -> None:
+        if not self.waiting and self.bucket.take():
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        self._schedule()
+        await turn
+
+    def _schedule(self) -> None:
+        if self._timer is None and self.waiting:
+            self._timer = asyncio.get_running_loop().call_later(1 / self.bucket.rate, self._release)
+
+    def _release(self) -> None:
+        self._timer = None
+        while self.waiting:
+            if self.waiting[0].done():  # its socket closed while it waited
+                self.waiting.popleft()
+            elif self.bucket.take():
+                self.waiting.popleft().set_result(None)
+            else:
+                break
+        self._schedule()
+
+
 @dataclass
 class Gate:
     per_address: int = 64  # open connections from one address
@@ -51,8 +94,8 @@ class Gate:
     total_rate: float = 5000.0  # frames a second from every socket together
     _open: Counter[str] = field(default_factory=Counter)
     _count: int = 0
-    _addresses: dict[str, TokenBucket] = field(default_factory=dict)
-    _all: TokenBucket | None = None
+    _addresses: dict[str, Turnstile] = field(default_factory=dict)
+    _all: Turnstile | None = None
 
     def enter(self, address: str) -> str:
         """Counts a new connection: "ok", "over_total" (serve it /healthz alone) or
@@ -64,20 +107,23 @@ class Gate:
         return "over_total" if self._count > self.total else "ok"
 
     def leave(self, address: str) -> None:
+        assert self._open[address] > 0, f"{address} left more connections than it opened"
         self._count -= 1
         self._open[address] -= 1
         if not self._open[address]:
             del self._open[address]
             self._addresses.pop(address, None)
 
-    def frames(self, address: str) -> bool:
-        """Whether one more frame from the address may run: within its address's rate, and
-        within the total, which an address using less than half its own budget always is (the
-        heavy addresses are cut first)."""
-        bucket = self._addresses.get(address)
-        if bucket is None:
-            bucket = self._addresses[address] = TokenBucket(self.address_rate, 2 * self.address_rate)
+    async def admit(self, address: str) -> None:
+        """Returns when one more frame from the address may be read: within its address's rate,
+        and, for an address that is using its share, within the total."""
+        turnstile = self._addresses.get(address)
+        if turnstile is None:
+            turnstile = self._addresses[address] = Turnstile(self.address_rate, 2 * self.address_rate)
         if self._all is None:
-            self._all = TokenBucket(self.total_rate, self.total_rate)
-        light = bucket.share() > 0.5
-        return bucket.take() and (self._all.take() or light)
+            self._all = Turnstile(self.total_rate, self.total_rate)
+        await turnstile.admit()
+        if turnstile.heavy:
+            await self._all.admit()
+        else:
+            self._all.bucket.take()  # a light address is counted, never held

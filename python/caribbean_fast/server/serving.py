@@ -101,6 +101,7 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        self.address = _address(transport)  # read now: a closed socket has no peer to ask
         if self.gate is not None:
             asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
 
@@ -111,7 +112,7 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         if self.gate is not None:
-            self.gate.leave(_address(self.transport))
+            self.gate.leave(self.address)
 
     async def send(self, message: ASGISendEvent) -> None:
         fields = cast(dict[str, Any], message)

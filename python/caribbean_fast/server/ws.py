@@ -128,6 +128,7 @@ async def _receive(server: Server, conn: Connection) -> None:
     bucket = TokenBucket(server.settings.rate, server.settings.burst)
     address = conn.ws.client.host if conn.ws.client else "?"
     while conn.close_reason is None:
+        await server.gate.admit(address)  # the address's fair share: past it, the socket waits unread
         try:
             message = await conn.ws.receive()
         except WebSocketDisconnect:
@@ -147,11 +148,6 @@ async def _receive(server: Server, conn: Connection) -> None:
             server.metrics.refusals.labels("too_big").inc()
             conn.close(1009, "too big")
             return
-        if not server.gate.frames(address):  # the address's fair share, or the server's budget, is spent
-            refusal = ServerError("too many frames from your address; slow down", "rate_limited")
-            conn.send(answer(frame_id(text), error=refusal))
-            server.metrics.count(server.metrics.refusals, "rate_limited")
-            continue
         await _handle(server, conn, text)
 
 
