@@ -1,7 +1,7 @@
 """Faults injected under play, and what survives them: every `ok` answer's event in the record, the
 books to the cent, every record's audit, no money on a seat nobody holds.
 
-    python benches/server_chaos.py [--bots 6] [--hold 4] [--faults disk_full,read_only,...]
+    python benches/server_chaos.py [--bots 6] [--hold 6] [--faults disk_full,read_only,...]
 
 Bots play cyberstud tables (one seat each) over WebSocket against `caribbean-fast serve`
 processes while each fault is injected for `--hold` seconds, then cleared; the bench waits for
@@ -23,6 +23,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -229,7 +230,12 @@ def inject(fault: str, stage: Stage, hold: float) -> None:
 
 
 def _disk_full(stage: Stage, hold: float) -> None:
+    """The filesystem filled up. SQLite writes over its write-ahead log's pages once they are
+    checkpointed, so a full disk bites only when the log must grow: it is checkpointed and
+    truncated first (from outside, as a backup tool would), and its next pages need new space."""
     assert stage.disk is not None
+    with contextlib.closing(sqlite3.connect(stage.database, timeout=10)) as outside:
+        outside.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     filler = stage.disk / "filler"
     with contextlib.suppress(OSError), filler.open("wb") as f:
         while True:
@@ -478,7 +484,12 @@ def run(kind: str, faults: list[str], bots: int, hold: float, calm: float) -> di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", type=int, default=6, help="players, each at a table of its own (default 6)")
-    parser.add_argument("--hold", type=float, default=4.0, help="seconds each fault lasts (default 4)")
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=BUSY_SECONDS + 1,
+        help="seconds each fault lasts (default: SQLite's busy timeout + 1)",
+    )
     parser.add_argument("--calm", type=float, default=3.0, help="seconds of play before and after each (default 3)")
     parser.add_argument("--faults", default=",".join(dict.fromkeys(SQLITE_FAULTS + PG_FAULTS)))
     args = parser.parse_args()
