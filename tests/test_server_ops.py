@@ -13,7 +13,7 @@ from live_server import Client, LiveServer, query, settings
 
 from caribbean_fast.cli import main
 from caribbean_fast.errors import ServerError
-from caribbean_fast.server import load_tables
+from caribbean_fast.server import Settings, load_tables
 from caribbean_fast.server.tables import TableSpec
 from caribbean_fast.variants import load_variant
 
@@ -76,6 +76,14 @@ def test_tables_file_errors(tmp_path: Path, text: str, message: str) -> None:
     path.write_text(text)
     with pytest.raises(ServerError, match=message.replace("[", r"\[").replace("]", r"\]")):
         load_tables(path)
+
+
+def test_serve_flags_default_to_the_settings() -> None:
+    """The front door's flags name the `Settings` defaults (the command line cannot import them)."""
+    from caribbean_fast.cli.serve import _FRONT_DOOR
+
+    for flag, name, default, _ in _FRONT_DOOR:
+        assert getattr(Settings, name) == default, flag
 
 
 def test_tables_file(tmp_path: Path) -> None:

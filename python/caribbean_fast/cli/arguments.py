@@ -38,6 +38,13 @@ def positive(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    """A whole number above 0, e.g. a count of connections."""
+    if not text.strip().isdecimal() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return int(text)
+
+
 def seed(text: str) -> int:
     """A seed: a whole number 0 to 2^64 - 1 (`bounds.checked_seed`)."""
     try:

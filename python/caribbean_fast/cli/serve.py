@@ -8,7 +8,7 @@ import getpass
 import os
 
 from ..errors import ArgumentError, MissingExtraError
-from .arguments import port, positive
+from .arguments import port, positive, positive_int
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,39 +53,23 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         j.set_defaults(run=run_accounts)
 
 
+_FRONT_DOOR: tuple[tuple[str, str, float, str], ...] = (  # flag, Settings field and default, what it bounds
+    ("--connections-per-address", "connections_per_address", 64, "open connections from one address"),
+    ("--connections", "connections", 4096, "open connections in all; past it only /healthz is answered"),
+    ("--handshake-timeout", "handshake", 5.0, "seconds to send a request's head or body, or to finish a handshake"),
+    ("--address-rate", "address_rate", 100.0, "frames a second from all the sockets of one address; past it they wait"),
+    ("--total-rate", "total_rate", 5000.0, "frames a second from all sockets"),
+    ("--registrations", "registrations", 20, "accounts (guests too) one address may open a minute"),
+)
+"""The front door's limits (server.gate): the defaults are `Settings`'s, which this module cannot
+import without the server extra (tests/test_server_ops.py holds them equal)."""
+
+
 def _front_door(p: argparse.ArgumentParser) -> None:
-    """The limits that keep one client from taking the server from the others (server.gate)."""
-    door = p.add_argument_group("the front door")
-    door.add_argument(
-        "--connections-per-address",
-        type=int,
-        default=64,
-        help="open connections from one address (default: %(default)s)",
-    )
-    door.add_argument(
-        "--connections",
-        type=int,
-        default=4096,
-        help="open connections in all; past it only /healthz (default: %(default)s)",
-    )
-    door.add_argument(
-        "--handshake-timeout",
-        type=positive,
-        default=5.0,
-        help="seconds to send a request's head or finish a WebSocket handshake (default: %(default)s)",
-    )
-    door.add_argument(
-        "--address-rate",
-        type=positive,
-        default=100.0,
-        help="frames a second from all the sockets of one address (default: %(default)s)",
-    )
-    door.add_argument(
-        "--total-rate", type=positive, default=5000.0, help="frames a second from all sockets (default: %(default)s)"
-    )
-    door.add_argument(
-        "--registrations", type=int, default=20, help="accounts one address may open a minute (default: %(default)s)"
-    )
+    door = p.add_argument_group("the front door (limits that keep one client from taking the server)")
+    for flag, name, default, what in _FRONT_DOOR:
+        kind = positive_int if isinstance(default, int) else positive
+        door.add_argument(flag, dest=name, type=kind, default=default, help=f"{what} (default: %(default)s)")
 
 
 def _need_server() -> None:
@@ -117,12 +101,7 @@ def run_serve(args: argparse.Namespace) -> int:
         share=_share(args.share),
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
-        connections_per_address=args.connections_per_address,
-        connections=args.connections,
-        handshake=args.handshake_timeout,
-        address_rate=args.address_rate,
-        total_rate=args.total_rate,
-        registrations=args.registrations,
+        **{name: getattr(args, name) for _, name, _, _ in _FRONT_DOOR},
     )
     app = create_app(settings)
     # The process's logging is set only once the server will run: a start refused above (a bad

@@ -11,7 +11,7 @@ import hashlib
 import re
 import secrets
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,11 +23,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..errors import ServerError
 from .db import Database, Tx
 
-__all__ = ["Accounts", "LoginLimiter", "Session", "check_name", "create_account", "token_hash"]
+__all__ = ["Accounts", "RateLimiter", "Session", "check_name", "create_account", "token_hash"]
 
 SESSION_HOURS = 24
 HASHING = 2  # argon2 hashes at once (64 MB each, the library's cost)
 HASHING_QUEUE = 64  # requests waiting for a hash before more are refused
+HASHING_BY_ADDRESS = 2  # of them from one address
+PRUNE_AT = 10_000  # keys a rate limiter holds before it lets go of the stale ones
 T = TypeVar("T")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 _hasher = PasswordHasher()  # argon2id, the library's recommended cost
@@ -68,46 +70,54 @@ def hash_password(password: str) -> str:
     return _hasher.hash(_check_password(password))
 
 
-class LoginLimiter:
-    """At most `most` of something (failed logins, registrations) a minute per key (a name, an
-    address)."""
+class RateLimiter:
+    """At most `most` of something (failed logins, accounts opened) a `window` of seconds per key
+    (a name, an address)."""
 
     def __init__(self, most: int = 5, window: float = 60.0, what: str = "failed logins") -> None:
         self.most, self.window, self.what = most, window, what
-        self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._hits: defaultdict[str, deque[float]] = defaultdict(deque)
 
     def check(self, *keys: str) -> None:
         now = time.monotonic()
         for key in keys:
-            failures = self._failures[key]
-            while failures and failures[0] <= now - self.window:
-                failures.popleft()
-            if not failures:
-                del self._failures[key]  # memory held only for keys seen within the window
-            elif len(failures) >= self.most:
-                wait = int(failures[0] + self.window - now) + 1
+            hits = self._recent(key, now)
+            if len(hits) >= self.most:
+                wait = int(hits[0] + self.window - now) + 1
                 raise ServerError(f"too many {self.what}: try again in {wait} s", "rate_limited")
 
-    def failed(self, *keys: str) -> None:
+    def note(self, *keys: str) -> None:
+        now = time.monotonic()
         for key in keys:
-            self._failures[key].append(time.monotonic())
+            self._hits[key].append(now)
+        if len(self._hits) > PRUNE_AT:  # keys never checked again are let go, so memory stays bounded
+            for key in list(self._hits):
+                self._recent(key, now)
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        hits = self._hits[key]
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        if not hits:
+            del self._hits[key]
+        return hits
 
 
 class Accounts:
-    def __init__(self, db: Database, session_hours: float = SESSION_HOURS, registrations: int = 20) -> None:
-        self.db, self.limiter = db, LoginLimiter()
-        self.registrations = LoginLimiter(registrations, what="accounts opened from your address")
+    def __init__(self, db: Database, registrations: int, session_hours: float = SESSION_HOURS) -> None:
+        self.db, self.limiter = db, RateLimiter()
+        self.registrations = RateLimiter(registrations, what="accounts opened from your address")
         self.lifetime = timedelta(hours=session_hours)
         self._hashing = asyncio.Semaphore(HASHING)  # argon2 takes 64 MB a hash: a few at once
-        self._waiting = 0
+        self._waiting: Counter[str] = Counter()  # hashes waiting or under way, by address
 
     async def register(
         self, name: object, password: object, address: str, wallet: int = 0, guest: bool = False
     ) -> Session:
         account, secret = check_name(name), _check_password(password)
         self.registrations.check(f"address:{address}")
-        hashed = await self._hash(hash_password, secret)
-        self.registrations.failed(f"address:{address}")  # counted once it cost a hash
+        self.registrations.note(f"address:{address}")  # counted as it is tried: requests at once count too
+        hashed = await self._hash(address, hash_password, secret)
         await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest))
         return await self._open_session(account)
 
@@ -115,23 +125,26 @@ class Accounts:
         name = f"guest-{secrets.token_hex(6)}"
         return await self.register(name, secrets.token_urlsafe(24), address, wallet, guest=True)
 
-    async def _hash(self, work: Callable[..., T], *args: str) -> T:
-        """argon2 in a thread, at most `HASHING` at once; past `HASHING_QUEUE` waiting, refused."""
-        if self._waiting >= HASHING_QUEUE:
+    async def _hash(self, address: str, work: Callable[..., T], *args: str) -> T:
+        """argon2 in a thread, at most `HASHING` at once; refused past `HASHING_QUEUE` waiting in
+        all, or `HASHING_BY_ADDRESS` for one address (so one address cannot fill the queue)."""
+        if self._waiting[address] >= HASHING_BY_ADDRESS or self._waiting.total() >= HASHING_QUEUE:
             raise ServerError("the server is busy checking passwords; try again in a moment", "rate_limited")
-        self._waiting += 1
+        self._waiting[address] += 1
         try:
             async with self._hashing:
                 return await asyncio.to_thread(work, *args)
         finally:
-            self._waiting -= 1
+            self._waiting[address] -= 1
+            if not self._waiting[address]:
+                del self._waiting[address]
 
     async def login(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
         self.limiter.check(f"name:{account}", f"address:{address}")
         row = await self.db.run(lambda tx: tx.one("SELECT hash FROM accounts WHERE name = ?", (account,)))
-        if row is None or not await self._hash(_verify, row[0], secret):
-            self.limiter.failed(f"name:{account}", f"address:{address}")
+        if row is None or not await self._hash(address, _verify, row[0], secret):
+            self.limiter.note(f"name:{account}", f"address:{address}")
             raise ServerError("wrong name or password", "unauthorized")
         return await self._open_session(account)
 

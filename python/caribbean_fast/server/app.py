@@ -28,7 +28,7 @@ from .ws import COOKIE, endpoint, token_of
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413}
+_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "too_slow": 408}
 BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
 PROBE = 3.0  # seconds /healthz waits for the database to answer
 
@@ -42,13 +42,18 @@ async def _body(request: Request) -> dict[str, Any]:
     is declared, or as soon as it arrives past the bound, never read whole."""
     too_big = ServerError(f"a request's body is at most {BODY} bytes", "too_big")
     declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > BODY:
+    if not declared.isdecimal() or int(declared) > BODY:
         raise too_big
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > BODY:
-            raise too_big
+    seconds = _server(request).gate.handshake
+    try:
+        async with asyncio.timeout(seconds):  # a body trickled in holds no connection for long
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > BODY:
+                    raise too_big
+    except TimeoutError:
+        raise ServerError(f"the body did not arrive within {seconds:g} s", "too_slow") from None
     try:
         body = load_json(bytes(data))
     except ValueError:

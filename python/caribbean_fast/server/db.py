@@ -175,7 +175,7 @@ class Database:
         # behind password hashing or other work of the loop's default executor.
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="database")
         self.commits = 0
-        self.reconnects = 0
+        self.generation = 0  # connections made again: a lease taken on an earlier one is gone
         self.failing: str | None = None  # why the last transaction failed, until one commits
         self.on_reconnect: Callable[[], None] | None = None  # the server gives up its tables' leases
         self._retry_at, self._backoff = 0.0, RECONNECT_FIRST
@@ -294,10 +294,13 @@ class Database:
             _log.error("the database is unreachable", extra={"fields": {"error": self.failing, "retry": self._backoff}})
             return ServerError(f"the database is unreachable ({type(err).__name__}); try again", "unavailable")
         self._retry_at, self._backoff, self.failing = 0.0, RECONNECT_FIRST, None
-        self.reconnects += 1
-        _log.warning("reconnected to the database", extra={"fields": {"reconnects": self.reconnects}})
+        self.generation += 1
+        _log.warning("reconnected to the database", extra={"fields": {"generation": self.generation}})
         if self.on_reconnect is not None:
-            self.on_reconnect()
+            try:
+                self.on_reconnect()
+            except Exception:  # the worker must live on: every later job waits on it
+                _log.exception("giving up the tables after a reconnect failed")
         return ServerError("the database connection was lost and is back; try again", "unavailable")
 
     def _batch(self, batch: list[_Job]) -> list[Any]:

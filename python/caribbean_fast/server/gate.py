@@ -8,6 +8,10 @@ holds the rest back at the sender, and a crowd of sockets costs the server no mo
 address's rate, where refusing each frame cost a parse and an answer. Past the total budget, only
 the addresses with frames waiting (the heavy ones) wait for it; a light address never does.
 
+Connections are counted by the peer that holds them (a reverse proxy, behind one: raise the cap
+and let the proxy limit its clients); frames by the client's address as the app sees it (behind
+a trusted proxy, the one it forwards).
+
 An address past its cap of connections is answered 503 at once. Past the total cap a connection
 is still read, within the handshake's seconds, but only `/healthz` is answered on it (503 for
 anything else), so a full server can still say how it is. A connection that has not finished
@@ -22,6 +26,8 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 __all__ = ["Gate", "TokenBucket", "Turnstile"]
+
+PRUNE_EVERY = 10.0  # seconds between sweeps of idle addresses' turnstiles
 
 
 class TokenBucket:
@@ -87,15 +93,16 @@ class Turnstile:
 
 @dataclass
 class Gate:
-    per_address: int = 64  # open connections from one address
-    total: int = 4096  # open connections in all
-    handshake: float = 5.0  # seconds to finish a request's head or a WebSocket handshake
-    address_rate: float = 100.0  # frames a second from all the sockets of one address
-    total_rate: float = 5000.0  # frames a second from every socket together
-    _open: Counter[str] = field(default_factory=Counter)
-    _count: int = 0
-    _addresses: dict[str, Turnstile] = field(default_factory=dict)
-    _all: Turnstile | None = None
+    per_address: int  # open connections from one address
+    total: int  # open connections in all
+    handshake: float  # seconds to finish a request's head or a WebSocket handshake
+    address_rate: float  # frames a second from all the sockets of one address
+    total_rate: float  # frames a second from every socket together
+    _open: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _count: int = field(default=0, init=False, repr=False)
+    _addresses: dict[str, Turnstile] = field(default_factory=dict, init=False, repr=False)
+    _all: Turnstile | None = field(default=None, init=False, repr=False)
+    _pruned: float = field(default_factory=time.monotonic, init=False, repr=False)
 
     def enter(self, address: str) -> str:
         """Counts a new connection: "ok", "over_total" (serve it /healthz alone) or
@@ -112,11 +119,12 @@ class Gate:
         self._open[address] -= 1
         if not self._open[address]:
             del self._open[address]
-            self._addresses.pop(address, None)
 
     async def admit(self, address: str) -> None:
         """Returns when one more frame from the address may be read: within its address's rate,
         and, for an address that is using its share, within the total."""
+        if time.monotonic() > self._pruned + PRUNE_EVERY:
+            self._prune()
         turnstile = self._addresses.get(address)
         if turnstile is None:
             turnstile = self._addresses[address] = Turnstile(self.address_rate, 2 * self.address_rate)
@@ -127,3 +135,11 @@ class Gate:
             await self._all.admit()
         else:
             self._all.bucket.take()  # a light address is counted, never held
+
+    def _prune(self) -> None:
+        """Lets go of the turnstiles of idle addresses: none waiting and a full bucket, as a new
+        one would start (so closing every socket and coming back gains an address nothing)."""
+        self._pruned = time.monotonic()
+        idle = [a for a, t in self._addresses.items() if not t.waiting and t.bucket.share() >= 1]
+        for address in idle:
+            del self._addresses[address]

@@ -39,11 +39,11 @@ class Server:
         self.db = Database(connect(settings.database))
         self.accounts = Accounts(self.db, registrations=settings.registrations)
         self.gate = Gate(
-            settings.connections_per_address,
-            settings.connections,
-            settings.handshake,
-            settings.address_rate,
-            settings.total_rate,
+            per_address=settings.connections_per_address,
+            total=settings.connections,
+            handshake=settings.handshake,
+            address_rate=settings.address_rate,
+            total_rate=settings.total_rate,
         )
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
         self.owners: dict[str, Owner] = {}
@@ -89,14 +89,17 @@ class Server:
     async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
         kept) when the database fails meanwhile."""
+        owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint)
         if not await self._lease(spec.id):
             return
-        owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint)
+        why = None
         try:
             await owner.open()
-        except Exception as err:
-            _log.error("table %s could not be opened: %s", spec.id, err)
-        owner.start()
+        except Exception as err:  # restored in the background once started
+            why = f"it could not be opened: {err}"
+        if self.db.generation != owner.generation:
+            return  # the lease went with a lost connection meanwhile: the lease loop tries again
+        owner.start(why)
         self.owners[spec.id] = owner
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
 

@@ -57,7 +57,15 @@ class GatedHttp(HttpToolsProtocol):
         if self.admitted == "over_address":
             self._refuse(f"too many connections from {self.address}")
             return
-        self.deadline = asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+        self._start_deadline()
+
+    def _start_deadline(self) -> None:
+        if self.deadline is None:
+            self.deadline = asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._start_deadline()  # each request of a kept-alive connection has the same seconds for its head
 
     def _refuse(self, why: str) -> None:
         self.refused = True
@@ -78,6 +86,8 @@ class GatedHttp(HttpToolsProtocol):
         if self.admitted == "over_total":
             cast(dict[str, Any], self.scope)[OVER_TOTAL] = True  # the app answers /healthz alone
         super().on_headers_complete()
+        if self.admitted == "over_total" and self.cycle is not None:
+            self.cycle.keep_alive = False  # then closed: past the cap, no connection is kept
 
     def handle_websocket_upgrade(self) -> None:
         if self.admitted == "over_total":
@@ -89,6 +99,8 @@ class GatedHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
+        if self.deadline is not None:
+            self.deadline.cancel()
         if self.admitted != "over_address" and self.transport.get_protocol() is self:
             self.gate.leave(self.address)  # an upgraded connection is left by its WebSocket
 
@@ -102,8 +114,9 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.address = _address(transport)  # read now: a closed socket has no peer to ask
-        if self.gate is not None:
-            asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+        self.deadline = (
+            None if self.gate is None else asyncio.get_running_loop().call_later(self.gate.handshake, self._too_slow)
+        )
 
     def _too_slow(self) -> None:
         if not self.handshake_complete:
@@ -111,6 +124,8 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
+        if self.deadline is not None:
+            self.deadline.cancel()
         if self.gate is not None:
             self.gate.leave(self.address)
 

@@ -26,7 +26,7 @@ from ..variants import Variant
 from . import wallets
 from .book import ServerBook
 from .db import Database, Tx
-from .holds import Holds, edge
+from .holds import Hold, Holds, edge
 from .hub import Hub
 from .metrics import Metrics
 from .protocol import Command, frame, view_json
@@ -57,11 +57,12 @@ class Owner:
     ) -> None:
         self.spec, self.db, self.book, self.hub, self.metrics = spec, db, book, hub, metrics
         self.endpoint = endpoint  # where this process serves, announced with the table's lease
+        self.generation = db.generation  # the connection the lease was taken on (before this owner)
         self.record = TableRecord(spec.id)
         self.holds = Holds(spec.id)  # who held each seat for which rounds
         self.table: Table | None = None
         self.down: str | None = None  # why the table stopped serving (None: it serves)
-        self.gone = False  # given up for another process to serve (`abandon`)
+        self.gone = False  # stopped, or given up for another process to serve (`stop`, `abandon`)
         self._restoring: asyncio.Task[None] | None = None
         self.players: dict[int, str] = {}
         self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
@@ -88,6 +89,8 @@ class Owner:
 
     def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> tuple[Table, dict[int, str]]:
         s = self.spec
+        if self.db.generation != self.generation:  # the lease was the lost connection's
+            raise ServerError(f"table {s.id}: its lease went with a lost database connection", "unavailable")
         found = record.load(tx)
         seats = tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
         loaded = {int(k): str(a) for k, a in seats}
@@ -106,13 +109,16 @@ class Owner:
         _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table, loaded
 
-    def start(self) -> None:
+    def start(self, why: str | None = None) -> None:
+        """Serves the table, or, when `open` failed (`why`), restores it in the background."""
         self._task = asyncio.create_task(self._serve(), name=f"owner {self.spec.id}")
         if self.table is None and self._restoring is None:
-            self._fail("it could not be opened")
+            self._fail(why or "it could not be opened")
 
     async def stop(self) -> None:
-        """Stops serving: the command under way and those queued are refused `unavailable`."""
+        """Stops serving: the command under way, those queued and any later are refused
+        `unavailable`."""
+        self.gone = True
         tasks = self._cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -416,20 +422,35 @@ def _refusal(err: BaseException) -> bool:
 
 
 def _return_unheld(tx: Tx, table: Table, holds: Holds, held: dict[int, str]) -> None:
-    """Money the record leaves on a seat that no account holds goes back to the wallet of the
-    seat's last holder, in the restore's transaction (a withdrawal event and the wallet's credit)."""
+    """Money the record leaves on a seat that no account holds goes back to the account of the
+    seat's last hold, in the restore's transaction: a withdrawal event, and the wallet's credit
+    unless the hold has ended (a leave ends it in the same transaction as its credit, so then the
+    wallet was paid and only the event is missing, as a record written before fail-stop can be)."""
     for seat in range(table.seats):
         amount = table.balance(seat)
+        hold = _last_hold(holds, seat)
         if seat in held or not amount:
             continue
-        last = [h for h in holds.all if h.seat == seat]
-        if not last:
-            _log.error("table %s seat %d: %d on the seat and no holder on record", table.accounts[seat], seat, amount)
+        if hold is None:
+            _log.error("table %s seat %d: %d on the seat and no hold on record", holds.table_id, seat, amount)
             continue
-        table.withdraw(seat, amount)
-        wallets.credit(tx, last[-1].account, amount)
-        holds.end(tx, seat, edge(table))
-        _log.warning("returned %d from an unheld seat %d to %s", amount, seat, last[-1].account)
+        try:
+            table.withdraw(seat, amount)
+        except CaribbeanFastError as err:  # the seat's bets are in play: the next restore tries again
+            _log.error("table %s seat %d: %d not returned: %s", holds.table_id, seat, amount, err)
+            continue
+        if hold.end is None:
+            wallets.credit(tx, hold.account, amount)
+            holds.end(tx, seat, edge(table))
+        _log.warning(
+            "table %s seat %d: %d on the unheld seat returned to %s", holds.table_id, seat, amount, hold.account
+        )
+
+
+def _last_hold(holds: Holds, seat: int) -> Hold | None:
+    """The seat's latest hold: an open one, else the one that ended last."""
+    mine = [h for h in holds.all if h.seat == seat]
+    return max(mine, key=lambda h: (h.end is None, h.end or 0, h.first), default=None)
 
 
 def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
