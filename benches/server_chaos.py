@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -47,6 +48,7 @@ BUSY_SECONDS = BUSY_MS / 1000  # SQLite's wait for another process's write lock
 SQLITE_FAULTS = ("disk_full", "read_only", "busy", "kill")
 PG_FAULTS = ("pg_restart", "pg_terminate", "pg_cancel", "kill")
 RECORDED = {"sit": "deposit", "top_up": "deposit", "leave": "withdraw"}  # the event a command records
+COMMAND_EVENTS = ("deposit", "withdraw", "ante", "deal", "raise", "fold")  # the kinds the bots' commands record
 BUY_IN, ANTE = 5_000, 100
 
 
@@ -90,6 +92,13 @@ class Serve:
         except (httpx.HTTPError, ValueError):
             return 0, {}
 
+    def lobby(self) -> list[dict[str, Any]]:
+        try:
+            entries: list[dict[str, Any]] = httpx.get(f"{self.http}/api/lobby", timeout=5).json()["tables"]
+            return entries
+        except (httpx.HTTPError, ValueError, KeyError):
+            return []
+
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
@@ -124,9 +133,10 @@ def healthy(servers: list[Serve], tables: int, seconds: float = 60) -> float:
 
 @dataclass
 class Tally:
-    """`ok` answers by (table, recorded event kind), refusals by code; shared by the bots."""
+    """The event kind each `ok` answer records, by table in the order answered, and refusals by
+    code; shared by the bots (one a table)."""
 
-    ok: Counter[tuple[str, str]] = field(default_factory=Counter)
+    ok: dict[str, list[str]] = field(default_factory=dict)
     refused: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -135,7 +145,7 @@ class Tally:
             if answer["ok"]:
                 event = RECORDED.get(kind, kind)
                 if kind != "leave" or answer["result"]["returned"]:
-                    self.ok[(table, event)] += 1
+                    self.ok.setdefault(table, []).append(event)
             else:
                 self.refused[answer["error"]["code"]] += 1
 
@@ -328,7 +338,7 @@ def play_through(stage: Stage, faults: list[str], bots: int, hold: float, calm: 
         time.sleep(calm)
         for fault in faults:
             before = tally.refused["unavailable"]
-            with _health_seen(stage.servers, bots) as health[fault]:
+            with _health_seen(stage.servers) as health[fault]:
                 inject(fault, stage, hold)
                 recovered[fault] = round(healthy(stage.servers, bots), 2)
             refused[fault] = tally.refused["unavailable"] - before
@@ -342,10 +352,10 @@ def play_through(stage: Stage, faults: list[str], bots: int, hold: float, calm: 
 
 
 @contextlib.contextmanager
-def _health_seen(servers: list[Serve], tables: int) -> Iterator[dict[str, Any]]:
+def _health_seen(servers: list[Serve]) -> Iterator[dict[str, Any]]:
     """While the block runs, every 0.1 s: the /healthz status codes the servers answered (0: no
-    answer), and the most tables the processes claimed together beyond the tables there are
-    (a table served by two processes at once)."""
+    answer), and the most processes beyond one that listed a table as theirs at once (a table
+    served by two processes)."""
     seen: set[int] = set()
     over = 0
     done = threading.Event()
@@ -353,9 +363,9 @@ def _health_seen(servers: list[Serve], tables: int) -> Iterator[dict[str, Any]]:
     def poll() -> None:
         nonlocal over
         while not done.wait(0.1):
-            answers = [s.health() for s in servers]
-            seen.update(code for code, _ in answers)
-            over = max(over, sum(h.get("tables", 0) for _, h in answers) - tables)
+            seen.update(s.health()[0] for s in servers)
+            claims = Counter(entry["table"] for s in servers for entry in s.lobby() if entry["here"])
+            over = max(over, max(claims.values(), default=1) - 1)
 
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
@@ -380,10 +390,12 @@ def check(database: str) -> dict[str, Any]:
     db = Database(open_database(database, create=False))
     try:
         books = db.run_now(reconcile)
-        events = db.run_now(lambda tx: tx.all("SELECT table_id, kind, COUNT(*) FROM table_events GROUP BY 1, 2"))
+        marks = ", ".join("?" * len(COMMAND_EVENTS))
+        sql = f"SELECT table_id, kind FROM table_events WHERE kind IN ({marks}) ORDER BY table_id, seq"
+        events = db.run_now(lambda tx: tx.all(sql, COMMAND_EVENTS))
         held = set(db.run_now(lambda tx: tx.all("SELECT table_id, seat FROM seats")))
         audits, stranded = True, 0
-        for table_id in sorted({str(t) for t, _, _ in events}):
+        for table_id in sorted({str(t) for t, _ in events}):
             record = TableRecord(table_id)
             db.run_now(record.load)
             audits = audits and audit(record).ok
@@ -392,7 +404,7 @@ def check(database: str) -> dict[str, Any]:
     finally:
         db.dialect.close()
     return {
-        "recorded": Counter({(str(t), str(k)): int(n) for t, k, n in events}),
+        "recorded": {t: [str(k) for _, k in rows] for t, rows in itertools.groupby(events, key=lambda r: str(r[0]))},
         "reconciled": books.reconciled,
         "granted": books.granted,
         "audits_clean": audits,
@@ -400,15 +412,28 @@ def check(database: str) -> dict[str, Any]:
     }
 
 
+def _in_order(answered: list[str], recorded: list[str]) -> int:
+    """How many of a table's `ok` answers its record holds, in the order they were answered (the
+    record may hold more: commands whose answer was lost, the clock's): the longest prefix of
+    `answered` that is a subsequence of `recorded`."""
+    found, events = 0, iter(recorded)
+    for kind in answered:
+        if not any(event == kind for event in events):
+            break
+        found += 1
+    return found
+
+
 def outcome(faults: list[str], played: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
     tally: Tally = played["tally"]
-    recorded: Counter[tuple[str, str]] = found["recorded"]
-    in_records = sum(min(n, recorded[key]) for key, n in tally.ok.items())
+    recorded: dict[str, list[str]] = found["recorded"]
+    in_records = sum(_in_order(answered, recorded.get(table, [])) for table, answered in tally.ok.items())
+    answers = sum(len(kinds) for kinds in tally.ok.values())
     return {
         "faults": faults,
-        "ok_answers": sum(tally.ok.values()),
+        "ok_answers": answers,
         "ok_in_records": in_records,
-        "ok_missing": sum(tally.ok.values()) - in_records,
+        "ok_missing": answers - in_records,
         "refused": dict(tally.refused),
         "unavailable_during": played["unavailable"],
         "healthz_during": {f: h["codes"] for f, h in played["health"].items()},

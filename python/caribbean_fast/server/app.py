@@ -30,7 +30,6 @@ __all__ = ["create_app"]
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
 _STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "too_slow": 408}
 BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
-PROBE = 3.0  # seconds /healthz waits for the database to answer
 
 
 def _error(err: ServerError) -> JSONResponse:
@@ -135,23 +134,12 @@ async def healthz(request: Request) -> Response:
     """200 while the database takes transactions and every table serves; 503 otherwise (the
     stopped tables are listed: they are restoring from their records)."""
     server = _server(request)
-    database = await _probe(server)
+    database = await server.database_health()
     stopped = sorted(o.spec.id for o in server.owners.values() if o.down is not None)
     ok = database == "ok" and not stopped
     body: dict[str, Any] = {"status": "ok" if ok else "unavailable", "database": database, "stopped": stopped}
     body |= {"tables": len(server.owners), "connections": len(server.hub.connections)}
     return JSONResponse(body, 200 if ok else 503)
-
-
-async def _probe(server: Server) -> str:
-    """ "ok", or why the database did not answer a transaction within `PROBE` seconds."""
-    try:
-        await asyncio.wait_for(server.db.run(lambda tx: tx.one("SELECT 1")), PROBE)
-    except TimeoutError:
-        return f"no answer in {PROBE:g} s"
-    except ServerError as err:
-        return str(err)
-    return server.db.failing or "ok"
 
 
 async def metrics(request: Request) -> Response:

@@ -34,6 +34,17 @@ __all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
+# SQLite's result codes that are the machine's doing, not a statement's: a full disk, a file that
+# cannot be written or read, a lock held past the busy timeout (extended codes share the prefix)
+_FAULTS = (
+    "SQLITE_FULL",
+    "SQLITE_READONLY",
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+    "SQLITE_IOERR",
+    "SQLITE_CANTOPEN",
+    "SQLITE_PERM",
+)
 RECONNECT_FIRST, RECONNECT_MOST = 0.1, 5.0  # seconds between tries to reach a lost database
 BUSY_MS = 5000  # how long SQLite waits for another process's write lock before the batch fails
 
@@ -61,7 +72,10 @@ class Sqlite:
 
     in_loop = True  # see `Dialect.in_loop`: a batch's statements are microseconds of calls
     broken = False  # the connection is a file: it never needs opening again
-    transient: tuple[type[Exception], ...] = (sqlite3.OperationalError,)  # disk full, read-only, busy
+
+    @staticmethod
+    def fault(err: Exception) -> bool:
+        return isinstance(err, sqlite3.Error) and getattr(err, "sqlite_errorname", "").startswith(_FAULTS)
 
     def __init__(self, path: str, create: bool = True) -> None:
         self.url = path
@@ -244,7 +258,15 @@ class Database:
                 continue
             self._busy = True
             try:
-                outcomes = await self._outcomes(batch)
+                if self.dialect.broken:
+                    refusal = await self._reconnect()
+                    batch, self._jobs = batch + self._jobs, []  # queued for the lost connection
+                    outcomes: list[Any] = [refusal] * len(batch)
+                else:
+                    outcomes = await self._outcomes(batch)
+            except Exception:  # a bug: the worker lives on, or every later job would wait forever
+                _log.exception("a database batch failed")
+                outcomes = [ServerError("the server failed; nothing was changed")] * len(batch)
             finally:
                 self._busy = False
             for job, outcome in zip(batch, outcomes, strict=True):
@@ -259,11 +281,6 @@ class Database:
         """The batch in one transaction: (result,) or the exception, per job. A transaction that
         fails as a whole (its begin, a statement outside the jobs, its commit) refuses every job
         with `unavailable`, and is rolled back."""
-        if self.dialect.broken:
-            refusal = await self._reconnect()
-            batch += self._jobs  # queued for the lost connection: refused with the batch
-            self._jobs = []
-            return [refusal] * len(batch)
         try:
             if self.dialect.in_loop:
                 outcomes = await self._batch_on_loop(batch)
@@ -385,7 +402,7 @@ class Database:
             tx.execute("RELEASE SAVEPOINT job")
             if isinstance(err, CaribbeanFastError):
                 return err
-            if isinstance(err, self.dialect.transient):  # the database's fault (full, read-only, cancelled)
+            if self.dialect.fault(err):  # the database's fault (full, read-only, cancelled), not the job's
                 _log.error("a database job failed", extra={"fields": {"error": f"{type(err).__name__}: {err}"}})
                 why = f"the database refused a write ({type(err).__name__}); nothing was changed"
                 return ServerError(why, "unavailable")

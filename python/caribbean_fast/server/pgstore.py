@@ -55,7 +55,11 @@ CONNECT_TIMEOUT = 5  # seconds to reach the database before a try fails
 
 class Postgres:
     in_loop = False  # each statement waits on the network: batches run in a worker thread
-    transient: tuple[type[Exception], ...] = (psycopg.OperationalError,)  # lost, cancelled, shut down
+
+    @staticmethod
+    def fault(err: Exception) -> bool:
+        """The database's doing: the connection lost or shut down, a statement cancelled."""
+        return isinstance(err, psycopg.OperationalError)
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -51,19 +51,20 @@ class Dialect(Protocol):
 
     url: str
     in_loop: bool
+    """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
+    in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
+    while from a thread each call waits its turn at the interpreter lock behind a busy loop;
+    PostgreSQL's wait on the network."""
 
     @property
     def broken(self) -> bool:
         """The connection is lost (PostgreSQL): `reconnect` before the next transaction."""
         ...
 
-    transient: tuple[type[Exception], ...]
-    """The errors that are the database's fault, not a job's (full, read-only, busy, cancelled,
-    lost): a job failing with one is refused `unavailable`."""
-    """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
-    in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
-    while from a thread each call waits its turn at the interpreter lock behind a busy loop;
-    PostgreSQL's wait on the network."""
+    def fault(self, err: Exception) -> bool:
+        """Whether the error is the database's fault, not a job's (full, read-only, busy,
+        cancelled, lost): a job failing with one is refused `unavailable`, no traceback logged."""
+        ...
 
     def tx(self) -> Tx: ...
     def begin(self) -> None: ...

@@ -11,8 +11,10 @@ import asyncio
 import gc
 import logging
 import sys
+import time
 from typing import Any
 
+from ..errors import ServerError
 from .accounts import Accounts
 from .advice import Advisors
 from .book import ServerBook
@@ -29,6 +31,7 @@ __all__ = ["Server"]
 
 _log = logging.getLogger(__name__)
 GC_THRESHOLDS = (20_000, 20, 20)  # allocations before a young pass; young passes per middle, middle per full
+PROBE, PROBE_EVERY = 3.0, 1.0  # seconds /healthz waits for the database, and between its probes
 SESSION_CHECK = 0.5  # seconds between checks that the open sockets' sessions still hold
 SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while the database thread waits for it
 
@@ -52,6 +55,7 @@ class Server:
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self._sessions: asyncio.Task[None] | None = None
+        self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
@@ -198,6 +202,23 @@ class Server:
             await owner.stop()
         await self.db.stop()
         _log.info("stopped", extra={"fields": {"tables": len(self.owners)}})
+
+    async def database_health(self) -> str:
+        """ "ok", or why the database did not answer a transaction within `PROBE` seconds: asked
+        at most once a `PROBE_EVERY` however often /healthz is (on SQLite a probe takes the
+        write lock)."""
+        if self._probe is None or time.monotonic() > self._probe[0] + PROBE_EVERY:
+            self._probe = (time.monotonic(), asyncio.ensure_future(self._ask_database()))
+        return await asyncio.shield(self._probe[1])
+
+    async def _ask_database(self) -> str:
+        try:
+            await asyncio.wait_for(self.db.run(lambda tx: tx.one("SELECT 1")), PROBE)
+        except TimeoutError:
+            return f"no answer in {PROBE:g} s"
+        except ServerError as err:
+            return str(err)
+        return self.db.failing or "ok"
 
     def seats_of(self, account: str) -> list[dict[str, Any]]:
         return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
