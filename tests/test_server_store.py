@@ -5,6 +5,8 @@ and a refused job rolls back alone."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,6 +17,7 @@ from caribbean_fast.engine import Table, audit, restore
 from caribbean_fast.engine.autoplay import play_round
 from caribbean_fast.errors import InsufficientFundsError, ServerError
 from caribbean_fast.server.accounts import create_account
+from caribbean_fast.server.book import ServerBook, TableBook
 from caribbean_fast.server.db import Database, Tx, connect
 from caribbean_fast.server.record import TableRecord
 from caribbean_fast.server.wallets import balance, debit, grant
@@ -169,3 +172,26 @@ def query_write(url: str, sql: str) -> None:
         db.run_now(lambda tx: tx.execute(sql))
     finally:
         db.dialect.close()
+
+
+def test_a_limit_change_is_its_own_tables_to_commit(tmp_path: Path) -> None:
+    """Two tables of one account: a limit changed at one is written only by that table's commit
+    and stays pending until it; dropped when that commit fails, it is read again."""
+    db = Database(connect(str(tmp_path / "casino.db")))
+    shared = ServerBook()
+    first, second = TableBook(shared), TableBook(shared)
+    at = datetime(2026, 12, 3, tzinfo=UTC)
+    first.set_limit("alice", 600, at)
+    assert second.limit("alice") == (600, at) and not second.dirty  # read by both, pending at one
+    db.run_now(second.flush)
+    assert db.run_now(lambda tx: tx.all("SELECT amount FROM limits")) == []
+    db.run_now(shared.load)  # the lease loop's reload keeps a change still pending
+    assert shared.limit("alice") == (600, at)
+    assert first.discard() == ["alice"]  # its commit failed
+    db.run_now(lambda tx: shared.load(tx, ["alice"]))
+    assert shared.limit("alice") == (None, None) and not shared.pending
+    first.set_limit("alice", 500, at)
+    db.run_now(first.flush)
+    first.settle()
+    assert db.run_now(lambda tx: tx.all("SELECT amount FROM limits")) == [(500,)] and not first.dirty
+    db.dialect.close()

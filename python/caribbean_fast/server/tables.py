@@ -24,7 +24,7 @@ from ..engine import Phase, Table, restore
 from ..errors import CaribbeanFastError, IllegalActionError, ServerError
 from ..variants import Variant
 from . import wallets
-from .book import ServerBook
+from .book import ServerBook, TableBook
 from .db import Database, Tx
 from .holds import Hold, Holds, edge
 from .hub import Hub
@@ -55,7 +55,9 @@ class Owner:
     def __init__(
         self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics, endpoint: str = ""
     ) -> None:
-        self.spec, self.db, self.book, self.hub, self.metrics = spec, db, book, hub, metrics
+        self.spec, self.db, self.hub, self.metrics = spec, db, hub, metrics
+        self.book = TableBook(book)  # this table's limit changes, pending until its commit
+        self._stale: list[str] = []  # accounts whose limit change a failed commit dropped
         self.endpoint = endpoint  # where this process serves, announced with the table's lease
         self.generation = db.generation  # the connection the lease was taken on (before this owner)
         self.record = TableRecord(spec.id)
@@ -80,7 +82,7 @@ class Owner:
         opens a new one. Nothing of the owner changes unless it succeeds."""
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
         table, loaded = await self.db.run(lambda tx: self._open_job(tx, record, holds))
-        self.record, self.holds, self.table = record, holds, table
+        self.record, self.holds, self.table, self._stale = record, holds, table, []
         self._seen = table.seq
         for seat in list(self.players):
             self._hold(seat, None)
@@ -104,7 +106,8 @@ class Owner:
         for seat, account in loaded.items():
             table.accounts[seat] = account
         _return_unheld(tx, table, holds, loaded)
-        self.book.load(tx)  # limits a failed commit left in memory are read again
+        if self._stale:
+            self.book.shared.load(tx, self._stale)  # changes a failed commit left in memory
         record.flush(tx)
         _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table, loaded
@@ -153,6 +156,7 @@ class Owner:
             self.metrics.table_stops.inc()
             self.metrics.tables_stopped.inc()
         self.down, self.table = why, None
+        self._stale += self.book.discard()
         if self._restoring is None:
             self._restoring = asyncio.create_task(self._restore(), name=f"restore {self.spec.id}")
 
@@ -365,6 +369,7 @@ class Owner:
                 raise  # the job refused before the table moved: its savepoint undid it all
             self._fail(f"a commit failed: {err}")
             raise _unavailable(self.down or "") from None
+        self.book.settle()
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self._count_rounds()
         self._broadcast()
