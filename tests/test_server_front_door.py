@@ -8,12 +8,14 @@ import json
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 from live_server import Client, LiveServer, query, settings
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from caribbean_fast.server.db import Database
@@ -72,8 +74,11 @@ def test_connections_past_the_caps_are_refused_and_health_still_answers(gated: L
 
 def test_a_large_body_is_refused_unread(tmp_path: object) -> None:
     with _server(tmp_path) as live:
-        declared = httpx.post(f"{live.http}/api/register", content=b"{" + b" " * 200_000_000 + b"}")
-        assert declared.status_code == 413 and declared.json()["error"]["code"] == "too_big"
+        with _raw(live.port) as declared:  # 200 MB declared, 64 KB sent: the answer comes unread
+            declared.sendall(b"POST /api/register HTTP/1.1\r\nHost: x\r\nContent-Length: 209715200\r\n\r\n")
+            declared.sendall(b"{" + b" " * 65536)
+            reply = _reply(declared)
+        assert reply.startswith(b"HTTP/1.1 413") and b'"too_big"' in reply
 
         def chunks() -> Iterator[bytes]:
             yield b'{"name": "' + b"a" * 5000  # no length declared: refused as it arrives
@@ -143,3 +148,55 @@ def _closed_within(client: Client, seconds: float) -> tuple[int, str]:
     assert time.monotonic() < deadline + 0.2
     assert closed.value.rcvd is not None
     return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_a_body_that_trickles_or_is_too_big_holds_no_connection(gated: LiveServer) -> None:
+    trickle = _raw(gated.port)
+    trickle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n")
+    start = time.monotonic()
+    with trickle:
+        while time.monotonic() - start < 5:
+            try:
+                trickle.sendall(b"1\r\na\r\n")
+            except OSError:
+                break
+            time.sleep(0.2)
+        assert time.monotonic() - start < 3  # cut at the request's 0.5 s, its answer or not
+    with _raw(gated.port) as big:  # a body declared past 4 KB: 413, and the connection closed unread
+        big.sendall(b"POST /api/guest HTTP/1.1\r\nHost: x\r\nContent-Length: 209715200\r\n\r\n" + b"x" * 65536)
+        reply = _reply(big)
+        assert reply.startswith(b"HTTP/1.1 413") and b"too_big" in reply
+
+
+def test_client_faults_are_answered_not_raised(tmp_path: object, caplog: pytest.LogCaptureFixture) -> None:
+    with _server(tmp_path) as live:
+        with _raw(live.port) as cut:  # the client hangs up mid-body
+            cut.sendall(b'POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"na')
+        assert httpx.get(f"{live.http}/static/a%00b").status_code == 404
+        sock = socket.create_connection(("127.0.0.1", live.port))
+        with connect(live.ws, sock=sock) as ws:  # a text frame that is not UTF-8: closed 1007
+            ws.recv(5)
+            with ws.protocol_mutex:
+                ws.protocol.send_frame(Frame(Opcode.TEXT, b"\xff"))
+                ws.send_data()
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+        time.sleep(0.2)
+    assert not [r for r in caplog.records if r.exc_info], "a client's fault raised inside the server"
+
+
+def test_one_names_passwords_are_checked_one_at_a_time(tmp_path: object) -> None:
+    """Wrong passwords for one name sent at once, from several addresses: one is checked at a
+    time, so the failures are counted before the next is tried (5 a minute, not 5 an address)."""
+    with _server(tmp_path) as live:
+        live.register("victim")
+
+        def attempt(k: int) -> int:
+            with httpx.Client(transport=httpx.HTTPTransport(local_address=f"127.0.0.{2 + k}")) as c:
+                body = {"name": "victim", "password": f"wrong password {k}"}
+                return c.post(f"{live.http}/api/login", json=body).status_code
+
+        with ThreadPoolExecutor(6) as pool:
+            codes = list(pool.map(attempt, range(6)))
+        assert codes.count(401) < 6 and set(codes) <= {401, 429}, codes

@@ -28,7 +28,8 @@ __all__ = ["Accounts", "RateLimiter", "Session", "check_name", "create_account",
 SESSION_HOURS = 24
 HASHING = 2  # argon2 hashes at once (64 MB each, the library's cost)
 HASHING_QUEUE = 64  # requests waiting for a hash before more are refused
-HASHING_BY_ADDRESS = 2  # of them from one address
+HASHING_BY_KEY = {"address": 2, "name": 1}  # of them for one address, and one name
+NO_PASSWORD = "guest: no password"  # a guest's hash: no password verifies against it
 PRUNE_AT = 10_000  # keys a rate limiter holds before it lets go of the stale ones
 T = TypeVar("T")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
@@ -109,41 +110,51 @@ class Accounts:
         self.registrations = RateLimiter(registrations, what="accounts opened from your address")
         self.lifetime = timedelta(hours=session_hours)
         self._hashing = asyncio.Semaphore(HASHING)  # argon2 takes 64 MB a hash: a few at once
-        self._waiting: Counter[str] = Counter()  # hashes waiting or under way, by address
+        self._waiting: Counter[str] = Counter()  # hashes waiting or under way, by address and name
 
-    async def register(
-        self, name: object, password: object, address: str, wallet: int = 0, guest: bool = False
-    ) -> Session:
+    async def register(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
+        self._count_registration(address)
+        hashed = await self._hash([f"address:{address}"], hash_password, secret)
+        return await self._create(account, hashed)
+
+    async def guest(self, wallet: int, address: str) -> Session:
+        """A guest account: play money, and no password (its hash opens nothing, and costs no
+        argon2: guests were a way to keep the hashing busy)."""
+        self._count_registration(address)
+        return await self._create(f"guest-{secrets.token_hex(6)}", NO_PASSWORD, wallet, guest=True)
+
+    def _count_registration(self, address: str) -> None:
         self.registrations.check(f"address:{address}")
         self.registrations.note(f"address:{address}")  # counted as it is tried: requests at once count too
-        hashed = await self._hash(address, hash_password, secret)
+
+    async def _create(self, account: str, hashed: str, wallet: int = 0, guest: bool = False) -> Session:
         await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest))
         return await self._open_session(account)
 
-    async def guest(self, wallet: int, address: str) -> Session:
-        name = f"guest-{secrets.token_hex(6)}"
-        return await self.register(name, secrets.token_urlsafe(24), address, wallet, guest=True)
-
-    async def _hash(self, address: str, work: Callable[..., T], *args: str) -> T:
+    async def _hash(self, keys: list[str], work: Callable[..., T], *args: str) -> T:
         """argon2 in a thread, at most `HASHING` at once; refused past `HASHING_QUEUE` waiting in
-        all, or `HASHING_BY_ADDRESS` for one address (so one address cannot fill the queue)."""
-        if self._waiting[address] >= HASHING_BY_ADDRESS or self._waiting.total() >= HASHING_QUEUE:
+        all, or `HASHING_BY_KEY` for one address or name (so one address cannot fill the queue,
+        and a name's failed logins are counted before its next password is tried)."""
+        busy = any(self._waiting[k] >= HASHING_BY_KEY.get(k.split(":")[0], 1) for k in keys)
+        if busy or sum(self._waiting.values()) >= HASHING_QUEUE:
             raise ServerError("the server is busy checking passwords; try again in a moment", "rate_limited")
-        self._waiting[address] += 1
+        self._waiting.update(keys)
         try:
             async with self._hashing:
                 return await asyncio.to_thread(work, *args)
         finally:
-            self._waiting[address] -= 1
-            if not self._waiting[address]:
-                del self._waiting[address]
+            self._waiting.subtract(keys)
+            for key in keys:
+                if not self._waiting[key]:
+                    del self._waiting[key]
 
     async def login(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
         self.limiter.check(f"name:{account}", f"address:{address}")
         row = await self.db.run(lambda tx: tx.one("SELECT hash FROM accounts WHERE name = ?", (account,)))
-        if row is None or not await self._hash(address, _verify, row[0], secret):
+        keys = [f"name:{account}", f"address:{address}"]
+        if row is None or not await self._hash(keys, _verify, row[0], secret):
             self.limiter.note(f"name:{account}", f"address:{address}")
             raise ServerError("wrong name or password", "unauthorized")
         return await self._open_session(account)

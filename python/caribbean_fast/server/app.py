@@ -9,8 +9,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -40,9 +41,6 @@ async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read up to `BODY` bytes: a larger body is refused as its size
     is declared, or as soon as it arrives past the bound, never read whole."""
     too_big = ServerError(f"a request's body is at most {BODY} bytes", "too_big")
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdecimal() or int(declared) > BODY:
-        raise too_big
     data = bytearray()
     seconds = _server(request).gate.handshake
     try:
@@ -53,6 +51,8 @@ async def _body(request: Request) -> dict[str, Any]:
                     raise too_big
     except TimeoutError:
         raise ServerError(f"the body did not arrive within {seconds:g} s", "too_slow") from None
+    except ClientDisconnect:  # the client hung up mid-body: nobody reads the answer
+        raise ServerError("the body ended early", "malformed") from None
     try:
         body = load_json(bytes(data))
     except ValueError:
@@ -113,7 +113,7 @@ async def logout(request: Request) -> Response:
     await server.accounts.logout(token)
     server.hub.end_sessions({token_hash(token)})  # its sockets here at once; elsewhere within a second
     response = JSONResponse({})
-    response.delete_cookie(COOKIE)
+    response.delete_cookie(COOKIE, httponly=True, samesite="strict")
     return response
 
 
@@ -138,7 +138,7 @@ async def healthz(request: Request) -> Response:
     stopped = sorted(o.spec.id for o in server.owners.values() if o.down is not None)
     ok = database == "ok" and not stopped
     body: dict[str, Any] = {"status": "ok" if ok else "unavailable", "database": database, "stopped": stopped}
-    body |= {"tables": len(server.owners), "connections": len(server.hub.connections)}
+    body |= {"tables": len(server.owners), "connections": len(server.hub.connections), "open": server.gate.open}
     return JSONResponse(body, 200 if ok else 503)
 
 
@@ -151,18 +151,27 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return _error(exc)
 
 
-class _HealthOnly:
-    """A connection past the server's total cap (`serving.GatedHttp`) is answered /healthz alone."""
+class _FrontDoor:
+    """A connection past the server's total cap (`serving.GatedHttp`) is answered /healthz alone;
+    a request declaring a body over `BODY` bytes is refused (413) on any path, unread."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get(OVER_TOTAL) and scope.get("path") != "/healthz":
-            refusal = PlainTextResponse("the server holds its most connections; try again", 503)
-            await refusal(scope, receive, send)
+            await PlainTextResponse("the server holds its most connections; try again", 503)(scope, receive, send)
+            return
+        if scope["type"] == "http" and _declared(Headers(scope=scope)) > BODY:
+            await _error(ServerError(f"a request's body is at most {BODY} bytes", "too_big"))(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def _declared(headers: Headers) -> int:
+    """The body's declared length; one that is not a number counts as too long."""
+    declared = headers.get("content-length", "0")
+    return int(declared) if declared.isdecimal() else BODY + 1
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -193,7 +202,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
-        middleware=[Middleware(_HealthOnly)],
+        middleware=[Middleware(_FrontDoor)],
     )
     app.state.server = server
     return app

@@ -113,6 +113,11 @@ class Gate:
         self._count += 1
         return "over_total" if self._count > self.total else "ok"
 
+    @property
+    def open(self) -> int:
+        """Connections open now, HTTP and WebSocket, counted at the door."""
+        return self._count
+
     def leave(self, address: str) -> None:
         assert self._open[address] > 0, f"{address} left more connections than it opened"
         self._count -= 1

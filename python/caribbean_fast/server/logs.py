@@ -20,14 +20,21 @@ class RedactTokens(logging.Filter):
     """uvicorn logs each request's path with its query, and a client that can send neither a
     header nor a cookie carries its session as `?token=`: the value is replaced in the record's
     arguments (their shape kept for uvicorn's own formatters) or message before any handler sees
-    it. A record this cannot read is passed on as it is, for logging to report."""
+    it. A record this cannot read is passed on as it is, for logging to report. A client's own
+    bad bytes (a text frame that is not UTF-8) are a line, not a traceback: any client can send
+    them, and the socket is closed (1007) whatever is logged."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         with contextlib.suppress(Exception):
             if isinstance(record.args, tuple):
                 record.args = tuple(_redacted(a) for a in record.args)
             record.msg = _redacted(record.msg)
+            if record.exc_info and record.msg in _CLIENT_FAULTS:
+                record.exc_info, record.levelno, record.levelname = None, logging.INFO, "INFO"
         return True
+
+
+_CLIENT_FAULTS = {"Invalid UTF-8 sequence received from client."}  # uvicorn's words
 
 
 def _redacted(value: object) -> object:

@@ -27,6 +27,7 @@ from .protocol import MAX_FRAME, frame
 
 __all__ = ["OVER_TOTAL", "BurstWebSockets", "GatedHttp", "uvicorn_options"]
 
+LINGER = 1 << 16  # bytes of an unwanted body dropped after its answer, before the connection is cut
 OVER_TOTAL = "caribbean_fast.over_total"  # a request's scope key: its connection is past the total cap
 
 
@@ -44,14 +45,16 @@ def _address(transport: asyncio.BaseTransport) -> str:
 
 class GatedHttp(HttpToolsProtocol):
     """uvicorn's HTTP protocol behind the gate: an address over its cap is answered 503 at once,
-    a connection over the total cap is served /healthz alone, and a request's head must arrive
-    within the gate's handshake seconds (a WebSocket's whole handshake, `BurstWebSockets`)."""
+    a connection over the total cap is served /healthz alone, a request (head and body) must
+    arrive within the gate's handshake seconds (a WebSocket's whole handshake, `BurstWebSockets`),
+    and a request answered before its body arrived closes its connection."""
 
     gate: Gate
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.address, self.refused = _address(transport), False
+        self.address, self.refused, self.whole = _address(transport), False, True
+        self.lingering: int | None = None  # bytes still read and dropped after an early answer
         self.admitted = self.gate.enter(self.address)
         self.deadline: asyncio.TimerHandle | None = None
         if self.admitted == "over_address":
@@ -65,24 +68,42 @@ class GatedHttp(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._start_deadline()  # each request of a kept-alive connection has the same seconds for its head
+        self.whole = False
+        self._start_deadline()  # each request of a kept-alive connection has the same seconds
+
+    def on_message_complete(self) -> None:
+        self.whole = True  # head and body: the request's seconds stop here
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        if not self.whole:  # answered before its body arrived (413, 408): the connection ends
+            self.lingering = LINGER  # what is in flight is read and dropped, so that closing with
+            self.transport.write_eof()  # unread bytes does not reset the answer away; the
+            return  # request's deadline closes it, or `LINGER` bytes more
+        super().on_response_complete()
 
     def _refuse(self, why: str) -> None:
         self.refused = True
         _refuse(self.transport, why)
 
     def data_received(self, data: bytes) -> None:
-        if not self.refused:  # a refused connection's bytes are not read
-            super().data_received(data)
+        if self.refused:  # a refused connection's bytes are not read
+            return
+        if self.lingering is not None:
+            self.lingering -= len(data)
+            if self.lingering < 0:
+                self.transport.close()
+            return
+        super().data_received(data)
 
     def _too_slow(self) -> None:
         if self.transport.get_protocol() is self:  # not upgraded: the WebSocket keeps its own time
             self.transport.close()
 
     def on_headers_complete(self) -> None:
-        if self.deadline is not None and not self.parser.should_upgrade():
-            self.deadline.cancel()
-            self.deadline = None
         if self.admitted == "over_total":
             cast(dict[str, Any], self.scope)[OVER_TOTAL] = True  # the app answers /healthz alone
         super().on_headers_complete()
@@ -121,6 +142,12 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
     def _too_slow(self) -> None:
         if not self.handshake_complete:
             self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            super().data_received(data)
+        except (UnicodeError, InvalidState):  # a header websockets cannot quote back in its refusal,
+            self.transport.close()  # or a second close of a text frame that is not UTF-8 (1007 sent)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

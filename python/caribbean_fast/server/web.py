@@ -4,6 +4,7 @@ each table's rules as JSON for the page (`/api/rules/<table>`)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from starlette.requests import Request
@@ -43,10 +44,20 @@ async def rules(request: Request) -> Response:
     return JSONResponse(rules_json(owner.spec.id, owner.spec.variant, owner.spec.limits))
 
 
+class _Static(StaticFiles):
+    """The page's files; a path the file system cannot name (a NUL byte) is not found, not a 500."""
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        try:
+            return super().lookup_path(path)
+        except ValueError:
+            return "", None
+
+
 def web_routes() -> list[BaseRoute]:
     return [
         Route("/", lobby_page),
         Route("/play/{game}", table_page),
         Route("/api/rules/{table}", rules),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", _Static(directory=STATIC), name="static"),
     ]
