@@ -295,10 +295,17 @@ def _pg_terminate(stage: Stage, hold: float) -> None:
 
 
 def _pg_cancel(stage: Stage, hold: float) -> None:
+    """Every statement the servers run for `hold` seconds is cancelled, as far as one connection
+    asking as fast as it can reaches (a statement takes a millisecond or so)."""
+    import psycopg
+
+    name = stage.database.rsplit("/", 1)[1]
+    sql = "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE datname = %s AND state = 'active'"
+    sql += " AND pid <> pg_backend_pid()"
     end = time.monotonic() + hold
-    while time.monotonic() < end:
-        stage.postgres.each_backend(stage.database, "pg_cancel_backend")
-        time.sleep(0.02)
+    with psycopg.connect(stage.postgres.url, autocommit=True) as canceller:
+        while time.monotonic() < end:
+            canceller.execute(sql, (name,))
 
 
 FAULTS: dict[str, Callable[[Stage, float], None]] = {
