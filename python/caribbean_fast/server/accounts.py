@@ -30,7 +30,6 @@ HASHING = 2  # argon2 hashes at once (64 MB each, the library's cost)
 HASHING_QUEUE = 64  # requests waiting for a hash before more are refused
 HASHING_BY_KEY = {"address": 2, "name": 1}  # of them for one address, and one name
 NO_PASSWORD = "guest: no password"  # a guest's hash: no password verifies against it
-PRUNE_AT = 10_000  # keys a rate limiter holds before it lets go of the stale ones
 T = TypeVar("T")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 _hasher = PasswordHasher()  # argon2id, the library's recommended cost
@@ -78,6 +77,7 @@ class RateLimiter:
     def __init__(self, most: int = 5, window: float = 60.0, what: str = "failed logins") -> None:
         self.most, self.window, self.what = most, window, what
         self._hits: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._pruned = time.monotonic()
 
     def check(self, *keys: str) -> None:
         now = time.monotonic()
@@ -91,7 +91,8 @@ class RateLimiter:
         now = time.monotonic()
         for key in keys:
             self._hits[key].append(now)
-        if len(self._hits) > PRUNE_AT:  # keys never checked again are let go, so memory stays bounded
+        if now > self._pruned + self.window:  # keys never checked again are let go: memory stays bounded
+            self._pruned = now
             for key in list(self._hits):
                 self._recent(key, now)
 
@@ -111,6 +112,7 @@ class Accounts:
         self.lifetime = timedelta(hours=session_hours)
         self._hashing = asyncio.Semaphore(HASHING)  # argon2 takes 64 MB a hash: a few at once
         self._waiting: Counter[str] = Counter()  # hashes waiting or under way, by address and name
+        self._in_flight = 0  # and in all
 
     async def register(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
@@ -137,13 +139,15 @@ class Accounts:
         all, or `HASHING_BY_KEY` for one address or name (so one address cannot fill the queue,
         and a name's failed logins are counted before its next password is tried)."""
         busy = any(self._waiting[k] >= HASHING_BY_KEY.get(k.split(":")[0], 1) for k in keys)
-        if busy or sum(self._waiting.values()) >= HASHING_QUEUE:
+        if busy or self._in_flight >= HASHING_QUEUE:
             raise ServerError("the server is busy checking passwords; try again in a moment", "rate_limited")
         self._waiting.update(keys)
+        self._in_flight += 1
         try:
             async with self._hashing:
                 return await asyncio.to_thread(work, *args)
         finally:
+            self._in_flight -= 1
             self._waiting.subtract(keys)
             for key in keys:
                 if not self._waiting[key]:

@@ -3,7 +3,6 @@ metrics, and the WebSocket at /ws (docs/protocol.md)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -29,7 +28,7 @@ from .ws import COOKIE, endpoint, token_of
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "too_slow": 408}
+_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413}
 BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
 
 
@@ -39,18 +38,14 @@ def _error(err: ServerError) -> JSONResponse:
 
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read up to `BODY` bytes: a larger body is refused as its size
-    is declared, or as soon as it arrives past the bound, never read whole."""
+    is declared (`_FrontDoor`), or as soon as it arrives past the bound, never read whole."""
     too_big = ServerError(f"a request's body is at most {BODY} bytes", "too_big")
     data = bytearray()
-    seconds = _server(request).gate.handshake
-    try:
-        async with asyncio.timeout(seconds):  # a body trickled in holds no connection for long
-            async for chunk in request.stream():
-                data += chunk
-                if len(data) > BODY:
-                    raise too_big
-    except TimeoutError:
-        raise ServerError(f"the body did not arrive within {seconds:g} s", "too_slow") from None
+    try:  # a body trickled in is cut by the front door's deadline (`serving.GatedHttp`)
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > BODY:
+                raise too_big
     except ClientDisconnect:  # the client hung up mid-body: nobody reads the answer
         raise ServerError("the body ended early", "malformed") from None
     try:

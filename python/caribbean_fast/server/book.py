@@ -5,15 +5,14 @@ at start-up, kept by every change this process makes and read again every few se
 from the server's lease loop), so another process's change reaches this one within seconds. Each
 table changes limits through a `TableBook` of its own, whose changes are written in the same
 database job as that table's command's events and stay pending until that job has committed: a
-change is never carried, or lost, by another table's commit; one whose commit failed is read
-again from the database when its table is restored. The engine records the value it read with
+change is never carried, or lost, by another table's commit; one whose commit failed (or was
+cut off) is undone, the value it replaced put back. The engine records the value it read with
 every bet, so replays never need the book.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from datetime import datetime
 
 from ..engine.limits import check_limit_change
@@ -31,18 +30,34 @@ class ServerBook:
         self._limits: dict[str, Limit] = {}
         self.pending: Counter[str] = Counter()  # accounts with a change some table has not committed
 
-    def load(self, tx: Tx, accounts: Iterable[str] | None = None) -> None:
-        """Reads the limits (those of `accounts` only, if given) that no table here is changing."""
-        rows = tx.all("SELECT account, amount, changed FROM limits")
-        wanted = None if accounts is None else set(accounts)
-        for account in wanted or ():
-            self._limits.pop(account, None)  # no row: no limit
-        for account, amount, changed in rows:
-            if (wanted is None or account in wanted) and not self.pending[account]:
+    def load(self, tx: Tx) -> None:
+        """Reads the limits that no table here is changing."""
+        for account, amount, changed in tx.all("SELECT account, amount, changed FROM limits"):
+            if not self.pending[account]:
                 self._limits[account] = (amount, datetime.fromisoformat(changed) if changed else None)
 
     def limit(self, account: str) -> Limit:
         return self._limits.get(account, (None, None))
+
+    def change(self, account: str, limit: Limit) -> Limit:
+        """Sets the account's limit here (not yet durable); the one it replaced."""
+        before = self.limit(account)
+        self._limits[account] = limit
+        self.pending[account] += 1
+        return before
+
+    def settled(self, account: str) -> None:
+        """A change is durable: no longer pending."""
+        self.pending[account] -= 1
+        if not self.pending[account]:
+            del self.pending[account]
+
+    def dropped(self, account: str, limit: Limit, before: Limit) -> None:
+        """A change was not made durable: no longer pending, and the value it replaced is back
+        (unless a later change replaced it)."""
+        self.settled(account)
+        if self._limits.get(account) == limit:
+            self._limits[account] = before
 
 
 class TableBook:
@@ -51,17 +66,20 @@ class TableBook:
 
     def __init__(self, shared: ServerBook) -> None:
         self.shared = shared
-        self._pending: dict[str, tuple[int | None, datetime]] = {}
+        self._pending: dict[str, tuple[Limit, Limit]] = {}  # account -> (the change, what it replaced)
 
     def limit(self, account: str) -> Limit:
         return self.shared.limit(account)
 
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
         check_limit_change(self.limit(account)[1], at)
-        self.shared._limits[account] = (amount, at)
-        if account not in self._pending:
-            self.shared.pending[account] += 1
-        self._pending[account] = (amount, at)
+        if account in self._pending:  # a second change before the commit: one pending change
+            before = self._pending.pop(account)[1]
+            self.shared.settled(account)
+        else:
+            before = self.limit(account)
+        self.shared.change(account, (amount, at))
+        self._pending[account] = ((amount, at), before)
 
     @property
     def dirty(self) -> bool:
@@ -69,20 +87,19 @@ class TableBook:
 
     def flush(self, tx: Tx) -> None:
         """Writes this table's changes (kept pending until `settle`)."""
-        for account, (amount, at) in self._pending.items():
+        for account, ((amount, at), _) in self._pending.items():
+            assert at is not None
             tx.execute("DELETE FROM limits WHERE account = ?", (account,))
             tx.execute("INSERT INTO limits VALUES (?, ?, ?)", (account, amount, at.isoformat()))
 
     def settle(self) -> None:
         """The commit holding the changes is durable."""
         for account in self._pending:
-            self.shared.pending[account] -= 1
-            if not self.shared.pending[account]:
-                del self.shared.pending[account]
+            self.shared.settled(account)
         self._pending = {}
 
-    def discard(self) -> list[str]:
-        """The commit failed: the changes are dropped; the accounts to read again."""
-        accounts = list(self._pending)
-        self.settle()
-        return accounts
+    def discard(self) -> None:
+        """The commit failed or was cut off: the changes are undone."""
+        for account, (change, before) in self._pending.items():
+            self.shared.dropped(account, change, before)
+        self._pending = {}

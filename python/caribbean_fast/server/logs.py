@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 __all__ = ["JsonFormatter", "RedactTokens", "redact_tokens", "setup"]
 
 _TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+# uvicorn's words (0.55's WebSocket protocols) for a client's bad bytes, which it logs with a traceback
+_CLIENT_FAULTS = {"Invalid UTF-8 sequence received from client."}
 
 
 class RedactTokens(logging.Filter):
@@ -32,9 +34,6 @@ class RedactTokens(logging.Filter):
             if record.exc_info and record.msg in _CLIENT_FAULTS:
                 record.exc_info, record.levelno, record.levelname = None, logging.INFO, "INFO"
         return True
-
-
-_CLIENT_FAULTS = {"Invalid UTF-8 sequence received from client."}  # uvicorn's words
 
 
 def _redacted(value: object) -> object:

@@ -93,16 +93,18 @@ class Server:
     async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
         kept) when the database fails meanwhile."""
-        owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint)
-        if not await self._lease(spec.id):
+        taken, generation = await self._lease(spec.id)
+        if not taken:
             return
+        owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         why = None
         try:
             await owner.open()
         except Exception as err:  # restored in the background once started
             why = f"it could not be opened: {err}"
-        if self.db.generation != owner.generation:
-            return  # the lease went with a lost connection meanwhile: the lease loop tries again
+        if self.db.generation != generation:  # the lease went with a lost connection meanwhile
+            owner.abandon()  # its seats forgotten; the lease loop tries the table again
+            return
         owner.start(why)
         self.owners[spec.id] = owner
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
@@ -139,8 +141,9 @@ class Server:
             except Exception as err:  # the database is failing: the next pass asks again
                 _log.warning("sessions not checked: %s", err)
 
-    async def _lease(self, table_id: str) -> bool:
-        return await self.db.run(lambda tx: self.db.dialect.try_lease(table_id))
+    async def _lease(self, table_id: str) -> tuple[bool, int]:
+        """Whether the lease was taken, and the generation of the connection that holds it."""
+        return await self.db.run(lambda tx: (self.db.dialect.try_lease(table_id), self.db.generation))
 
     async def _lease_loop(self) -> None:
         if self.settings.share[1] > 1:
@@ -204,12 +207,13 @@ class Server:
         _log.info("stopped", extra={"fields": {"tables": len(self.owners)}})
 
     async def database_health(self) -> str:
-        """ "ok", or why the database did not answer a transaction within `PROBE` seconds: asked
-        at most once a `PROBE_EVERY` however often /healthz is (on SQLite a probe takes the
-        write lock)."""
-        if self._probe is None or time.monotonic() > self._probe[0] + PROBE_EVERY:
-            self._probe = (time.monotonic(), asyncio.ensure_future(self._ask_database()))
-        return await asyncio.shield(self._probe[1])
+        """`ok`, or why the database did not answer a transaction within `PROBE` seconds: asked
+        at most once a `PROBE_EVERY`, and never twice at once, however often /healthz is (on
+        SQLite a probe takes the write lock)."""
+        probe = self._probe
+        if probe is None or (probe[1].done() and time.monotonic() > probe[0] + PROBE_EVERY):
+            probe = self._probe = (time.monotonic(), asyncio.ensure_future(self._ask_database()))
+        return await asyncio.shield(probe[1])
 
     async def _ask_database(self) -> str:
         try:

@@ -79,7 +79,7 @@ class GatedHttp(HttpToolsProtocol):
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
-        if not self.whole:  # answered before its body arrived (413, 408): the connection ends
+        if not self.whole:  # answered before its body arrived (413): the connection ends
             self.lingering = LINGER  # what is in flight is read and dropped, so that closing with
             self.transport.write_eof()  # unread bytes does not reset the answer away; the
             return  # request's deadline closes it, or `LINGER` bytes more

@@ -53,13 +53,19 @@ def _unavailable(why: str) -> ServerError:
 
 class Owner:
     def __init__(
-        self, spec: TableSpec, db: Database, book: ServerBook, hub: Hub, metrics: Metrics, endpoint: str = ""
+        self,
+        spec: TableSpec,
+        db: Database,
+        book: ServerBook,
+        hub: Hub,
+        metrics: Metrics,
+        endpoint: str = "",
+        generation: int = 0,
     ) -> None:
         self.spec, self.db, self.hub, self.metrics = spec, db, hub, metrics
         self.book = TableBook(book)  # this table's limit changes, pending until its commit
-        self._stale: list[str] = []  # accounts whose limit change a failed commit dropped
         self.endpoint = endpoint  # where this process serves, announced with the table's lease
-        self.generation = db.generation  # the connection the lease was taken on (before this owner)
+        self.generation = generation  # of the database connection that holds the table's lease
         self.record = TableRecord(spec.id)
         self.holds = Holds(spec.id)  # who held each seat for which rounds
         self.table: Table | None = None
@@ -82,7 +88,7 @@ class Owner:
         opens a new one. Nothing of the owner changes unless it succeeds."""
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
         table, loaded = await self.db.run(lambda tx: self._open_job(tx, record, holds))
-        self.record, self.holds, self.table, self._stale = record, holds, table, []
+        self.record, self.holds, self.table = record, holds, table
         self._seen = table.seq
         for seat in list(self.players):
             self._hold(seat, None)
@@ -106,8 +112,6 @@ class Owner:
         for seat, account in loaded.items():
             table.accounts[seat] = account
         _return_unheld(tx, table, holds, loaded)
-        if self._stale:
-            self.book.shared.load(tx, self._stale)  # changes a failed commit left in memory
         record.flush(tx)
         _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table, loaded
@@ -135,6 +139,7 @@ class Owner:
             self._hold(seat, None)
 
     def _cancel(self) -> list[asyncio.Task[None]]:
+        self.book.discard()  # a limit change whose commit is cut off here was never answered
         tasks = [t for t in (self._task, self._restoring) if t is not None]
         for task in tasks:
             task.cancel()  # the command under way is refused by `_serve`
@@ -156,7 +161,7 @@ class Owner:
             self.metrics.table_stops.inc()
             self.metrics.tables_stopped.inc()
         self.down, self.table = why, None
-        self._stale += self.book.discard()
+        self.book.discard()
         if self._restoring is None:
             self._restoring = asyncio.create_task(self._restore(), name=f"restore {self.spec.id}")
 
@@ -247,8 +252,10 @@ class Owner:
         return self.table
 
     def seat_of(self, account: str | None) -> int | None:
-        """The account's seat here (the hub's index, which `_hold` keeps with `players`)."""
-        return None if account is None else self.hub.held.get(account, {}).get(self.spec.id)
+        """The account's seat here (the hub's index, which `_hold` keeps with `players`, checked
+        against `players`: an index left by an owner given up never names another's seat)."""
+        seat = None if account is None else self.hub.held.get(account, {}).get(self.spec.id)
+        return seat if seat is not None and self.players.get(seat) == account else None
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         kind, args = command.type, command.args
@@ -283,7 +290,8 @@ class Owner:
     async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
-        free = [k for k in range(self.t.seats) if k not in self.players]
+        # a seat with money and no holder keeps it for its last holder (`_return_unheld`)
+        free = [k for k in range(self.t.seats) if k not in self.players and not self.t.balance(k)]
         seat = free[0] if wanted is None and free else wanted
         if seat is None or seat not in free:
             raise ServerError(
@@ -433,15 +441,15 @@ def _return_unheld(tx: Tx, table: Table, holds: Holds, held: dict[int, str]) -> 
     wallet was paid and only the event is missing, as a record written before fail-stop can be)."""
     for seat in range(table.seats):
         amount = table.balance(seat)
-        hold = _last_hold(holds, seat)
         if seat in held or not amount:
             continue
+        hold = _last_hold(holds, seat)
         if hold is None:
             _log.error("table %s seat %d: %d on the seat and no hold on record", holds.table_id, seat, amount)
             continue
         try:
             table.withdraw(seat, amount)
-        except CaribbeanFastError as err:  # the seat's bets are in play: the next restore tries again
+        except CaribbeanFastError as err:  # in play: kept on the seat, which nobody may take, until a restore
             _log.error("table %s seat %d: %d not returned: %s", holds.table_id, seat, amount, err)
             continue
         if hold.end is None:
