@@ -15,7 +15,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 
 def _chaos() -> ModuleType:
@@ -69,3 +71,42 @@ def test_postgresql_faults_are_survived_by_two_processes() -> None:
     assert outcome["unavailable_during"]["pg_restart"] > 0, outcome
     assert 503 in outcome["healthz_during"]["pg_restart"], outcome
     assert set(outcome["recovered_seconds"]) == set(faults)
+
+
+def test_a_stopped_postgresql_is_told_to_new_sockets_and_health_and_comes_back() -> None:
+    """While PostgreSQL is down a new socket with a token is closed 1013 `unavailable` (it was an
+    HTTP 500) and /healthz answers 503 (it said "ok"); once it is back, the server serves again
+    by itself (it needed a restart)."""
+    pg = chaos.pg_server()
+    found = pg.binaries()
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
+        pytest.skip("PostgreSQL is not installed here (initdb not found)")
+    from live_server import Client, LiveServer, settings
+
+    with pg.Cluster(found) as cluster, LiveServer(settings(pg.fresh_database(cluster.url))) as live:
+        token = live.guest()
+        cluster.stop()
+        try:
+            refused = Client(live.ws, token)
+            assert refused.welcome == {"v": 1, "type": "closed", "reason": "unavailable"}
+            with pytest.raises(ConnectionClosed) as closed:
+                refused.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            assert httpx.get(f"{live.http}/healthz", timeout=10).status_code == 503
+        finally:
+            cluster.start()
+        chaos.healthy([_Here(live.http)], 3)
+        assert Client(live.ws, token).cmd("sit", table="cyberstud-1", buy_in=1_000)["ok"] is True
+
+
+class _Here:
+    """A LiveServer as `chaos.healthy` asks a server."""
+
+    def __init__(self, http: str) -> None:
+        self.http = http
+
+    def health(self) -> tuple[int, dict[str, Any]]:
+        r = httpx.get(f"{self.http}/healthz", timeout=10)
+        return r.status_code, r.json()
