@@ -289,7 +289,9 @@ def test_views_and_reprs_hide_cards_until_the_showdown(monkeypatch: pytest.Monke
     assert shown & hidden == set() and {"9c", "Qs"} <= shown
     t.fold(0)
     t.fold(1)
-    assert hidden <= set(CARD.findall(repr(t.view(0))))
+    after = set(CARD.findall(repr(t.view(0))))
+    assert {"Ac", "Kh", "8s", "5h"} <= after  # the dealer's, revealed
+    assert after & {"2c", "7d", "9h", "Jc", "As"} == set()  # seat 1's: never (RULES.md, game 3)
 
 
 def test_illegal_actions_change_nothing() -> None:

@@ -38,6 +38,10 @@ COMMANDS = frozenset(
         "fault",
         "restore",
         "reopen",
+        "sit",
+        "leave",
+        "away",
+        "back",
     }
 )
 """Event kinds that record an input to the table (its args are in `public["args"]`); every other
@@ -67,10 +71,24 @@ class Event:
         """What `seat` is shown of this event (None: an onlooker): never the secret part, and the
         private part only when it is the seat's own."""
         shown = {"seq": self.seq, "round": self.round, "kind": self.kind, "time": self.time.isoformat()}
-        shown |= {"seat": self.seat, **self.public}
-        if seat is not None and seat == self.seat:
+        ours = seat is not None and seat == self.seat
+        shown |= {"seat": self.seat, **_public_to(self, seat, ours)}
+        if ours:
             shown |= dict(self.private)
         return shown
+
+
+def _public_to(event: Event, seat: int | None, ours: bool) -> Mapping[str, Any]:
+    """The public part as `seat` is shown it: another seat's settlement only as settled (its hand
+    and winnings would tell its cards), and of the showdown the dealer's cards and the seat's own,
+    never the seed (from which every card follows: the record keeps it for the audit)."""
+    if event.kind == "settled" and not ours:
+        return {}
+    if event.kind == "revealed":
+        cards = event.public.get("seats", {})
+        mine = {str(seat): cards[str(seat)]} if str(seat) in cards else {}
+        return {k: v for k, v in event.public.items() if k not in ("seed", "seats")} | {"seats": mine}
+    return event.public
 
 
 def event_to_json(event: Event) -> str:

@@ -62,7 +62,8 @@ def outcome_words(result: Step, c: Currency) -> str:
 
 
 def _settled(s: Step, c: Currency) -> str:
-    return f"seat {s['seat']}: {outcome_words(s, c)}"
+    """Another seat's settlement is shown only as settled (its hand would tell its cards)."""
+    return f"seat {s['seat']}: {outcome_words(s, c)}" if "outcome" in s else f"seat {s['seat']} settled"
 
 
 def _closed(s: Step, c: Currency) -> str:
@@ -70,7 +71,7 @@ def _closed(s: Step, c: Currency) -> str:
 
 
 _WORDS: dict[str, Callable[[Step, Currency], str]] = {
-    "round_opened": lambda s, c: f"round {s['round']} opened; seed commitment {s['commitment'][:16]}...",
+    "round_opened": lambda s, c: f"round {s['round']} opened",
     "bets": lambda s, c: f"seat {s['seat']} {_bets(s, c)}",
     "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
     "dealt": _dealt,
@@ -81,7 +82,7 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
     ),
     "revealed": lambda s, c: (
         f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: "
-        f"{s['dealer_hand']}; seed {s['seed'][:16]}..."
+        f"{s['dealer_hand']}"
     ),
     "settled": _settled,
     "round_closed": _closed,

@@ -24,11 +24,17 @@ class Rounds(TableCore):
     # the events.
 
     def _check_deal(self) -> list[int]:
-        """The seats the deal deals in: every seat with an ante."""
+        """The seats the deal deals in: every seat with an ante. Before the bet time is up, only
+        once every seated holder that is not away has bet (game 3: the round deals when the
+        betting time is up, or sooner when every seated player has bet)."""
         self._open()
         illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
         dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
         illegal(not dealt, "no seat has an ante")
+        waiting = [k for k, s in enumerate(self.state.seats) if s.account and s.away is None and not s.bets.ante]
+        if waiting:
+            names = ", ".join(str(k) for k in waiting)
+            raise IllegalActionError(f"waiting for seat {names} to bet: the round deals once every seat has bet")
         return dealt
 
     def _deal(self) -> None:

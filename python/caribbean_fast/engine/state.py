@@ -86,6 +86,11 @@ class SeatState:
     exchanges: int = 0
     dealt: bool = False
     results: dict[str, Any] | None = None
+    shown: list[int] = field(default_factory=list)  # every card the seat was shown this round
+    account: str | None = None  # who sits here (`sit`); None: nobody sat down (a table without a server)
+    since: int = 0  # the first round the seat's holder may see: one it could be dealt into
+    away: datetime | None = None  # since when the holder has had no connection (`away`)
+    stand_after: float = 0.0  # seconds away, between rounds, before the clock stands the seat up
 
 
 @dataclass
@@ -149,7 +154,7 @@ def _round_opened(state: TableState, e: Event) -> None:
     state.phase = Phase.BETTING
     for seat in state.seats:
         seat.cards, seat.first_five, seat.decision, seat.auto = [], [], None, False
-        seat.exchanges, seat.dealt, seat.results = 0, False, None
+        seat.exchanges, seat.dealt, seat.results, seat.shown = 0, False, None, []
 
 
 def _dealing(state: TableState, e: Event) -> None:
@@ -169,7 +174,7 @@ def _dealt(state: TableState, e: Event) -> None:
     else:
         seat = state.seats[e.seat]
         seat.cards = list(e.private["cards"])
-        seat.first_five = list(seat.cards)
+        seat.first_five, seat.shown = list(seat.cards), list(seat.cards)
         state.round.taken += len(seat.cards)
 
 
@@ -182,6 +187,7 @@ def _decided(state: TableState, e: Event) -> None:
 def _exchanged(state: TableState, e: Event) -> None:
     seat = state.seats[_seat(e)]
     seat.cards, seat.exchanges = list(e.private["cards"]), seat.exchanges + 1
+    seat.shown += e.private["drawn"]
     state.round.taken += e.public["count"]
 
 
@@ -203,6 +209,27 @@ def _session(state: TableState, e: Event) -> None:
     state.phase = Phase.CLOSED if e.kind == "session_ended" else Phase.SETTLED
 
 
+def _seated(state: TableState, e: Event) -> None:
+    """A new holder: nothing of the last one's (its rebet, its ticked box, its own limit) stays."""
+    seat = state.seats[_seat(e)]
+    seat.account, seat.since, seat.away = e.public["account"], e.public["since"], None
+    seat.last_bets, seat.ticked, seat.limit, seat.limit_changed = None, False, None, None
+
+
+def _stood(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.account, seat.away = None, None
+
+
+def _away(state: TableState, e: Event) -> None:
+    seat = state.seats[_seat(e)]
+    seat.away, seat.stand_after = e.time, e.public["stand_after"]
+
+
+def _back(state: TableState, e: Event) -> None:
+    state.seats[_seat(e)].away = None
+
+
 def _seat(e: Event) -> int:
     assert e.seat is not None, f"{e.kind} event without a seat"
     return e.seat
@@ -221,4 +248,8 @@ _APPLY = {
     "round_closed": _round_closed,
     "session_ended": _session,
     "session_opened": _session,
+    "seated": _seated,
+    "stood": _stood,
+    "away": _away,
+    "back": _back,
 }

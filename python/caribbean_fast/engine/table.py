@@ -16,10 +16,11 @@ from ..errors import CaribbeanFastError, IllegalActionError
 from ..variants import ExchangeCards
 from .betting import Betting
 from .core import Clock, illegal
+from .state import Phase
 from .events import COMMANDS, Event
 from .history import seat_history
 from .limits import check_limit_change
-from .rounds import Rounds
+from .seats import STAND_AFTER, Seating
 from .views import SeatView, seat_view
 
 __all__ = ["Clock", "Table"]
@@ -28,25 +29,33 @@ RECALL_WINDOW = 32
 """Events read back per round asked for by game recall, at first (a round is about a dozen)."""
 
 
-class Table(Betting, Rounds):
+class Table(Betting, Seating):
     """A live table. Amounts are integers of the variant's minor unit."""
 
-    def view(self, seat: int) -> SeatView:
-        """What `seat` is shown: never the dealer's hidden cards or another seat's cards before
-        the showdown."""
+    def view(self, seat: int | None) -> SeatView:
+        """What `seat` is shown (None: an onlooker): never the dealer's hidden cards before the
+        showdown, never another seat's cards, and only the rounds its holder could be dealt into."""
+        if seat is None:
+            return seat_view(self.state, self.variant, None, (), None)
         k = self._seat(seat)
         return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k))
 
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
-        """Game recall: the last `last` rounds `seat` was dealt into, every step as it saw it (read
-        from the store, when the table has one: memory holds only the latest round)."""
+        """Game recall: the last `last` rounds `seat`'s holder was dealt into, every step as it saw
+        it (read from the store, when the table has one: memory holds only the latest round)."""
         k, window = self._seat(seat), RECALL_WINDOW * max(last, 1)
+        first = self.state.seats[k].since
         while True:  # the latest events first: a screen asks every second, a long record is large
             since = max(0, self.seq - window)
-            rounds = seat_history(self.recorded(since), k, last)
+            rounds = [r for r in seat_history(self.recorded(since), k, last + 1) if r[0]["round"] >= first]
             if len(rounds) >= last or since == 0:
-                return rounds
+                return rounds[-last:] if last > 0 else []
             window *= 4
+
+    @property
+    def last_closed(self) -> int:
+        """The latest round that has ended (0: none yet)."""
+        return self.round - 1 if self.phase in (Phase.BETTING, Phase.DECIDING) else self.round
 
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now, with their usual arguments: the seat's ante (or its
@@ -80,6 +89,24 @@ class Table(Betting, Rounds):
 
     # ---- commands --------------------------------------------------------------------------------
 
+    def sit(self, seat: int, account: str, amount: int) -> list[Event]:
+        """`account` takes the free seat with a buy-in of `amount` (from outside the table)."""
+        return self._run("sit", seat=seat, account=account, amount=amount)
+
+    def leave(self, seat: int) -> list[Event]:
+        """The holder leaves: bets not yet dealt come back, and the seat's money leaves the table
+        (refused while its hand is in play)."""
+        return self._run("leave", seat=seat)
+
+    def away(self, seat: int, stand_after: float = STAND_AFTER) -> list[Event]:
+        """The holder has no connection (after the server's grace period): the game's disconnect
+        rule, and the seat stood up once `stand_after` seconds pass between rounds."""
+        return self._run("away", seat=seat, stand_after=stand_after)
+
+    def back(self, seat: int) -> list[Event]:
+        """The holder is connected again: the seat stays (nothing is recorded if it was not away)."""
+        return self._run("back", seat=seat)
+
     def deposit(self, seat: int, amount: int) -> list[Event]:
         return self._run("deposit", seat=seat, amount=amount)
 
@@ -90,16 +117,20 @@ class Table(Betting, Rounds):
         """The seat's personal bet limit on the ante (None removes it); it may change once a week,
         on every game of the account where the table has an account book."""
         if self.book is not None:
-            check_limit_change(self.book.limit(self.accounts[self._seat(seat)])[1], self.clock())
+            check_limit_change(self.book.limit(self.account(self._seat(seat)))[1], self.clock())
         events = self._run("set_limit", seat=seat, amount=amount)
         if self.book is not None:
-            self.book.set_limit(self.accounts[seat], amount, events[0].time)
+            self.book.set_limit(self.account(seat), amount, events[0].time)
         return events
+
+    def account(self, seat: int) -> str:
+        """The account of the seat's holder, or the table's own name for the seat."""
+        return self.state.seats[seat].account or self.accounts[seat]
 
     def personal_limit(self, seat: int) -> int | None:
         """The personal limit on the seat's ante: the account book's, or the table's own."""
         if self.book is not None:
-            return self.book.limit(self.accounts[self._seat(seat)])[0]
+            return self.book.limit(self.account(self._seat(seat)))[0]
         return self.state.seats[self._seat(seat)].limit
 
     def _account(self, seat: int) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""What one seat is shown: its own cards, the dealer's up card (hold'em: the flop), everyone's
-bets and decisions; the dealer's hidden cards and the other seats' cards only once revealed."""
+"""What one seat (or an onlooker) is shown: its own cards, the dealer's up card (hold'em: the
+flop), everyone's bets and decisions, the dealer's hidden cards once revealed, and never another
+seat's cards; the round's commitment before the deal and, after it, the seat's proof."""
 
 from __future__ import annotations
 
@@ -13,25 +14,30 @@ from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
 from .ledger import wallet
-from .state import Bets, Phase, TableState
+from .fairness import opening, root
+from .state import Bets, Phase, SeatState, TableState
 
 __all__ = ["OtherSeat", "SeatView", "describe", "seat_view"]
 
 
 @dataclass(frozen=True)
 class OtherSeat:
+    """Another seat as every seat and onlooker sees it: its bets and decisions, never its cards,
+    its hand or its winnings (RULES.md, game 3: nothing shown reveals another seat's cards)."""
+
     seat: int
+    player: str | None  # the account sitting there (None: nobody sat down)
     bets: Bets
     dealt: bool
     decided: bool
-    cards: tuple[str, ...]  # empty until the showdown reveals them
     decision: str | None = None  # "raise" or "fold", as every seat is told once it is taken
-    result: dict[str, Any] | None = None  # the seat's settlement, public once the round is settled
+    settled: bool = False
 
 
 @dataclass(frozen=True)
 class SeatView:
-    seat: int
+    seat: int | None  # None: an onlooker's view
+    player: str | None
     round: int
     phase: Phase
     balance: int
@@ -39,17 +45,19 @@ class SeatView:
     cards: tuple[str, ...]
     hand: str  # the seat's hand in words ("" before the deal)
     dealer: tuple[str, ...]  # stud: the up card until the showdown; hold'em: the dealer's two, once shown
+    dealer_hand: str  # the dealer's hand in words, once the showdown revealed it
     board: tuple[str, ...]  # hold'em: the flop until the showdown, then all five
     others: tuple[OtherSeat, ...]
     meter: int
-    commitment: str
-    seed: str  # the server seed, once revealed
+    commitment: str  # the root of the round's deck positions, shown before the deal (`fairness`)
+    proof: dict[str, Any] | None  # once the round is over: the openings of what the seat was shown
     result: dict[str, Any] | None
     actions: tuple[str, ...]
     deadline: datetime | None
     exchanges: int
     limit: int | None
     currency: str
+    revealed: bool = False  # the showdown has shown the dealer's hand
     void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
 
 
@@ -66,59 +74,75 @@ def _texts(cards: list[int]) -> tuple[str, ...]:
     return tuple(_TEXTS[c] for c in cards)
 
 
-def _deadline(state: TableState, variant: Variant) -> datetime | None:
+def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> datetime | None:
+    """The bet time while bets are taken; the decision time for a seat still to decide (and for an
+    onlooker, while any seat is)."""
     t, r = variant.timing, state.round
     if state.phase is Phase.BETTING and t.bet_seconds and r.opened_at:
         return r.opened_at + timedelta(seconds=t.bet_seconds)
-    if state.phase is Phase.DECIDING and t.decision_seconds and r.dealt_at:
+    deciding = me is None or (me.dealt and me.decision is None)
+    if state.phase is Phase.DECIDING and deciding and t.decision_seconds and r.dealt_at:
         return r.dealt_at + timedelta(seconds=t.decision_seconds)
     return None
 
 
-def seat_view(state: TableState, variant: Variant, seat: int, actions: Sequence[str], limit: int | None) -> SeatView:
-    """The projection of a table's state that `seat` may see; `actions` and `limit` are what the
-    table's rules and the account book allow the seat now."""
+def _other(k: int, s: SeatState, number: int) -> OtherSeat:
+    if s.account is not None and s.since > number:  # its holder sat after this round: not its round
+        return OtherSeat(k, s.account, Bets(), False, False)
+    decision = str(s.decision) if s.decision is not None else None
+    return OtherSeat(k, s.account, s.bets, s.dealt, s.decision is not None, decision, s.results is not None)
+
+
+def _proof(state: TableState, me: SeatState, dealer: list[int], board: list[int]) -> dict[str, Any] | None:
+    """The openings of what the seat was shown, once its round is over."""
+    r = state.round
+    if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
+        return None
+    return opening(r.seed, tuple(r.deck), {"you": me.shown, "dealer": dealer, "board": board})
+
+
+def seat_view(
+    state: TableState, variant: Variant, seat: int | None, actions: Sequence[str], limit: int | None
+) -> SeatView:
+    """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
+    `limit` are what the table's rules and the account book allow the seat now. A holder sees
+    its seat's round only from the round it could be dealt into."""
     holdem = variant.family is Family.HOLDEM
-    r, me = state.round, state.seats[seat]
+    r = state.round
     shown = r.revealed is not None and state.phase is not Phase.BETTING
-    board = r.board if shown else r.board[:3] if state.phase is Phase.DECIDING else []
-    if holdem:
-        dealer = r.dealer if shown else []
-    else:
-        dealer = r.dealer if shown else r.dealer[-1:] if state.phase is Phase.DECIDING else []
+    deciding = state.phase is Phase.DECIDING
+    board = r.board if shown else r.board[:3] if deciding else []
+    dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
     others = tuple(
-        OtherSeat(
-            k,
-            s.bets,
-            s.dealt,
-            s.decision is not None,
-            _texts(s.cards) if shown and s.dealt else (),
-            str(s.decision) if s.decision is not None else None,
-            s.results,
-        )
+        _other(k, s, r.number)
         for k, s in enumerate(state.seats)
-        if k != seat
+        if k != seat and (s.account is not None or s.dealt or s.bets.total)
     )
-    mine = [*me.cards, *board] if holdem else me.cards
+    me = None if seat is None else state.seats[seat]
+    ours = me is not None and me.since <= r.number
+    mine = [*me.cards, *board] if me is not None and holdem else me.cards if me is not None else []
     return SeatView(
         seat=seat,
+        player=None if me is None else me.account,
         round=r.number,
         phase=state.phase,
-        balance=state.ledger.balance(wallet(seat)),
-        bets=me.bets if state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
-        cards=_texts(me.cards),
-        hand=describe(tuple(mine)) if len(mine) >= 5 else "",
+        balance=0 if seat is None else state.ledger.balance(wallet(seat)),
+        bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
+        cards=_texts(me.cards) if me is not None and ours else (),
+        hand=describe(tuple(mine)) if ours and len(mine) >= 5 else "",
         dealer=_texts(dealer),
+        dealer_hand=str(r.revealed["dealer_hand"]) if shown and r.revealed else "",
         board=_texts(board),
         others=others,
         meter=state.ledger.balance("meter"),
-        commitment=r.commitment,
-        seed=r.seed.hex() if shown else "",
-        result=me.results,
+        commitment=root(r.seed, tuple(r.deck)) if r.seed else "",
+        proof=_proof(state, me, dealer, board) if me is not None and ours else None,
+        result=me.results if me is not None and ours else None,
         actions=tuple(actions),
-        deadline=_deadline(state, variant),
-        exchanges=me.exchanges,
+        deadline=_deadline(state, variant, me),
+        exchanges=me.exchanges if me is not None and ours else 0,
         limit=limit,
         currency=variant.currency.code,
-        void=r.void and state.phase is Phase.SETTLED,
+        revealed=shown,
+        void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
     )

@@ -161,9 +161,9 @@ def table_area(session: SeatKeys) -> RenderableType:
     fmt = table.variant.currency.format
     for other in view.others:
         line = Text(f"Seat {other.seat}  ")
-        line.append_text(_cards(other.cards, hidden=5 if other.dealt and not other.cards else 0))
-        if other.result is not None:
-            line.append(f"  {outcome_words(other.result, table.variant.currency)}")
+        line.append_text(_cards((), hidden=5 if other.dealt else 0))  # never another seat's cards
+        if other.settled:
+            line.append("  settled")
         elif other.decision is not None:
             line.append(f"  {table.variant.raise_word + 's' if other.decision == 'raise' else 'folds'}")
         elif other.bets.ante:
