@@ -101,7 +101,7 @@ def test_reconnect_gives_the_seat_its_view_and_recall(server: LiveServer) -> Non
     recall = back.recv()
     assert recall["type"] == "recall" and [r[0]["round"] for r in recall["rounds"]] == [1]
     kinds = [step["kind"] for step in recall["rounds"][0]]
-    assert "disconnect" in kinds and kinds[-1] == "round_closed"
+    assert "seat_away" in kinds and kinds[-1] == "round_closed"
     back.close()
     assert books(server.settings.database) == (True, 3)
 

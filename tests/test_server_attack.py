@@ -167,24 +167,33 @@ def test_hidden_cards_never_reach_another_socket(server: LiveServer, caplog: pyt
     alice.ok("fold", table="network-24h-1")
     bob.ok("raise", table="network-24h-1")
     spectator.cmd("ping")
+    alice.cmd("ping")
     final = bob.views("network-24h-1")[-1]
-    hole, seed = set(final["dealer"]) - set(up), final["seed"]
-    assert len(hole) == 4 and seed
+    hole = set(final["dealer"]) - set(up)
+    assert len(hole) == 4 and final["revealed"]
     sockets = {"alice": alice, "bob": bob, "spectator": spectator}
     for name, c in sockets.items():
-        early = "".join(c.raw[: before[name]])
-        seen = set(CARD.findall(early))
+        frames = "".join(c.raw)  # game 3: no frame to a seat holds another seat's cards, the showdown included
+        seen = set(CARD.findall(frames))
         for owner, cards in hands.items():
             if owner != name:
-                assert not seen & set(cards), f"{name} saw {owner}'s cards before the showdown"
-        assert not seen & hole and seed not in early
-        late = "".join(c.raw[before[name] :])
-        assert set(hands["alice"]) <= set(CARD.findall(late))  # revealed at the showdown
+                assert not seen & set(cards), f"{name} saw {owner}'s cards"
+        assert not set(CARD.findall("".join(c.raw[: before[name]]))) & hole
+        assert hole <= set(CARD.findall("".join(c.raw[before[name] :]))), name  # the dealer's, revealed
+    seed = _seed(server, "network-24h-1", final["round"])
+    assert not any(seed in "".join(c.raw) for c in sockets.values())  # every card follows from it
     logs = caplog.text
     assert "token=[redacted]" in logs  # the query's line was logged, its token taken out
     assert not any(t in logs for t in tokens) and seed not in logs
     assert not any(card in logs for card in hole)
     assert "argon2" not in httpx.get(f"{server.http}/metrics").text
+
+
+def _seed(server: LiveServer, table: str, number: int) -> str:
+    """The round's seed, from the record (where only the audit reads it)."""
+    sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? AND kind = 'round_opened'"
+    [(body,)] = query(server.settings.database, sql, (table, number))
+    return str(json.loads(body)["secret"]["seed"])
 
 
 @pytest.mark.parametrize("ident", [0, "", 2**53, "x" * 64, None, "no id at all"])

@@ -143,15 +143,13 @@ def test_a_started_database_is_its_workers_alone(database_url: str) -> None:
 
 @pytest.mark.parametrize("paid", [False, True], ids=["hold open", "wallet already paid"])
 def test_money_on_a_seat_nobody_holds_goes_back_at_restore(database_url: str, paid: bool) -> None:
-    """A record that leaves money on a seat with no holder (written before fail-stop, or edited)
-    is put right at the next start: the money goes to the seat's last holder, once."""
+    """A record that leaves money on a seat with no holder (written before the engine held the
+    seats, or before fail-stop) is put right at the next start: the money goes to the seat's last
+    holder, once, and the seat is free."""
     with LiveServer(settings(database_url)) as live:
         token = live.guest()
-        player = Client(live.ws, token)
-        player.ok("sit", table="network-24h-1", buy_in=7_000)
-        account = player.welcome["account"]
-        player.close()
-    query_write(database_url, "DELETE FROM seats")
+        account = Client(live.ws, token).welcome["account"]
+    _old_style_sit(database_url, account, 7_000)
     if paid:  # the old failure: the leave's credit and the hold's end committed, its withdrawal lost
         query_write(database_url, "UPDATE holds SET end_round = 1")
         query_write(database_url, "UPDATE accounts SET wallet = wallet + 7000")
@@ -160,10 +158,32 @@ def test_money_on_a_seat_nobody_holds_goes_back_at_restore(database_url: str, pa
         me = httpx.get(f"{live.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
         assert me == {"account": account, "wallet": 100_000, "guest": True}
         lobby = httpx.get(f"{live.http}/api/lobby").json()["tables"]
-        assert [t["taken"] for t in lobby if t["table"] == "network-24h-1"] == [[]]
+        assert [(t["taken"], t["free"]) for t in lobby if t["table"] == "network-24h-1"] == [([], 4)]
     assert books(database_url) == (True, 3)
     [(withdrawals,)] = query(database_url, "SELECT COUNT(*) FROM table_events WHERE kind = 'withdraw'")
     assert withdrawals == 1
+
+
+def _old_style_sit(url: str, account: str, buy_in: int) -> None:
+    """Seat 0 of network-24h-1 as a server wrote it before the engine held seats: a deposit event,
+    a seat row and a hold, and the wallet debited, in one transaction."""
+    db = Database(connect(url))
+    record = TableRecord("network-24h-1")
+
+    def job(tx: Tx) -> None:
+        tx.execute("DELETE FROM table_events WHERE table_id = 'network-24h-1'")
+        tx.execute("DELETE FROM table_meta WHERE table_id = 'network-24h-1'")
+        table = Table(load_variant("network-24h"), store=record, accounts=[f"network-24h-1:{k}" for k in range(4)])
+        table.deposit(0, buy_in)
+        debit(tx, account, buy_in)
+        tx.execute("INSERT INTO seats VALUES ('network-24h-1', 0, ?)", (account,))
+        tx.execute("INSERT INTO holds VALUES ('network-24h-1', 0, ?, 1, NULL)", (account,))
+        record.flush(tx)
+
+    try:
+        db.run_now(job)
+    finally:
+        db.dialect.close()
 
 
 def query_write(url: str, sql: str) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import CardsLike, parse_cards
+from ..engine.views import SeatView
 from ..errors import InvalidCardsError
 from ..settlement import Decision
 from ..variants import Family, Variant
@@ -88,6 +89,13 @@ class Advisor:
         order = np.argsort(keys, kind="stable")
         self._keys, self._raise, self._fold = keys[order], raise_value[order], fold_value[order]
         self._weight = weight[order] if weight is not None else None
+
+    def advise_view(self, view: SeatView) -> Advice:
+        """Advice for the hand a seat's view shows, against what it shows of the dealer (stud: the
+        up card) or of the board (hold'em: the flop), with the exchanges the seat may still make."""
+        stud, x = self.variant.family is Family.STUD, self.variant.exchanges
+        left = x.most_per_round - view.exchanges if x is not None and "exchange" in view.actions else 0
+        return self.advise(list(view.cards), list(view.dealer[-1:] if stud else view.board[:3]), left)
 
     def advise(self, cards: CardsLike, board: CardsLike, exchanges_left: int = 0) -> Advice:
         """Stud: `advise(hand, up_card)`; hold'em: `advise(hole_cards, flop)`. Game 4: with

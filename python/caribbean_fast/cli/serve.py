@@ -25,6 +25,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing (default: %(default)s)"
     )
     p.add_argument(
+        "--away",
+        type=positive,
+        default=300.0,
+        help="seconds a player may be away before, between rounds, the seat is stood up and its money "
+        "returned to the wallet (a tables file may set its own per table) (default: %(default)s)",
+    )
+    p.add_argument(
         "--rate",
         type=positive,
         default=20.0,
@@ -89,7 +96,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server.logs import setup
     from ..server.serving import uvicorn_options
 
-    tables = load_tables(args.tables) if args.tables else default_tables()
+    tables = load_tables(args.tables, args.away) if args.tables else default_tables(args.away)
     settings = Settings(
         args.database,
         tables,

@@ -80,10 +80,7 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
         f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
         + (f": now {format_cards(s['cards'])}" if "cards" in s else "")
     ),
-    "revealed": lambda s, c: (
-        f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: "
-        f"{s['dealer_hand']}"
-    ),
+    "revealed": lambda s, c: f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: {s['dealer_hand']}",
     "settled": _settled,
     "round_closed": _closed,
 }

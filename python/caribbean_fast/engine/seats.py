@@ -81,13 +81,13 @@ class Seating(Rounds):
         illegal(bad or not 0 < stand_after < math.inf, f"stand_after is seconds above 0, not {stand_after!r}")
         if s.away is not None:
             return  # away already: nothing to record
-        self._emit("away", seat, {"stand_after": stand_after})
+        self._emit("seat_away", seat, {"stand_after": stand_after})
         if self.phase is not Phase.CLOSED:
             self._disconnect(seat)
 
     def _back(self, seat: int) -> None:
         if self.state.seats[self._seat(seat)].away is not None:
-            self._emit("back", seat)
+            self._emit("seat_back", seat)
 
     def _tick(self) -> None:
         self._stand_up_away()

@@ -250,6 +250,6 @@ _APPLY = {
     "session_opened": _session,
     "seated": _seated,
     "stood": _stood,
-    "away": _away,
-    "back": _back,
+    "seat_away": _away,
+    "seat_back": _back,
 }

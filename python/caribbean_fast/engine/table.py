@@ -16,11 +16,11 @@ from ..errors import CaribbeanFastError, IllegalActionError
 from ..variants import ExchangeCards
 from .betting import Betting
 from .core import Clock, illegal
-from .state import Phase
 from .events import COMMANDS, Event
 from .history import seat_history
 from .limits import check_limit_change
 from .seats import STAND_AFTER, Seating
+from .state import Phase
 from .views import SeatView, seat_view
 
 __all__ = ["Clock", "Table"]

@@ -13,11 +13,11 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
-from .ledger import wallet
 from .fairness import opening, root
+from .ledger import wallet
 from .state import Bets, Phase, SeatState, TableState
 
-__all__ = ["OtherSeat", "SeatView", "describe", "seat_view"]
+__all__ = ["OtherSeat", "SeatView", "describe", "seat_view", "view_from_json", "view_to_json"]
 
 
 @dataclass(frozen=True)
@@ -146,3 +146,67 @@ def seat_view(
         revealed=shown,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
     )
+
+
+def view_to_json(view: SeatView) -> dict[str, Any]:
+    """The view as JSON (the protocol's `view` frame); `view_from_json` reads it back."""
+    return {
+        "seat": view.seat,
+        "player": view.player,
+        "round": view.round,
+        "phase": str(view.phase),
+        "balance": view.balance,
+        "bets": view.bets.to_dict(),
+        "cards": list(view.cards),
+        "hand": view.hand,
+        "dealer": list(view.dealer),
+        "dealer_hand": view.dealer_hand,
+        "board": list(view.board),
+        "others": [
+            {
+                "seat": o.seat,
+                "player": o.player,
+                "bets": o.bets.to_dict(),
+                "dealt": o.dealt,
+                "decided": o.decided,
+                "decision": o.decision,
+                "settled": o.settled,
+            }
+            for o in view.others
+        ],
+        "meter": view.meter,
+        "commitment": view.commitment,
+        "proof": view.proof,
+        "result": view.result,
+        "actions": list(view.actions),
+        "deadline": view.deadline.isoformat() if view.deadline else None,
+        "exchanges": view.exchanges,
+        "limit": view.limit,
+        "currency": view.currency,
+        "revealed": view.revealed,
+        "void": view.void,
+    }
+
+
+def view_from_json(raw: dict[str, Any]) -> SeatView:
+    """A view from its JSON (`view_to_json`): what a client of a server reads."""
+    others = tuple(
+        OtherSeat(
+            int(o["seat"]),
+            o["player"],
+            Bets.from_dict(o["bets"]),
+            bool(o["dealt"]),
+            bool(o["decided"]),
+            o["decision"],
+            bool(o["settled"]),
+        )
+        for o in raw["others"]
+    )
+    fields = raw | {
+        "phase": Phase(raw["phase"]),
+        "bets": Bets.from_dict(raw["bets"]),
+        "others": others,
+        "deadline": datetime.fromisoformat(raw["deadline"]) if raw["deadline"] else None,
+    }
+    read: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    return SeatView(**read)

@@ -23,8 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
 from ..engine.history import outcome_words
-from ..engine.state import Bets
-from ..engine.views import OtherSeat
+from ..engine.views import view_from_json
 from ..errors import ServerError
 from ..variants import BetLimits, Variant, load_variant
 from .keys import SeatKeys
@@ -59,40 +58,7 @@ def log_in(base: str, name: str | None, password: str | None) -> str:
 
 def view_of(raw: dict[str, Any]) -> SeatView:
     """A seat's view from the protocol's JSON, as the engine would have given it locally."""
-    others = tuple(
-        OtherSeat(
-            int(o["seat"]),
-            Bets.from_dict(o["bets"]),
-            bool(o["dealt"]),
-            bool(o["decided"]),
-            tuple(o["cards"]),
-            o.get("decision"),
-            o.get("result"),
-        )
-        for o in raw["others"]
-    )
-    return SeatView(
-        seat=int(raw["seat"]),
-        round=int(raw["round"]),
-        phase=Phase(raw["phase"]),
-        balance=int(raw["balance"]),
-        bets=Bets.from_dict(raw["bets"]),
-        cards=tuple(raw["cards"]),
-        hand=str(raw["hand"]),
-        dealer=tuple(raw["dealer"]),
-        board=tuple(raw["board"]),
-        others=others,
-        meter=int(raw["meter"]),
-        commitment=str(raw["commitment"]),
-        seed=str(raw["seed"]),
-        result=raw["result"],
-        actions=tuple(raw["actions"]),
-        deadline=datetime.fromisoformat(raw["deadline"]) if raw["deadline"] else None,
-        exchanges=int(raw["exchanges"]),
-        limit=raw["limit"],
-        currency=str(raw["currency"]),
-        void=bool(raw.get("void", False)),
-    )
+    return view_from_json(raw)
 
 
 class Link:

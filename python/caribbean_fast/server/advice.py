@@ -13,7 +13,7 @@ from typing import Any
 from ..analysis.advice import EXCHANGE, Advisor
 from ..errors import IllegalActionError, ServerError
 from ..settlement import Decision
-from ..variants import Family, Variant
+from ..variants import Variant
 from .tables import Owner
 
 __all__ = ["Advisors"]
@@ -36,14 +36,10 @@ class Advisors:
             raise ServerError(f"you hold no seat at {owner.spec.id}", "not_seated")
         if seat not in owner.t.undecided():
             raise IllegalActionError("there is no undecided hand to advise on")
-        view, variant = owner.t.view(seat), owner.spec.variant
-        board = view.dealer[-1:] if variant.family is Family.STUD else view.board[:3]
-        building = self._advisor(variant)
+        view, building = owner.t.view(seat), self._advisor(owner.spec.variant)
         if not building.done():
             return {"ready": False, "round": view.round}
-        x = variant.exchanges
-        left = x.most_per_round - view.exchanges if x and "exchange" in view.actions else 0
-        advice = building.result().advise(list(view.cards), list(board), exchanges_left=left)
+        advice = building.result().advise_view(view)
         choices = [str(Decision.RAISE), str(Decision.FOLD)] + ([EXCHANGE] if advice.exchange is not None else [])
         return {
             "ready": True,

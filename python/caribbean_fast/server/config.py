@@ -7,6 +7,7 @@ name = "network"          # the ids are name-1, name-2, ... (default: the varian
 seats = 4                 # default: the variant's
 limits = 0                # which of the variant's limit tables
 count = 2                 # how many such tables
+away = 300                # seconds a player may be away before, between rounds, the seat is stood up
 ```
 """
 
@@ -18,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Table
+from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
 from .tables import TableSpec
 
 __all__ = ["Settings", "default_tables", "load_tables"]
 
-_KEYS = {"variant", "name", "seats", "limits", "count"}
+_KEYS = {"variant", "name", "seats", "limits", "count", "away"}
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,11 @@ class Settings:
     registrations: int = 20  # accounts (guests too) one address may open a minute
 
 
-def default_tables() -> list[TableSpec]:
-    return [TableSpec(f"{name}-1", load_variant(name), load_variant(name).seats) for name in PRESETS]
+def default_tables(away: float = STAND_AFTER) -> list[TableSpec]:
+    return [TableSpec(f"{name}-1", load_variant(name), load_variant(name).seats, away=away) for name in PRESETS]
 
 
-def load_tables(path: str | Path) -> list[TableSpec]:
+def load_tables(path: str | Path, away: float = STAND_AFTER) -> list[TableSpec]:
     """The tables a TOML file lists; ServerError naming the entry and key at fault."""
     try:
         data = tomllib.loads(Path(path).read_text())
@@ -66,14 +68,14 @@ def load_tables(path: str | Path) -> list[TableSpec]:
         raise ServerError(f"{path}: no [[table]] entries", "bad_field")
     specs: list[TableSpec] = []
     for k, entry in enumerate(entries):
-        specs += _entry(f"{path}: table {k + 1}", entry)
+        specs += _entry(f"{path}: table {k + 1}", entry, away)
     ids = [s.id for s in specs]
     if len(set(ids)) != len(ids):
         raise ServerError(f"{path}: two tables share an id", "bad_field")
     return specs
 
 
-def _entry(where: str, entry: dict[str, Any]) -> list[TableSpec]:
+def _entry(where: str, entry: dict[str, Any], away: float) -> list[TableSpec]:
     unknown = set(entry) - _KEYS
     if unknown:
         raise ServerError(
@@ -87,5 +89,8 @@ def _entry(where: str, entry: dict[str, Any]) -> list[TableSpec]:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ServerError(f"{where}: {key} must be a whole number, not {value!r}", "bad_field")
     Table.check_config(variant, seats, limits)
+    away = entry.get("away", away)
+    if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 < away < float("inf"):
+        raise ServerError(f"{where}: away must be seconds above 0, not {away!r}", "bad_field")
     name = str(entry.get("name", variant.name))
-    return [TableSpec(f"{name}-{k + 1}", variant, seats, limits) for k in range(count)]
+    return [TableSpec(f"{name}-{k + 1}", variant, seats, limits, float(away)) for k in range(count)]

@@ -1,34 +1,22 @@
-"""Who held each seat for which rounds, so that a seat's frames and game recall show an account
-only the rounds it played there.
-
-The engine keeps its history per seat, and a seat's state (cards, result) stays until the next
-round opens; an account that sits at a seat another just left must not see the other's hand,
-result or rounds. A hold covers the rounds from the first one its account could be dealt into
-(`edge` when it sat) up to the first one after it left (`edge` when it left); the database keeps
-every hold, so recall holds across restarts and across the seats an account held.
+"""Who held each seat for which rounds, as the engine's `seated` and `stood` events say: the
+database's index for game recall, which shows an account the rounds it played at whichever seats
+it held, across restarts. A hold covers the rounds from the first its account could be dealt
+into (the event's `since`) up to the first after it left (`until`). What a seat is shown now is
+the engine's view alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Phase, Table
 from ..engine.events import Event, event_from_json
 from ..engine.history import seat_history
-from ..engine.state import Bets
-from ..engine.views import OtherSeat, SeatView
 from .schema import Tx
 
-__all__ = ["Hold", "Holds", "edge"]
+__all__ = ["Hold", "Holds"]
 
 Round = list[dict[str, Any]]
-
-
-def edge(table: Table) -> int:
-    """The first round a seat taken (or left) now can be dealt into: the open one while bets
-    are taken, else the next."""
-    return table.round if table.phase is Phase.BETTING else table.round + 1
 
 
 @dataclass
@@ -48,18 +36,13 @@ class Holds:
         self.all: list[Hold] = []
         self._now: dict[int, Hold] = {}  # seat -> the hold of its holder, read by every view
 
-    def load(self, tx: Tx, seated: dict[int, str]) -> None:
-        """Reads the table's holds; a seat held from before holds were kept covers every round."""
+    def load(self, tx: Tx) -> None:
         rows = tx.all(
             "SELECT seat, account, first_round, end_round FROM holds WHERE table_id = ? ORDER BY first_round",
             (self.table_id,),
         )
         self.all = [Hold(int(s), str(a), int(f), None if e is None else int(e)) for s, a, f, e in rows]
         self._now = {h.seat: h for h in self.all if h.end is None}
-        for seat, account in seated.items():
-            if seat not in self._now:
-                self._now[seat] = Hold(seat, account, 0)
-                self.all.append(self._now[seat])
 
     def current(self, seat: int) -> Hold | None:
         return self._now.get(seat)
@@ -100,20 +83,3 @@ class Holds:
     def _round_events(self, tx: Tx, number: int) -> list[Event]:
         sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? ORDER BY seq"
         return [event_from_json(body) for (body,) in tx.all(sql, (self.table_id, number))]
-
-    def fresh(self, view: SeatView) -> SeatView:
-        """The view with every seat's own round blanked where its holder sat after that round's
-        deal: nobody sees, or is shown as holding, a previous occupant's hand or result."""
-        stale = [o.seat for o in view.others if not self._ours(o.seat, view.round)]
-        others = tuple(_blank_other(o) if o.seat in stale else o for o in view.others) if stale else view.others
-        if self._ours(view.seat, view.round):
-            return replace(view, others=others) if stale else view
-        return replace(view, others=others, cards=(), hand="", result=None, exchanges=0, bets=Bets(), void=False)
-
-    def _ours(self, seat: int, number: int) -> bool:
-        hold = self.current(seat)
-        return hold is None or hold.first <= number
-
-
-def _blank_other(o: OtherSeat) -> OtherSeat:
-    return replace(o, bets=Bets(), dealt=False, decided=False, cards=(), decision=None, result=None)

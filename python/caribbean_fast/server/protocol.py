@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from ..engine.views import SeatView
+from ..engine.views import SeatView, view_to_json
 from ..errors import ServerError
-from ..hands import evaluate
 
 __all__ = ["MAX_FRAME", "VERSION", "Command", "answer", "frame", "frame_id", "load_json", "parse", "view_json"]
 
@@ -186,80 +184,6 @@ def answer(ident: int | str | None, result: dict[str, Any] | None = None, error:
     return frame("answer", id=ident, ok=True, result=result or {})
 
 
-def view_json(view: SeatView, players: dict[int, str], public: bool = False) -> dict[str, Any]:
-    """A seat's view as the protocol writes it; `public`: a spectator's, built from a seat's view
-    by keeping only what every seat is shown (the cards only once the showdown revealed them)."""
-    shown = bool(view.seed)
-    others = [
-        {
-            "seat": o.seat,
-            "player": players.get(o.seat),
-            "bets": o.bets.to_dict(),
-            "dealt": o.dealt,
-            "decided": o.decided,
-            "cards": list(o.cards),
-        }
-        for o in view.others
-        if o.seat in players or o.dealt
-    ]
-    me = {
-        "seat": view.seat,
-        "round": view.round,
-        "phase": str(view.phase),
-        "balance": view.balance,
-        "bets": view.bets.to_dict(),
-        "cards": list(view.cards),
-        "hand": view.hand,
-        "dealer": list(view.dealer),
-        "dealer_hand": _dealer_hand(view),
-        "board": list(view.board),
-        "others": others,
-        "player": players.get(view.seat),
-        "meter": view.meter,
-        "commitment": view.commitment,
-        "seed": view.seed,
-        "result": view.result,
-        "actions": list(view.actions),
-        "deadline": view.deadline.isoformat() if view.deadline else None,
-        "exchanges": view.exchanges,
-        "limit": view.limit,
-        "currency": view.currency,
-        "void": view.void,
-    }
-    if public:
-        return _public(me, shown)
-    return me
-
-
-def _dealer_hand(view: SeatView) -> str:
-    """The dealer's hand in words once the showdown revealed it (hold'em: with the board), else ""."""
-    shown = view.dealer + view.board
-    return _describe(shown) if view.seed and len(view.dealer) >= 2 and len(shown) >= 5 else ""
-
-
-@lru_cache(maxsize=4096)
-def _describe(cards: tuple[str, ...]) -> str:
-    """Remembered: every view of a settled round shows the dealer's hand again."""
-    return evaluate(list(cards)).describe()
-
-
-def _public(me: dict[str, Any], shown: bool) -> dict[str, Any]:
-    """Seat 0's view made public: seat 0 becomes one of the others, its own fields blanked."""
-    seat0 = {
-        "seat": me["seat"],
-        "player": me["player"],
-        "bets": me["bets"],
-        "dealt": bool(me["cards"]),
-        "decided": me["result"] is not None or "fold" not in me["actions"],
-        "cards": me["cards"] if shown else [],
-    }
-    others = sorted([seat0, *me["others"]], key=lambda o: int(o["seat"]))
-    others = [o for o in others if o["player"] is not None or o["dealt"]]
-    blank: dict[str, Any] = {"seat": None, "balance": 0, "cards": [], "hand": "", "player": None, "result": None}
-    blank |= {
-        "actions": [],
-        "exchanges": 0,
-        "limit": None,
-        "bets": {"ante": 0, "raise": 0, "side_bets": {}, "progressive": 0},
-    }
-    return me | blank | {"others": others}
+def view_json(view: SeatView) -> dict[str, Any]:
+    """A view as the protocol writes it: the engine's own JSON form, none added or changed."""
+    return view_to_json(view)

@@ -73,6 +73,10 @@ class TableRecord:
         """The table is restored: the rows read for it are let go."""
         self._rows = None
 
+    def pending_events(self) -> list[Event]:
+        """The events appended since the last flush (or `take`)."""
+        return [e for e, _, _ in self._pending]
+
     @property
     def dirty(self) -> bool:
         return bool(self._pending or self._pending_meta)

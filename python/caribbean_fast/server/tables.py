@@ -20,13 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Phase, Table, restore
-from ..errors import CaribbeanFastError, IllegalActionError, ServerError
+from ..engine import Table, restore
+from ..engine.events import Event
+from ..engine.seats import STAND_AFTER
+from ..errors import CaribbeanFastError, ServerError
 from ..variants import Variant
 from . import wallets
 from .book import ServerBook, TableBook
 from .db import Database, Tx
-from .holds import Hold, Holds, edge
+from .holds import Hold, Holds
 from .hub import Hub
 from .metrics import Metrics
 from .protocol import Command, frame, view_json
@@ -36,6 +38,7 @@ __all__ = ["Owner", "TableSpec"]
 
 _log = logging.getLogger(__name__)
 RECALL = 10
+_SEATING = frozenset({"seated", "stood"})
 RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
 
@@ -45,6 +48,7 @@ class TableSpec:
     variant: Variant
     seats: int
     limits: int = 0
+    away: float = STAND_AFTER  # seconds a holder may be away before, between rounds, its seat is stood up
 
 
 def _unavailable(why: str) -> ServerError:
@@ -87,34 +91,28 @@ class Owner:
         """Restores the table from its record (the engine's rules for a broken-off round), or
         opens a new one. Nothing of the owner changes unless it succeeds."""
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
-        table, loaded = await self.db.run(lambda tx: self._open_job(tx, record, holds))
+        table = await self.db.run(lambda tx: self._open_job(tx, record, holds))
         self.record, self.holds, self.table = record, holds, table
         self._seen = table.seq
-        for seat in list(self.players):
-            self._hold(seat, None)
-        for seat, account in loaded.items():
-            self._hold(seat, account)
+        self._sync_players()
 
-    def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> tuple[Table, dict[int, str]]:
+    def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> Table:
         s = self.spec
         if self.db.generation != self.generation:  # the lease was the lost connection's
             raise ServerError(f"table {s.id}: its lease went with a lost database connection", "unavailable")
         found = record.load(tx)
-        seats = tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (s.id,))
-        loaded = {int(k): str(a) for k, a in seats}
-        holds.load(tx, loaded)
+        holds.load(tx)
         if found:
             table = restore(record, book=self.book)
             record.drop_rows()  # the rows read to restore are not kept
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
-        for seat, account in loaded.items():
-            table.accounts[seat] = account
-        _return_unheld(tx, table, holds, loaded)
+        _return_unheld(tx, table, holds)
+        _seat_rows(tx, s.id, table)
         record.flush(tx)
         _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
-        return table, loaded
+        return table
 
     def start(self, why: str | None = None) -> None:
         """Serves the table, or, when `open` failed (`why`), restores it in the background."""
@@ -259,6 +257,8 @@ class Owner:
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         kind, args = command.type, command.args
+        if kind == "_back":
+            return {"back": await self._back(account)}
         if kind == "history":
             self._seated(account)
             assert account is not None
@@ -269,7 +269,7 @@ class Owner:
             return await self._sit(account, args.get("seat"), args["buy_in"])
         seat = self._seated(account)
         if kind == "_disconnect":
-            if self.t.disconnect(seat):
+            if self.t.away(seat, self.spec.away):
                 await self._commit()
             return {}
         if kind == "leave":
@@ -290,23 +290,37 @@ class Owner:
     async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
-        # a seat with money and no holder keeps it for its last holder (`_return_unheld`)
-        free = [k for k in range(self.t.seats) if k not in self.players and not self.t.balance(k)]
+        free = self.t.free_seats()
         seat = free[0] if wanted is None and free else wanted
         if seat is None or seat not in free:
             raise ServerError(
                 f"seat {seat} of {self.spec.id} is not free" if seat is not None else "no seat is free", "seat_taken"
             )
-        if self.t.phase is Phase.CLOSED:
-            self.t.reopen()
-        self._hold(seat, account)  # before the commit, so the views after it go to the new player
-        try:
-            await self._money_job(lambda tx: self._sit_job(tx, account, seat, buy_in))
-        except BaseException:
-            self._hold(seat, None)
-            raise
+
+        def job(tx: Tx) -> None:
+            wallets.debit(tx, account, buy_in)  # first: a wallet too short refuses before the table moves
+            self.t.sit(seat, account, buy_in)
+
+        await self._money_job(job)
         self.away.pop(account, None)
         return {"seat": seat}
+
+    async def _back(self, account: str | None) -> bool:
+        """The account's socket is back: a seat marked away is no longer stood up (True: it was)."""
+        seat = self.seat_of(account)
+        if seat is None or not self.t.back(seat):
+            return False
+        await self._commit()
+        return True
+
+    def _sync_players(self) -> None:
+        """The index of who sits where, from the engine's seats (the only word on them)."""
+        held = {k: s.account for k, s in enumerate(self.t.state.seats) if s.account is not None}
+        for seat in [k for k in self.players if held.get(k) != self.players[k]]:
+            self._hold(seat, None)
+        for seat, account in held.items():
+            if self.players.get(seat) != account:
+                self._hold(seat, account)
 
     def _hold(self, seat: int, account: str | None) -> None:
         """Who holds the seat (None: nobody), here and in the hub's index of every account's seats."""
@@ -318,34 +332,14 @@ class Owner:
         self.players[seat] = account
         self.hub.held[account][self.spec.id] = seat
 
-    def _sit_job(self, tx: Tx, account: str, seat: int, buy_in: int) -> None:
-        wallets.debit(tx, account, buy_in)
-        tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, seat, account))
-        self.t.deposit(seat, buy_in)
-        self.t.accounts[seat] = account
-        self.holds.begin(tx, seat, account, edge(self.t))
-
     def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
         wallets.debit(tx, account, amount)
         self.t.deposit(seat, amount)
 
     async def _leave(self, account: str, seat: int) -> dict[str, Any]:
-        s = self.t.state.seats[seat]
-        if self.t.phase is Phase.DECIDING and s.dealt:
-            raise IllegalActionError("your hand is in play: leave when the round is settled")
-        if self.t.phase is Phase.BETTING and s.bets.total:
-            self.t.clear(seat)
-        returned = self.t.balance(seat)
-        await self._money_job(lambda tx: self._leave_job(tx, account, seat, returned))
-        self._hold(seat, None)
-        return {"returned": returned}
-
-    def _leave_job(self, tx: Tx, account: str, seat: int, amount: int) -> None:
-        tx.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (self.spec.id, seat))
-        if amount:
-            self.t.withdraw(seat, amount)
-            wallets.credit(tx, account, amount)
-        self.holds.end(tx, seat, edge(self.t))
+        events = []
+        await self._money_job(lambda tx: events.extend(self.t.leave(seat)))
+        return {"returned": next(e.public["returned"] for e in events if e.kind == "stood")}
 
     async def _money_job(self, job: Callable[[Tx], None]) -> None:
         """A wallet move and the table's event in one job (anything pending is committed first,
@@ -362,12 +356,13 @@ class Owner:
         def run(tx: Tx) -> None:
             if job is not None:
                 job(tx)
+            self._occupancy(tx)
             self.book.flush(tx)
             self.record.flush(tx)
 
         start = time.perf_counter()
         try:
-            if job is None and not self.book.dirty:
+            if job is None and not self.book.dirty and not self._seating():
                 await self.db.write(self.record.take())
             else:
                 await self.db.run(run)
@@ -378,9 +373,28 @@ class Owner:
             self._fail(f"a commit failed: {err}")
             raise _unavailable(self.down or "") from None
         self.book.settle()
+        self._sync_players()
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self._count_rounds()
         self._broadcast()
+
+    def _seating(self) -> list[Event]:
+        return [e for e in self.record.pending_events() if e.kind in _SEATING]
+
+    def _occupancy(self, tx: Tx) -> None:
+        """The engine's seat events, in the database in the same transaction as the record: the
+        seat rows, the holds game recall reads, and the money a seat stood up returns to the
+        account's wallet (its buy-in left the wallet in the sit's own job)."""
+        for e in self._seating():
+            assert e.seat is not None
+            if e.kind == "seated":
+                tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, e.seat, e.public["account"]))
+                self.holds.begin(tx, e.seat, e.public["account"], e.public["since"])
+                continue
+            tx.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (self.spec.id, e.seat))
+            self.holds.end(tx, e.seat, e.public["until"])
+            if e.public["returned"]:
+                wallets.credit(tx, e.public["account"], e.public["returned"])
 
     def _count_rounds(self) -> None:
         """Counts the rounds closed since the last count. They are in the table's memory, which
@@ -400,12 +414,17 @@ class Owner:
     def went_away(self, account: str) -> None:
         """The account's last socket dropped: remember the last round that had ended, for recall."""
         if self.seat_of(account) is not None and self.table is not None:
-            ended = self.t.phase in (Phase.SETTLED, Phase.CLOSED, Phase.WAITING)
-            self.away.setdefault(account, self.t.round if ended else self.t.round - 1)
+            self.away.setdefault(account, self.t.last_closed)
 
     async def disconnect(self, account: str) -> None:
-        """The grace period ran out with no socket of the account: the game's disconnect rule."""
+        """The grace period ran out with no socket of the account: the game's disconnect rule,
+        and the seat stood up if the account stays away (`TableSpec.away` seconds)."""
         await self.submit(Command(None, "_disconnect"), account)
+
+    async def back(self, account: str) -> bool:
+        """A socket of the account opened: its seat here, if away, is not stood up (True: it was,
+        and the seat's view went out with the commit)."""
+        return bool((await self.submit(Command(None, "_back"), account))["back"])
 
     async def recall(self, account: str) -> list[list[dict[str, Any]]]:
         """The rounds that ended while the account was away (at most RECALL), oldest first."""
@@ -417,9 +436,8 @@ class Owner:
     # ---- frames out --------------------------------------------------------------------------------
 
     def view_frame(self, seat: int | None) -> str:
-        """A seat's view (None: a spectator's), showing nobody a previous holder's round."""
-        view = self.holds.fresh(self.t.view(0 if seat is None else seat))
-        return frame("view", table=self.spec.id, view=view_json(view, self.players, public=seat is None))
+        """A seat's view (None: an onlooker's), as the engine makes it."""
+        return frame("view", table=self.spec.id, view=view_json(self.t.view(seat)))
 
     def _broadcast(self) -> None:
         for seat, account in list(self.players.items()):
@@ -434,14 +452,15 @@ def _refusal(err: BaseException) -> bool:
     return isinstance(err, ServerError) and err.code not in ("internal", "unavailable")
 
 
-def _return_unheld(tx: Tx, table: Table, holds: Holds, held: dict[int, str]) -> None:
+def _return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
     """Money the record leaves on a seat that no account holds goes back to the account of the
     seat's last hold, in the restore's transaction: a withdrawal event, and the wallet's credit
     unless the hold has ended (a leave ends it in the same transaction as its credit, so then the
-    wallet was paid and only the event is missing, as a record written before fail-stop can be)."""
+    wallet was paid and only the event is missing, as a record written before fail-stop can be;
+    a record written before the engine held the seats leaves every seat's money so)."""
     for seat in range(table.seats):
         amount = table.balance(seat)
-        if seat in held or not amount:
+        if table.holder(seat) is not None or not amount:
             continue
         hold = _last_hold(holds, seat)
         if hold is None:
@@ -454,10 +473,18 @@ def _return_unheld(tx: Tx, table: Table, holds: Holds, held: dict[int, str]) -> 
             continue
         if hold.end is None:
             wallets.credit(tx, hold.account, amount)
-            holds.end(tx, seat, edge(table))
+            holds.end(tx, seat, table.round + 1)
         _log.warning(
             "table %s seat %d: %d on the unheld seat returned to %s", holds.table_id, seat, amount, hold.account
         )
+
+
+def _seat_rows(tx: Tx, table_id: str, table: Table) -> None:
+    """The database's seat rows (which the relays and the welcome read) as the engine's seats."""
+    tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+    held = [(table_id, k, table.holder(k)) for k in range(table.seats) if table.holder(k) is not None]
+    if held:
+        tx.many("INSERT INTO seats VALUES (?, ?, ?)", held)
 
 
 def _last_hold(holds: Holds, seat: int) -> Hold | None:

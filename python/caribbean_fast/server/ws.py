@@ -20,6 +20,7 @@ from .hub import Connection
 from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
 from .server import Server
+from .tables import Owner
 
 __all__ = ["endpoint", "error_code", "token_of"]
 
@@ -113,10 +114,21 @@ async def _welcome(server: Server, conn: Connection) -> None:
         owner = server.owners[held["table"]]
         if owner.table is None:
             continue  # stopped: its view goes out once it is restored
-        conn.send(owner.view_frame(held["seat"]))
         assert account is not None
+        if not await _back(owner, account):  # else its commit sent the seat's view
+            conn.send(owner.view_frame(held["seat"]))
         conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
     relay.attach(elsewhere)  # their processes send their views and recall
+
+
+async def _back(owner: Owner, account: str) -> bool:
+    """A seat marked away while the account had no socket stays: the engine is told it is back.
+    True when that was news to the table (its views went out with the commit)."""
+    try:
+        return await owner.back(account)
+    except CaribbeanFastError as err:  # stopped meanwhile: the seat's view goes out once restored
+        _log.info("back", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
+        return True
 
 
 def _wallet(tx: Any, account: str) -> tuple[int, bool]:
