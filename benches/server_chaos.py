@@ -47,8 +47,8 @@ from caribbean_fast.server.db import BUSY_MS
 BUSY_SECONDS = BUSY_MS / 1000  # SQLite's wait for another process's write lock
 SQLITE_FAULTS = ("disk_full", "read_only", "busy", "kill")
 PG_FAULTS = ("pg_restart", "pg_terminate", "pg_cancel", "kill")
-RECORDED = {"sit": "deposit", "top_up": "deposit", "leave": "withdraw"}  # the event a command records
-COMMAND_EVENTS = ("deposit", "withdraw", "ante", "deal", "raise", "fold")  # the kinds the bots' commands record
+RECORDED = {"top_up": "deposit"}  # the event a command records, where it has another name
+COMMAND_EVENTS = ("sit", "leave", "deposit", "ante", "deal", "raise", "fold")  # the kinds the bots' commands record
 BUY_IN, ANTE = 5_000, 100
 
 
@@ -143,9 +143,7 @@ class Tally:
     def answered(self, table: str, kind: str, answer: dict[str, Any]) -> None:
         with self.lock:
             if answer["ok"]:
-                event = RECORDED.get(kind, kind)
-                if kind != "leave" or answer["result"]["returned"]:
-                    self.ok.setdefault(table, []).append(event)
+                self.ok.setdefault(table, []).append(RECORDED.get(kind, kind))
             else:
                 self.refused[answer["error"]["code"]] += 1
 
@@ -400,14 +398,13 @@ def check(database: str) -> dict[str, Any]:
         marks = ", ".join("?" * len(COMMAND_EVENTS))
         sql = f"SELECT table_id, kind FROM table_events WHERE kind IN ({marks}) ORDER BY table_id, seq"
         events = db.run_now(lambda tx: tx.all(sql, COMMAND_EVENTS))
-        held = set(db.run_now(lambda tx: tx.all("SELECT table_id, seat FROM seats")))
         audits, stranded = True, 0
         for table_id in sorted({str(t) for t, _ in events}):
             record = TableRecord(table_id)
             db.run_now(record.load)
             audits = audits and audit(record).ok
             table = restore(record)
-            stranded += sum(table.balance(k) for k in range(table.seats) if (table_id, k) not in held)
+            stranded += sum(table.balance(k) for k in range(table.seats) if table.holder(k) is None)
     finally:
         db.dialect.close()
     return {

@@ -59,7 +59,8 @@ def _first_session(server: LiveServer) -> tuple[str, str]:
     spectator = Client(server.ws)
     spectator.ok("watch", table=TABLE)
     seen = spectator.recv()["view"]["others"]  # the view follows the answer
-    assert [(o["seat"], o["player"], o["dealt"], o["settled"]) for o in seen] == [(0, b.welcome["account"], False, False)]
+    shown = [(o["seat"], o["player"], o["dealt"], o["settled"]) for o in seen]
+    assert shown == [(0, b.welcome["account"], False, False)]
     a.ok("sit", table=TABLE, buy_in=5_000, seat=1)
     mine = _rounds(a)
     assert [r[0]["round"] for r in mine] == [1]
