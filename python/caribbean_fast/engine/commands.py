@@ -66,7 +66,5 @@ _LIST = (
 ENGINE: Mapping[str, EngineCommand] = {c.name: c for c in _LIST}
 """Every command the engine records, by its recorded name."""
 
-PLAYED: Mapping[str, EngineCommand] = {
-    name: c for c in _LIST if c.method is not None for name in (c.name, *c.aliases)
-}
+PLAYED: Mapping[str, EngineCommand] = {name: c for c in _LIST if c.method is not None for name in (c.name, *c.aliases)}
 """A player's commands by every name a client may send for them."""

@@ -15,8 +15,8 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import CaribbeanFastError, IllegalActionError
 from ..variants import ExchangeCards
 from .betting import Betting
-from .core import Clock
 from .commands import PLAYED
+from .core import Clock
 from .events import Event
 from .history import seat_history
 from .limits import check_limit_change
