@@ -11,6 +11,9 @@ what the record needs, such as the account book's limit) and the fields it takes
 
 Adding a command to the engine is one entry here and its handler; a player's command is then
 also one entry in the protocol's list (`server/commands.py`), whose tests hold the two together.
+A command the server runs for a player, not the player by name (sitting down with the account,
+say), is an entry with its recorded arguments and no `method`:
+`EngineCommand("sit", ("seat", "account"))`.
 """
 
 from __future__ import annotations
