@@ -71,3 +71,28 @@ def test_hook_puts_a_par_sheet_figure_in_a_sentence() -> None:
         hook.expand("<!-- pct: cyberstud house_egde -->")
     with pytest.raises(ValueError, match="not a figures directive"):
         hook.expand("<!-- pct: cyberstud -->")
+
+
+def load_commands_table() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("commands_table", ROOT / "docs" / "commands_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_protocol_page_lists_the_commands_of_the_code() -> None:
+    """docs/protocol.md's commands and fields are the list in server/commands.py, as
+    `python docs/commands_table.py` writes them."""
+    script = load_commands_table()
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    assert script.on_page(page) == script.tables(), "the page is stale: run python docs/commands_table.py"
+    assert script.written(page) == page
+
+
+def test_the_page_check_fails_when_the_page_and_the_code_differ() -> None:
+    script = load_commands_table()
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    stale = page.replace("| `rebet` | `table` |", "| `rebet` | `table`, `amount` |")
+    assert stale != page and script.on_page(stale) != script.tables()
+    assert script.written(stale) == page

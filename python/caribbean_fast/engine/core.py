@@ -24,6 +24,7 @@ from ..variants import Variant
 from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
 from .accounts import AccountBook
+from .commands import ENGINE
 from .events import Event, Transfer
 from .ledger import table_spot, wallet
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
@@ -146,13 +147,16 @@ class TableCore:
         return [k for k, s in enumerate(self.state.seats) if s.dealt and s.decision is None]
 
     def _run(self, kind: str, **args: Any) -> list[Event]:
-        """Runs one command at the clock's time; returns the events it emitted (none: it did
-        nothing and is not recorded)."""
+        """Runs one command of the engine's list (`commands.ENGINE`) at the clock's time, by its
+        handler; returns the events it emitted (none: it did nothing and is not recorded)."""
+        command = ENGINE.get(kind)
+        if command is None:
+            raise IllegalActionError(f"{kind!r} is not a command")
         self._now = self.clock()
         start = self.seq
         self._pending = (kind, args)
         try:
-            getattr(self, f"_{kind}")(**args)
+            getattr(self, command.handler)(**args)
         finally:
             self._pending = None
         produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []

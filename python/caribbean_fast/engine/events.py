@@ -17,35 +17,14 @@ from typing import Any
 
 import orjson
 
+from .commands import ENGINE
+
 __all__ = ["COMMANDS", "Event", "Transfer", "canonical_json", "chain_hash", "event_from_json", "event_to_json"]
 
-COMMANDS = frozenset(
-    {
-        "deposit",
-        "withdraw",
-        "set_limit",
-        "ante",
-        "progressive",
-        "side_bet",
-        "clear",
-        "rebet",
-        "deal",
-        "fold",
-        "raise",
-        "exchange",
-        "disconnect",
-        "tick",
-        "fault",
-        "restore",
-        "reopen",
-        "sit",
-        "leave",
-        "away",
-        "back",
-    }
-)
+COMMANDS = frozenset(ENGINE)
 """Event kinds that record an input to the table (its args are in `public["args"]`); every other
-kind is a consequence of the command before it, and a replay derives it again."""
+kind is a consequence of the command before it, and a replay derives it again. The list is
+`commands.ENGINE`."""
 
 Transfer = tuple[str, str, int]
 """(from account, to account, minor units); accounts: wallet:K, table:K, house, meter, outside."""

@@ -15,8 +15,9 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import CaribbeanFastError, IllegalActionError
 from ..variants import ExchangeCards
 from .betting import Betting
-from .core import Clock, illegal
-from .events import COMMANDS, Event
+from .commands import PLAYED
+from .core import Clock
+from .events import Event
 from .history import seat_history
 from .limits import check_limit_change
 from .seats import STAND_AFTER, Seating
@@ -192,31 +193,20 @@ class Table(Betting, Seating):
 
     def play(self, seat: int, kind: str, args: Mapping[str, Any]) -> list[Event]:
         """A player's command by the name a client sends (the server's protocol, the terminal
-        client's keys), its other fields in `args`: the one map from those names to the actions."""
-        match kind:
-            case "ante" | "set_limit":
-                return (self.ante if kind == "ante" else self.set_limit)(seat, args["amount"])
-            case "progressive":
-                return self.progressive(seat, args["on"])
-            case "side_bet":
-                return self.side_bet(seat, args["name"], args["amount"])
-            case "clear":
-                return self.clear(seat)
-            case "rebet":
-                return self.rebet(seat)
-            case "fold":
-                return self.fold(seat)
-            case "raise" | "call":
-                return self.raise_(seat)
-            case "deal":
-                return self.deal()
-            case "exchange":
-                return self.exchange(seat, args.get("cards") or self.view(seat).cards)
-        raise IllegalActionError(f"{kind!r} is not a player's command")
+        client's keys), its other fields in `args`: the engine's list of commands
+        (`commands.PLAYED`) says which method runs it and with which fields."""
+        command = PLAYED.get(kind)
+        if command is None or command.method is None:
+            raise IllegalActionError(f"{kind!r} is not a player's command")
+        fields = {name: args[name] for name in command.fields if name in args}
+        if command.whole_hand and not args.get("cards"):
+            fields["cards"] = self.view(seat).cards  # no cards named: the whole hand
+        method = getattr(self, command.method)
+        events: list[Event] = method(seat, **fields) if command.seated else method(**fields)
+        return events
 
     def execute(self, kind: str, args: dict[str, Any]) -> list[Event]:
         """Runs a command by its recorded name and arguments (replays)."""
-        illegal(kind not in COMMANDS, f"{kind!r} is not a command")
         return self._run(kind, **args)
 
     # ---- checks alone: the commands' own --------------------------------------------------------

@@ -79,7 +79,9 @@ class SeatKeys(ABC):
 
     @abstractmethod
     def _send(self, kind: str, **fields: Any) -> None:
-        """A command for the seat, by its protocol name (docs/protocol.md), refused by raising."""
+        """A command for the seat, by its protocol name (docs/protocol.md), refused by raising: at
+        a local table `Table.play` (the engine's list of commands), at a server the protocol's list
+        (`server.commands.request`)."""
 
     @abstractmethod
     def _deal(self) -> None:

@@ -25,6 +25,7 @@ from ..engine import Phase, SeatView
 from ..engine.history import outcome_words
 from ..engine.views import view_from_json
 from ..errors import ServerError
+from ..server.commands import request
 from ..variants import BetLimits, Variant, load_variant
 from .keys import SeatKeys
 
@@ -102,12 +103,13 @@ class Link:
             self.frames.append(frame)
 
     def command(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Sends a command; its result, or ServerError with the server's reason."""
+        """Sends a command of the protocol's list (`server.commands`), its fields checked as the
+        server checks them; its result, or ServerError with the server's reason."""
         if self.ws is None:
             raise ServerError("the connection dropped: reconnecting", "unavailable")
         self._next += 1
         try:
-            self.ws.send(json.dumps({"v": 1, "id": self._next, "type": kind, **fields}))
+            self.ws.send(request(kind, self._next, **fields))
         except ConnectionClosed:
             self.ws = None
             raise ServerError("the connection dropped: reconnecting", "unavailable") from None

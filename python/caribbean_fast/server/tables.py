@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from ..errors import CaribbeanFastError, ServerError
 from ..variants import Variant
 from . import wallets
 from .book import ServerBook, TableBook
+from .commands import COMMANDS, Caller, TableCommand
 from .db import Database, Tx
 from .holds import Hold, Holds
 from .hub import Hub
@@ -256,29 +257,28 @@ class Owner:
         return seat if seat is not None and self.players.get(seat) == account else None
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
-        kind, args = command.type, command.args
-        if kind == "_back":
-            return {"back": await self._back(account)}
-        if kind == "history":
-            self._seated(account)
-            assert account is not None
-            return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, args.get("last", 10)))}
-        if account is None:
+        """A table command of the list (`commands`), by its handler, once the caller is checked."""
+        spec = COMMANDS[command.type]
+        assert isinstance(spec, TableCommand), f"{command.type} is not a table's command"
+        if spec.login and account is None:
             raise ServerError("log in to play", "unauthorized")
-        if kind == "sit":
-            return await self._sit(account, args.get("seat"), args["buy_in"])
-        seat = self._seated(account)
-        if kind == "_disconnect":
-            if self.t.away(seat, self.spec.away):
-                await self._commit()
-            return {}
-        if kind == "leave":
-            return await self._leave(account, seat)
-        if kind == "top_up":
-            await self._money_job(lambda tx: self._top_up(tx, account, seat, args["amount"]))
-            return {}
-        self.t.play(seat, kind, args)  # the game's own commands: the engine checks and refuses them
+        seat = self._seated(account) if spec.seated else None
+        assert account is not None  # a table's command needs an account, or a seat (which has one)
+        return await spec.handler(self, Caller(account, seat), command)
+
+    async def _play(self, seat: int, kind: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's own commands: the engine checks and refuses them."""
+        self.t.play(seat, kind, args)
         await self._commit()
+        return {}
+
+    async def _history(self, account: str, last: int) -> dict[str, Any]:
+        return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last))}
+
+    async def _disconnect(self, seat: int) -> dict[str, Any]:
+        """The game's disconnect rule, and the seat stood up if its holder stays away."""
+        if self.t.away(seat, self.spec.away):
+            await self._commit()
         return {}
 
     def _seated(self, account: str | None) -> int:
@@ -305,13 +305,12 @@ class Owner:
         self.away.pop(account, None)
         return {"seat": seat}
 
-    async def _back(self, account: str | None) -> bool:
-        """The account's socket is back: a seat marked away is no longer stood up (True: it was)."""
-        seat = self.seat_of(account)
-        if seat is None or not self.t.back(seat):
-            return False
+    async def _back(self, seat: int) -> dict[str, Any]:
+        """The holder's socket is back: a seat marked away is no longer stood up (`back`: it was)."""
+        if not self.t.back(seat):
+            return {"back": False}
         await self._commit()
-        return True
+        return {"back": True}
 
     def _sync_players(self) -> None:
         """The index of who sits where, from the engine's seats (the only word on them)."""

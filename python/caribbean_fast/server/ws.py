@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
 from .accounts import token_hash
+from .commands import COMMANDS, SocketCommand
 from .gate import TokenBucket
 from .hub import Connection
 from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
@@ -22,7 +23,7 @@ from .relay import RELAYED, Relay
 from .server import Server
 from .tables import Owner
 
-__all__ = ["endpoint", "error_code", "token_of"]
+__all__ = ["Socket", "endpoint", "error_code", "token_of"]
 
 _log = logging.getLogger(__name__)
 COOKIE = "cf_session"
@@ -126,9 +127,9 @@ async def _back(owner: Owner, account: str) -> bool:
     True when that was news to the table (its views went out with the commit)."""
     try:
         return await owner.back(account)
-    except CaribbeanFastError as err:  # stopped meanwhile: the seat's view goes out once restored
+    except CaribbeanFastError as err:  # stopped or stood up meanwhile: the view says how it stands
         _log.info("back", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
-        return True
+        return False
 
 
 def _wallet(tx: Any, account: str) -> tuple[int, bool]:
@@ -184,18 +185,41 @@ async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
 
 
 async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
-    if command.type == "ping":
-        return {}, []
-    if command.type == "lobby":
-        return {"tables": server.lobby()}, []
-    owner = server.owners.get(command.table or "")
-    if owner is None:
-        if any(s.id == command.table for s in server.settings.tables):
-            return await server.relays[conn].forward(command), []  # another process serves it
-        raise ServerError(f"no table {command.table!r}", "no_table")
-    if command.type in ("watch", "unwatch"):
-        server.hub.watch(conn, owner.spec.id, command.type == "watch")
-        return {}, [owner.view_frame(None)] if command.type == "watch" else []
-    if command.type == "advice":
-        return server.advisors.advise(owner, conn.account), []
+    """By the command's scope (`commands`): the socket's and the server's run here, a table's
+    queue to its owner; a command naming a table another process serves is relayed there."""
+    spec = COMMANDS[command.type]  # parse read only commands of the list
+    owner = None
+    if spec.names_table:
+        owner = server.owners.get(command.table or "")
+        if owner is None:
+            if any(s.id == command.table for s in server.settings.tables):
+                return await server.relays[conn].forward(command), []  # another process serves it
+            raise ServerError(f"no table {command.table!r}", "no_table")
+    if isinstance(spec, SocketCommand):
+        return spec.handler(Socket(server, conn, owner), command)
+    assert owner is not None  # a table's command names its table
     return await owner.submit(command, conn.account), []
+
+
+class Socket:
+    """What the handlers of socket and server commands use (`commands.Socket`): the server, the
+    connection, and the owner of the table the command names."""
+
+    def __init__(self, server: Server, conn: Connection, owner: Owner | None) -> None:
+        self.server, self.conn, self._owner = server, conn, owner
+
+    @property
+    def owner(self) -> Owner:
+        assert self._owner is not None, "the command names no table"
+        return self._owner
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return self.server.lobby()
+
+    def watch(self, on: bool) -> list[str]:
+        """Starts (or stops) the table's public views to the socket: the first at once."""
+        self.server.hub.watch(self.conn, self.owner.spec.id, on)
+        return [self.owner.view_frame(None)] if on else []
+
+    def advise(self) -> dict[str, Any]:
+        return self.server.advisors.advise(self.owner, self.conn.account)
