@@ -178,7 +178,7 @@ def test_the_page_keeps_no_rule_of_its_own(name: str) -> None:
     assert not re.search(r"\[\s*0?\.5\s*,\s*1\s*,\s*5", code), "a list of chip values"
     for words in ("aa-bonus", "AA Bonus", '"holdem"', "'holdem'", "family", "minimum: 100", "maximum: 10000"):
         assert words not in code, words
-    assert "chipValues" not in code and ".split(\" (\")" not in code
+    assert "chipValues" not in code and '.split(" (")' not in code
     assert not re.search(r'===\s*"call"|\?\s*"Call"\s*:\s*"Raise"', code), "a bet word decided in the page"
     if name == "table.js":
         assert not re.search(r"\b5\s*-\s*v\.(dealer|board)", code), "a card count"
