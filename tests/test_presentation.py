@@ -115,7 +115,7 @@ def test_labels_in_words() -> None:
     holdem = rules_document("t", load_variant("casino-holdem"))
     assert holdem["side_bets"][0]["title"] == "AA Bonus"
     assert [t["hand"] for t in holdem["side_bets"][0]["tiers"]] == ["Flush", "A pair of aces"]
-    assert holdem["rule_line"] == "Dealer qualifies with a pair of fours or better · Call 2\u00d7 ante"
+    assert holdem["rule_line"] == "Dealer qualifies with a pair of fours · Call 2\u00d7 ante"
 
 
 def test_the_card_layout_of_each_family() -> None:

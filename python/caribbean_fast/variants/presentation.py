@@ -109,9 +109,11 @@ def side_bet_title(name: str) -> str:
 
 
 def rule_line(v: Variant) -> str:
-    """The game in one line: "Dealer qualifies with Ace-King or better · Raise 2\u00d7 ante"."""
+    """The game in one line: "Dealer qualifies with Ace-King · Raise 2\u00d7 ante" (short: the page
+    shows it on one line of a phone's felt; "qualifies with" already says "or better")."""
     times = "\u00d7"  # the multiplication sign the page has always shown
-    return f"Dealer qualifies with {qualifier_words(v)} · {bet_words(v).title} {v.raise_multiple}{times} ante"
+    bet = f"{bet_words(v).title} {v.raise_multiple}{times} ante"
+    return f"Dealer qualifies with {_threshold_words(v.qualifier)} · {bet}"
 
 
 # ---- paytables -------------------------------------------------------------------------------------
