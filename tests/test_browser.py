@@ -33,6 +33,7 @@ from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
 from caribbean_fast.variants import PRESETS, Family
+from caribbean_fast.variants.presentation import bet_words
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -115,6 +116,8 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
         page.locator("#b-exchange").click()
         expect(page.locator("#b-exchange")).to_have_text("Exchange (1/3)")
         assert owner.t.view(seat).cards != tuple(before)
+    expect(page.locator("#b-raise")).to_have_text(bet_words(variant).title)  # game 4 and hold'em: Call
+    expect(page.locator("#raise-name")).to_have_text(bet_words(variant).title)
     page.locator("#b-raise").click()
     settle_check(page, owner, seat, start)
     shown = owner.t.view(seat)
@@ -150,34 +153,36 @@ def test_seed_000s_keys_play_game_1_without_a_mouse(server: LiveServer, browser:
     expect(page.locator("#stake")).to_have_text("$5.00")  # the minimum
     page.keyboard.press("-")  # nothing dealt: refused, in words
     expect(page.locator("#message")).to_have_text("there is no dealt round to decide")
+    # The stake moves by chips, as in the terminal (presentation.stake_step): $5 up one chip of
+    # $5 is $10, ten chips of $10 up is $110, and one $100 chip down is $100.
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Shift+ArrowUp")
     page.keyboard.press("ArrowDown")
-    expect(page.locator("#stake")).to_have_text("$15.00")
+    expect(page.locator("#stake")).to_have_text("$100.00")
     page.keyboard.press("Enter")  # places the stake as the ante and deals
     expect(page.locator("#cards svg.card")).to_have_count(5)
-    assert owner.t.state.seats[seat].bets.ante == 1500
+    assert owner.t.state.seats[seat].bets.ante == 10000
     page.keyboard.press("Enter")  # raises
     start += settle_check(page, owner, seat, start)
     page.keyboard.press("0")  # repeats the last bet
-    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$100.00")
     page.keyboard.press(".")  # clears it
     expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
     assert owner.t.state.seats[seat].bets.ante == 0
     page.keyboard.press("Insert")
-    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$100.00")
     page.keyboard.press("Delete")
     expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
     page.keyboard.press("Enter")
     expect(page.locator("#result")).to_have_text("Your decision")
     page.keyboard.press("-")  # folds: the ante is lost
     net = settle_check(page, owner, seat, start)
-    assert net == -1500
+    assert net == -10000
     page.reload()  # back at the seat: the last rounds come from the server's history
     expect(page.locator("#recall li")).to_have_count(2)
     expect(page.locator("#recall li").last).to_contain_text("Round 1: ")
     expect(page.locator("#recall li").first).to_contain_text(f"Round 2: {' '.join(owner.t.view(seat).cards)}")
-    expect(page.locator("#recall li").first).to_contain_text("lost $15.00")
+    expect(page.locator("#recall li").first).to_contain_text("lost $100.00")
     page.context.close()
 
 

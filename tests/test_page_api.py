@@ -11,6 +11,7 @@ import pytest
 from live_server import Client, LiveServer, settings
 
 from caribbean_fast.variants import load_variant
+from caribbean_fast.variants.presentation import rules_document
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +40,10 @@ def test_the_rules_are_the_variants(server: LiveServer, table: str) -> None:
     assert [row["hand"] for row in rules["paytable"]] == [c.label for c in reversed(variant.classes)]
     assert Fraction(rules["raise_multiple"]) == variant.raise_multiple
     assert rules["limits"] == {"minimum": variant.limits[0].minimum, "maximum": variant.limits[0].maximum}
+    assert rules == rules_document(table, variant)  # one presentation, for the page and the terminal
+    keys = [c["key"] for c in rules["paytable_columns"]]
+    assert all(list(row) == keys for row in rules["paytable"])
+    assert rules["stakes"]["default"] == variant.limits[0].minimum and rules["stakes"]["chips"]
     assert rules["currency"]["code"] == variant.currency.code
     assert [b["name"] for b in rules["side_bets"]] == [b.name for b in variant.side_bets]
     assert (rules["progressive"] is None) == (variant.progressive is None)

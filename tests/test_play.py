@@ -20,6 +20,7 @@ from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.render import chips
 from caribbean_fast.settlement import Decision
+from caribbean_fast.variants import Currency
 
 
 def test_game1_keys_stake_progressive_deal_raise(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,7 +153,7 @@ def test_trainer_advises_exchanges_with_their_value(monkeypatch: pytest.MonkeyPa
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
-        assert "Trainer: best is exchange: raise" in app.screen_text()
+        assert "Trainer: best is exchange: call" in app.screen_text()  # game 4 names its bet the Call
         assert f"exchange {float(worth):+.4f} antes" in app.screen_text()
         await pilot.press("minus", "q")  # type: ignore[attr-defined]
 
@@ -192,22 +193,24 @@ def test_a_recorded_session_restores(tmp_path: Path) -> None:
 
 
 def test_bets_are_shown_as_the_fewest_chips() -> None:
-    assert chips(1400, 100) == "(10) (1)x4"
-    assert chips(12_345, 100) == "(100) (10)x2 (1)x3 (0.25) (0.1)x2"
-    assert chips(50, 100) == "(0.5)"
-    assert chips(7, 1) == "(5) (1)x2"  # a currency without minor units has no fractional chips
+    usd, yen = Currency("USD", 100), Currency("JPY", 1)
+    assert chips(1400, usd) == "(10) (1)x4"
+    assert chips(12_345, usd) == "(100) (10)x2 (1)x3 (0.25) (0.1)x2"
+    assert chips(50, usd) == "(0.5)"
+    assert chips(7, yen) == "(5) (1)x2"  # a currency without minor units has no fractional chips
 
 
 @pytest.mark.parametrize(
-    ("name", "shown", "hidden"),
+    ("name", "bet", "shown", "hidden"),
     [
-        ("cyberstud", ["p progressive"], ["AA bonus", "x exchange"]),
-        ("caribbean-poker", ["x exchange"], ["AA bonus", "progressive", "1 pick"]),
-        ("caribbean-poker-choose", ["1 pick", "x exchange"], ["AA bonus", "progressive"]),
-        ("casino-holdem", ["b AA bonus"], ["progressive", "x exchange"]),
+        ("cyberstud", "raise", ["p progressive"], ["AA Bonus", "x exchange"]),
+        ("caribbean-poker", "call", ["x exchange"], ["AA Bonus", "progressive", "1 pick"]),
+        ("caribbean-poker-choose", "call", ["1 pick", "x exchange"], ["AA Bonus", "progressive"]),
+        ("casino-holdem", "call", ["b AA Bonus"], ["progressive", "x exchange"]),
     ],
 )
-def test_the_footer_shows_this_games_keys(name: str, shown: list[str], hidden: list[str]) -> None:
+def test_the_footer_shows_this_games_keys(name: str, bet: str, shown: list[str], hidden: list[str]) -> None:
+    """The keys in the game's own words: game 4 and hold'em call, the other stud games raise."""
     footer: list[str] = []
 
     async def script(app: PlayApp, pilot: object) -> None:
@@ -217,11 +220,11 @@ def test_the_footer_shows_this_games_keys(name: str, shown: list[str], hidden: l
 
     play(new_table(name), script)
     for key in [
-        "⏎ deal/raise",
+        f"⏎ deal/{bet}",
         "- fold",
         "0 rebet",
         "del clear",
-        "c call",
+        f"c {bet}",
         "t paytable",
         "h history",
         "? help",

@@ -19,6 +19,7 @@ from ..cards import RANKS
 from ..hands import HandClass, evaluate
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
+from ..variants.presentation import bet_words
 from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome, scaled_nets
 from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
 from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
@@ -119,26 +120,27 @@ def _progressive(rows: StudRows, raises: npt.NDArray[np.bool_]) -> ProgressiveRe
 def _summary(rows: StudRows, raises: npt.NDArray[np.bool_]) -> list[str]:
     """Rules a person can follow, read off the table: by class, then Ace-King by up card."""
     s, w = rows.situations, rows.situations.weight
+    bet = bet_words(rows.variant).bet  # game 4 calls
     lines = []
     for c in rows.variant.classes:
         mask = rows.classes == int(c)
         if not mask.any():
             continue
         share = w[mask & raises].sum() / w[mask].sum()
-        verdict = "always raise" if share == 1 else "always fold" if share == 0 else f"raise {share:.1%} of them"
+        verdict = f"always {bet}" if share == 1 else "always fold" if share == 0 else f"{bet} {share:.1%} of them"
         lines.append(f"{c.label}: {verdict}")
     ak = (rows.strength >= evaluate("Ac Kd 4h 3s 2c").strength) & (rows.classes <= int(HandClass.ACE_KING))
     paired_up = ((s.hand >> 2) == s.up_rank[:, None]).any(axis=1)  # the up card's rank is in the hand
     for label, mask in (("pairs one of your cards", ak & paired_up), ("pairs none of your cards", ak & ~paired_up)):
         if mask.any():
-            lines.append(f"  Ace-King when the up card {label}: raise {w[mask & raises].sum() / w[mask].sum():.1%}")
+            lines.append(f"  Ace-King when the up card {label}: {bet} {w[mask & raises].sum() / w[mask].sum():.1%}")
     for up in range(13):
         at = ak & (s.up_rank == up)
         raised = at & raises
         if at.any() and raised.any() and not raised[at].all():
             weakest = s.hand[raised][np.argmin(rows.strength[raised])]
             lines.append(
-                f"  Ace-King against a {RANKS[up]} up card: raise from "
+                f"  Ace-King against a {RANKS[up]} up card: {bet} from "
                 f"{evaluate(weakest.tolist()).text} up ({w[raised].sum() / w[at].sum():.0%} of them)"
             )
     return lines

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import format_cards
 from ..variants import Currency, Variant
+from ..variants.presentation import bet_words, decision_word
 from .events import Event
 
 __all__ = ["describe_step", "outcome_words", "seat_history"]
@@ -33,7 +34,7 @@ def seat_history(events: Sequence[Event], seat: int, last: int = 10) -> list[lis
 def _bets(s: Step, c: Currency) -> str:
     b = s["bets"]
     parts = [f"ante {c.format(b['ante'])}"] if b["ante"] else []
-    parts += [f"raise {c.format(b['raise'])}"] if b["raise"] else []
+    parts += [f"{s['word']} {c.format(b['raise'])}"] if b["raise"] else []
     parts += [f"{name} {c.format(v)}" for name, v in b["side_bets"].items()]
     parts += [f"progressive {c.format(b['progressive'])}"] if b["progressive"] else []
     return "bets: " + (", ".join(parts) or "none")
@@ -93,5 +94,7 @@ def describe_step(step: Step, variant: Variant) -> str | None:
     if words is None:
         return None
     if step["kind"] == "decided":
-        step = step | {"word": variant.raise_word if step["decision"] == "raise" else "fold"}
+        step = step | {"word": decision_word(variant, step["decision"])}
+    elif step["kind"] == "bets":
+        step = step | {"word": bet_words(variant).bet}  # the second bet as the game names it
     return words(step, variant.currency)

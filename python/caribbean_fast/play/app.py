@@ -19,7 +19,7 @@ from textual.widgets import Static
 from ..errors import CaribbeanFastError
 from ..settlement import Decision
 from .keys import SeatKeys
-from .render import help_text, history_text, offers, packed, paytable, status, table_area
+from .render import help_text, history_text, key_words, offers, packed, paytable, status, table_area
 
 __all__ = ["PlayApp"]
 
@@ -42,7 +42,7 @@ class PlayApp(App[str]):
     #keys { dock: bottom; height: auto; background: $panel; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("enter", "enter", "deal/raise"),
+        Binding("enter", "enter", "deal/{bet}"),
         Binding("minus", "fold", "fold"),
         Binding("0", "repeat", "rebet"),
         Binding("insert", "repeat", "rebet", show=False),
@@ -53,8 +53,8 @@ class PlayApp(App[str]):
         Binding("shift+up", "stake(10)", "+10 chips", show=False),
         Binding("shift+down", "stake(-10)", "-10 chips", show=False),
         Binding("p", "progressive", "progressive"),
-        Binding("b", "side_bet", "AA bonus"),
-        Binding("c", "call", "call"),
+        Binding("b", "side_bet", "{side}"),
+        Binding("c", "call", "{bet}"),
         Binding("r", "repeat", "rebet"),
         *_PICKS,
         Binding("x", "exchange", "exchange"),
@@ -106,9 +106,11 @@ class PlayApp(App[str]):
 
     def keys_line(self, width: int) -> Text:
         """This game's keys, as many to a line as `width` holds, a key never parted from its
-        words (Textual's footer cuts off what does not fit on one line)."""
+        words (Textual's footer cuts off what does not fit on one line); {bet} and {side} in a
+        description are the game's words (`render.key_words`)."""
+        words = key_words(self.session.table.variant)
         pairs = [
-            Text(f"{_KEY_NAMES.get(b.key, b.key)} {b.description}")
+            Text(f"{_KEY_NAMES.get(b.key, b.key)} {b.description.format(**words)}")
             for b in self.BINDINGS
             if isinstance(b, Binding) and b.show and self.check_action(b.action.split("(")[0], ())
         ]

@@ -18,25 +18,10 @@ from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
 from ..errors import IllegalActionError
 from ..settlement import Decision
-from ..variants import BetLimits, ExchangeCards, Family, Variant
+from ..variants import BetLimits, ExchangeCards, Variant
+from ..variants.presentation import bet_words, decision_word, layout, side_bet_title, stake_step
 
-__all__ = ["CHIPS", "Mistake", "SeatKeys", "SeatTable", "stake_step"]
-
-CHIPS: tuple[Fraction, ...] = tuple(
-    Fraction(v) for v in ("1/100", "1/20", "1/10", "1/4", "1/2", 1, 5, 10, 25, 100, 500, 1000)
-)
-"""Chip values in major units, smallest first: the stake moves by them, and bets are drawn in them."""
-
-
-def stake_step(stake: int, minor_per_major: int, up: bool, times: int = 1) -> int:
-    """The stake `times` chips up (or down): the chip is the largest not above the stake (below
-    it, going down), and the stake lands on a whole number of that chip."""
-    chips = [int(v * minor_per_major) for v in CHIPS if (v * minor_per_major).denominator == 1]
-    if up:
-        step = max([c for c in chips if c <= stake] or [chips[0]])
-        return (stake // step + times) * step
-    step = max([c for c in chips if c < stake] or [chips[0]])
-    return max(step, (-(-stake // step) - times) * step)
+__all__ = ["Mistake", "SeatKeys", "SeatTable"]
 
 
 @dataclass(frozen=True)
@@ -109,8 +94,8 @@ class SeatKeys(ABC):
         """Up/Down: the stake to the next (previous) amount a pile of chips makes, by the chip
         that fits it (0.50, 1, 2 ... 5, 10, 20 ... 25, 50, 75 ...); Shift: ten of that chip;
         within the limits. An ante already placed moves with it."""
-        lim, per = self.table.limits, self.table.variant.currency.minor_per_major
-        self.stake = max(lim.minimum, min(lim.maximum, stake_step(self.stake, per, up=steps > 0, times=abs(steps))))
+        lim, currency = self.table.limits, self.table.variant.currency
+        self.stake = stake_step(self.stake, currency, lim, up=steps > 0, times=abs(steps))
         view = self._view()
         if view.bets.ante and "ante" in view.actions:
             self._send("ante", amount=self.stake)
@@ -137,7 +122,7 @@ class SeatKeys(ABC):
         bet = bets[0]
         amount = 0 if self._view().bets.side(bet.name) else max(bet.minimum, min(bet.maximum, self.stake))
         self._send("side_bet", name=bet.name, amount=amount)
-        return f"{bet.name} " + (f"bet {self._fmt(amount)}" if amount else "removed")
+        return f"{side_bet_title(bet.name)} " + (f"bet {self._fmt(amount)}" if amount else "removed")
 
     # ---- the round -------------------------------------------------------------------------------
 
@@ -150,7 +135,7 @@ class SeatKeys(ABC):
             self._send("ante", amount=self.stake)
         self._deal()
         self.selected.clear()
-        return "dealt: " + ("raise" if self.table.variant.family is Family.STUD else "call") + " (Enter), fold (-)"
+        return f"dealt: {bet_words(self.table.variant).bet} (Enter), fold (-)"
 
     def decide(self, decision: Decision) -> str:
         advice, view = self.advice(), self._view()
@@ -190,7 +175,7 @@ class SeatKeys(ABC):
         """Counts a decision, and a mistake where the trainer advised another choice."""
         self.decisions += 1
         if advice is not None and chosen != advice.best:
-            cards, board = shown(view)
+            cards, board = shown(view, self.table.variant)
             self.mistakes.append(Mistake(view.round, cards, board, chosen, advice.best, advice.cost(chosen)))
 
     # ---- what the screen shows -------------------------------------------------------------------
@@ -209,12 +194,16 @@ class SeatKeys(ABC):
             self.session_result(),
             f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
         ]
+        word = self._word
         lines += [
-            f"  round {m.round}: {m.cards} against {m.board}: {m.chosen} where {m.best} is best "
+            f"  round {m.round}: {m.cards} against {m.board}: {word(m.chosen)} where {word(m.best)} is best "
             f"(-{float(m.cost):.4f} antes)"
             for m in self.mistakes
         ]
         return "\n".join(lines)
+
+    def _word(self, decision: str) -> str:
+        return decision_word(self.table.variant, decision)
 
     def _view(self) -> SeatView:
         return self.table.view(self.seat)
@@ -223,7 +212,9 @@ class SeatKeys(ABC):
         return self.table.variant.currency.format(minor)
 
 
-def shown(view: SeatView) -> tuple[str, str]:
-    """The seat's cards and what it sees of the dealer (stud: the up card) or the board (the flop)."""
-    board = view.board[:3] if view.board else view.dealer[-1:]
+def shown(view: SeatView, variant: Variant) -> tuple[str, str]:
+    """The seat's cards and what it sees while deciding: the board's flop where the game has a
+    board, else the dealer's up cards (`presentation.layout`)."""
+    lay = layout(variant)
+    board = view.board[: lay.flop] if lay.board else view.dealer[len(view.dealer) - lay.dealer_up :]
     return " ".join(view.cards), " ".join(board)

@@ -163,18 +163,18 @@ class RemoteSession(SeatKeys):
         free = [t for t in lobby if t["free"] > 0]
         self.table_id = held[0]["table"] if held else (free or lobby)[0]["table"]
         rules = _http(self.base, f"/api/rules/{self.table_id}")
-        limits = rules["limits"] or {"minimum": 1, "maximum": 10**12}
+        limits, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
         self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))
         if held:
             self.seat = int(held[0]["seat"])
         else:
-            amount = buy_in if buy_in is not None else min(int(welcome["wallet"]), 50 * limits["maximum"])
+            amount = buy_in if buy_in is not None else min(int(welcome["wallet"]), int(stakes["buy_in"]))
             self.seat = int(self.link.command("sit", table=self.table_id, buy_in=amount)["seat"])
         self.trainer, self._settled = trainer, -1
         self._advice: dict[str, Advice] = {}
         self._absorb()
         view = self.table.view(self.seat)
-        self.stake = view.bets.ante or self.table.limits.minimum
+        self.stake = view.bets.ante or int(stakes["default"])
         self.brought, self.rounds = view.balance + view.bets.total, 0
         self._history()
 

@@ -4,38 +4,56 @@ seat's cards, the bets, the other seats), the status line, the paytable, the his
 from __future__ import annotations
 
 from datetime import datetime
-from fractions import Fraction
 
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ..analysis.advice import Advice
 from ..engine import SeatView
 from ..engine.history import describe_step, outcome_words
 from ..hands import evaluate
-from ..variants import Family, Variant
+from ..variants import Currency, Variant
 from ..variants.describe import render_variant
-from .keys import CHIPS, SeatKeys, SeatTable
+from ..variants.presentation import bet_words, decision_word, denominations, layout, main_paytable, side_bet_title
+from .keys import SeatKeys, SeatTable
 
-__all__ = ["KEYS", "help_text", "history_text", "offers", "packed", "paytable", "status", "table_area"]
+__all__ = [
+    "KEYS",
+    "chips",
+    "help_text",
+    "history_text",
+    "key_words",
+    "offers",
+    "packed",
+    "paytable",
+    "status",
+    "table_area",
+]
 
 KEYS: tuple[tuple[str, str, str], ...] = (
-    ("Enter", "deal; raise (call) once dealt", ""),
+    ("Enter", "deal; {bet} once dealt", ""),
     ("-", "fold", ""),
     ("0 / Ins", "repeat the last bet", ""),
     ("Del / .", "clear the bet", ""),
     ("Up / Down", "stake up / down by chip values (Shift: ten steps)", ""),
     ("p", "progressive bet on / off", "progressive"),
-    ("b", "side bet (AA Bonus) on / off", "side_bets"),
-    ("c", "call (as Enter once dealt)", ""),
+    ("b", "side bet ({side}) on / off", "side_bets"),
+    ("c", "{bet} (as Enter once dealt)", ""),
     ("r", "rebet", ""),
     ("1-5", "pick cards to exchange", "choose"),
     ("x", "exchange the hand (game 4: all five cards; where the seat chooses: the picked ones)", "exchanges"),
     ("t / h / ?", "paytable / history / help", ""),
     ("q", "quit (twice while your hand is dealt)", ""),
 )
-"""Every key, what it does, and the variant field a game needs for it ("": every game; "choose":
-exchanges of chosen cards)."""
+"""Every key, what it does ({bet}, {side}: in the game's words, `key_words`), and the variant field
+a game needs for it ("": every game; "choose": exchanges of chosen cards)."""
+
+
+def key_words(variant: Variant) -> dict[str, str]:
+    """The words a key's description names: the second bet, the first side bet's title."""
+    side = side_bet_title(variant.side_bets[0].name) if variant.side_bets else "side bet"
+    return {"bet": bet_words(variant).bet, "side": side}
 
 
 def offers(variant: Variant, needs: str) -> bool:
@@ -53,14 +71,24 @@ def _card(text: str, picked: bool = False) -> Text:
     return Text(f"[{text}]", style=style + (" reverse" if picked else ""))
 
 
-def _cards(cards: tuple[str, ...], hidden: int = 0, picked: frozenset[int] = frozenset()) -> Text:
+def _cards(
+    cards: tuple[str, ...], hidden: int = 0, picked: frozenset[int] = frozenset(), hidden_first: bool = True
+) -> Text:
+    """The cards, with `hidden` backs before them (or after them)."""
     out = Text()
-    for _ in range(hidden):
-        out.append("[##] ", style="dim")
+    if hidden_first:
+        _backs(out, hidden)
     for i, c in enumerate(cards):
         out.append_text(_card(c, i in picked))
         out.append(" ")
+    if not hidden_first:
+        _backs(out, hidden)
     return out
+
+
+def _backs(out: Text, hidden: int) -> None:
+    for _ in range(hidden):
+        out.append("[##] ", style="dim")
 
 
 def packed(items: list[Text], width: int) -> Text:
@@ -95,49 +123,46 @@ def status(session: SeatKeys, now: datetime, width: int = 200) -> Text:
 
 
 def _dealer(v: Variant, view: SeatView) -> Text:
+    """The dealer's cards as `presentation.layout` lays them out: the ones not yet shown face
+    down while the seat decides, then the board where the game has one."""
+    lay = layout(v)
+    deciding = view.phase == "deciding" and bool(view.cards)
+    hidden = max(0, lay.dealer - len(view.dealer)) if deciding else 0
     out = Text("Dealer  ", style="bold")
-    if v.family is Family.STUD:
-        out.append_text(_cards(view.dealer, hidden=4 if len(view.dealer) == 1 else 0))
-    else:
-        out.append_text(_cards(view.dealer, hidden=2 if view.phase == "deciding" else 0))
+    out.append_text(_cards(view.dealer, hidden=hidden, hidden_first=lay.hidden_first))
+    if lay.board:
         out.append("   Board  ", style="bold")
         out.append_text(_cards(view.board))
-    shown = [*view.dealer, *view.board] if v.family is Family.HOLDEM else list(view.dealer)
-    if len(shown) >= 5:  # the showdown: the dealer's hand named, and whether it qualifies
+    shown = [*view.dealer, *view.board]
+    if len(view.dealer) == lay.dealer and len(shown) >= 5:  # the showdown: the dealer's hand named
         strength = evaluate(shown).strength
         qualifies = "qualifies" if v.qualifier.admits(strength) else "does not qualify"
         out.append(f"  {evaluate(shown).describe()}, {qualifies}", style="green")
     return out
 
 
-_CHIPS = tuple(reversed(CHIPS))  # largest first
-
-
-def chips(amount: int, minor_per_major: int) -> str:
-    """An amount as the fewest chips: "(25)x2 (5) (1)x3"."""
+def chips(amount: int, currency: Currency) -> str:
+    """An amount as the fewest chips of the currency (`presentation.denominations`): "(25)x2 (5) (1)x3"."""
     out = []
-    for value in _CHIPS:
-        minor = Fraction(value) * minor_per_major
-        if minor.denominator != 1:
-            continue  # no such chip in this currency
-        count, amount = divmod(amount, int(minor))
+    for minor in reversed(denominations(currency)):  # largest first
+        count, amount = divmod(amount, minor)
         if count:
-            out.append(f"({float(value):g})" + (f"x{count}" if count > 1 else ""))
+            out.append(f"({minor / currency.minor_per_major:g})" + (f"x{count}" if count > 1 else ""))
     return " ".join(out)
 
 
 def _bets(table: SeatTable, view: SeatView) -> Text:
     """Every bet spot of the game, with its stake and its chips."""
     v, b = table.variant, view.bets
-    spots = [("ante", b.ante), (v.raise_word, b.raise_)]
-    spots += [(bet.name, b.side(bet.name)) for bet in v.side_bets]
+    spots = [("ante", b.ante), (bet_words(v).bet, b.raise_)]
+    spots += [(side_bet_title(bet.name), b.side(bet.name)) for bet in v.side_bets]
     spots += [("progressive", b.progressive)] if v.progressive else []
     out = Text()
     for name, amount in spots:
         out.append(f"{name} ", style="bold")
         if amount:
             out.append(f"{v.currency.format(amount)} ")
-            out.append(chips(amount, v.currency.minor_per_major), style="yellow")
+            out.append(chips(amount, v.currency), style="yellow")
         else:
             out.append("-", style="dim")
         out.append("   ")
@@ -161,11 +186,11 @@ def table_area(session: SeatKeys) -> RenderableType:
     fmt = table.variant.currency.format
     for other in view.others:
         line = Text(f"Seat {other.seat}  ")
-        line.append_text(_cards((), hidden=5 if other.dealt else 0))  # never another seat's cards
+        line.append_text(_cards((), hidden=layout(table.variant).hand if other.dealt else 0))  # never its cards
         if other.settled:
             line.append("  settled")
         elif other.decision is not None:
-            line.append(f"  {table.variant.raise_word + 's' if other.decision == 'raise' else 'folds'}")
+            line.append(f"  {decision_word(table.variant, other.decision)}s")  # "calls", "raises", "folds"
         elif other.bets.ante:
             line.append(f"  ante {fmt(other.bets.ante)}" + ("" if other.dealt else ", waiting for the deal"))
         parts.append(line)
@@ -173,21 +198,20 @@ def table_area(session: SeatKeys) -> RenderableType:
     parts.append(Text("Rounds  " + _last_rounds(session), style="dim"))
     advice = session.advice()
     if advice is not None:
-        parts.append(
-            Text(
-                f"Trainer: best is {advice.best}: raise {float(advice.raise_):+.4f} antes, "
-                f"fold {float(advice.fold):+.4f} antes"
-                + (f", exchange {float(advice.exchange):+.4f} antes" if advice.exchange is not None else ""),
-                style="bold blue",
-            )
-        )
+        parts.append(Text(_trainer_line(table.variant, advice), style="bold blue"))
     return Group(*parts)
 
 
+def _trainer_line(v: Variant, advice: Advice) -> str:
+    """The trainer's values, each decision in the game's words."""
+    values = {"raise": advice.raise_, "fold": advice.fold, "exchange": advice.exchange}
+    said = [f"{decision_word(v, d)} {float(x):+.4f} antes" for d, x in values.items() if x is not None]
+    return f"Trainer: best is {decision_word(v, advice.best)}: " + ", ".join(said)
+
+
 def _pays(v: Variant) -> str:
-    """The raise paytable on one line, best hand first ("t" shows every table)."""
-    table = v.raise_paytable if v.family is Family.STUD else v.ante_paytable
-    what = "raise" if v.family is Family.STUD else "ante"
+    """The game's main paytable on one line, best hand first ("t" shows every table)."""
+    what, table = main_paytable(v)
     return f"{what}: " + ", ".join(f"{c.label.lower()} {p}" for c, p in sorted(table.items(), reverse=True))
 
 
@@ -219,5 +243,5 @@ def help_text(variant: Variant) -> RenderableType:
     out = RichTable(title="Keys", show_header=False, box=None)
     for key, what, needs in KEYS:
         if offers(variant, needs):
-            out.add_row(Text(key, style="bold"), what)
+            out.add_row(Text(key, style="bold"), what.format(**key_words(variant)))
     return out

@@ -10,6 +10,7 @@ from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
 from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
 from ..engine.history import outcome_words
+from ..variants.presentation import default_stake
 from .keys import SeatKeys, shown
 
 __all__ = ["PlaySession"]
@@ -23,7 +24,7 @@ class PlaySession(SeatKeys):
         self.table: Table = table
         self.seat, self.others, self.advisor, self.trainer = seat, others, advisor, advisor is not None
         last = table.state.seats[seat].last_bets
-        self.stake = last.ante if last else table.limits.minimum
+        self.stake = last.ante if last else default_stake(table.limits)
 
     def _send(self, kind: str, **fields: Any) -> None:
         self.table.play(self.seat, kind, fields)
@@ -58,7 +59,7 @@ class PlaySession(SeatKeys):
         view = self.table.view(self.seat)
         x = self.table.variant.exchanges
         left = x.most_per_round - view.exchanges if x and self.table.can_exchange(self.seat) else 0
-        return self.advisor.advise(*shown(view), exchanges_left=left)
+        return self.advisor.advise(*shown(view, self.table.variant), exchanges_left=left)
 
     def result_text(self) -> str:
         state = self.table.state

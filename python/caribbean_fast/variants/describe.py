@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .model import Family, Variant
+from .model import Variant
+from .presentation import (
+    bet_words,
+    describe_paytable,
+    main_paytable,
+    qualifier_words,
+    side_bet_title,
+    threshold_label,
+)
+from .presentation import pays as pays_words
 
 __all__ = ["render_variant", "summary"]
-
-
-def _pays(value: Fraction | None) -> str:
-    if value is None:
-        return "push"
-    return f"{value} to 1"
 
 
 def summary(v: Variant) -> str:
@@ -29,35 +30,28 @@ def summary(v: Variant) -> str:
         x
         for x in (
             "progressive" if v.progressive else "",
-            *(b.name for b in v.side_bets),
+            *(side_bet_title(b.name) for b in v.side_bets),
             "exchanges" if v.exchanges else "",
         )
         if x
     ]
-    bet = v.raise_word
-    top = max(v.raise_paytable.values()) if v.family is Family.STUD else max(v.ante_paytable.values())
+    bet = bet_words(v).bet
+    top = max(main_paytable(v)[1].values())
     return (
-        f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {v.qualifier.spec} · "
+        f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {qualifier_words(v)} · "
         f"top pay {top} to 1 · {v.seats} seat{'s' if v.seats > 1 else ''} · antes {limits}"
         + (f" · {', '.join(extras)}" if extras else "")
     )
 
 
 def _paytable(v: Variant) -> Table:
-    bet = v.raise_word
+    """The paytable rows of `presentation`, the columns the variant has."""
+    head, rows = describe_paytable(v)
     table = Table(title="Paytables (pays N to 1)")
-    table.add_column("hand")
-    table.add_column("ante")
-    table.add_column(f"{bet}, dealer qualifies")
-    table.add_column(f"{bet}, dealer does not qualify")
-    for c in reversed(v.classes):
-        table.add_row(
-            c.label,
-            _pays(v.ante_paytable.get(c)),
-            _pays(v.raise_paytable.get(c)) if c in v.raise_paytable else "cannot win",
-            _pays(v.raise_paytable_no_qualify.get(c))
-            + (f" (ante {_pays(v.ante_pays(c, False))})" if v.ante_paytable_no_qualify else ""),
-        )
+    for title in head:
+        table.add_column(title.lower() if title == "Hand" else title)
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
@@ -68,8 +62,8 @@ def _rules(v: Variant) -> Table:
     table.add_column("value")
     table.add_row("source", v.source or "-")
     table.add_row("family", str(v.family))
-    table.add_row(v.raise_word, f"{v.raise_multiple} x ante")
-    table.add_row("dealer qualifies with", v.qualifier.description)
+    table.add_row(bet_words(v).bet, f"{v.raise_multiple} x ante")
+    table.add_row("dealer qualifies with", f"{qualifier_words(v)} ({v.qualifier.description})")
     table.add_row("seats", str(v.seats))
     for i, lim in enumerate(v.limits):
         cap = f", at most {lim.balance_fraction} of the balance" if lim.balance_fraction else ""
@@ -92,7 +86,7 @@ def _rules(v: Variant) -> Table:
         if getattr(t, name) is not None:
             table.add_row(name.replace("_", " "), f"{getattr(t, name):g}")
     if t.auto_raise:
-        table.add_row("on timeout", f"raise with {t.auto_raise.spec} or better, else fold")
+        table.add_row("on timeout", f"{bet_words(v).bet} with {t.auto_raise.spec} or better, else fold")
     table.add_row("round broken off", "void, bets refunded" if t.unfinished == "void" else "completed")
     return table
 
@@ -118,13 +112,13 @@ def _extras(v: Variant) -> list[RenderableType]:
         out.append(table)
     for bet in v.side_bets:
         table = Table(
-            title=f"Side bet {bet.name}: {money(bet.minimum)} to {money(bet.maximum)}"
+            title=f"Side bet {side_bet_title(bet.name)} ({bet.name}): {money(bet.minimum)} to {money(bet.maximum)}"
             + (", lost on a fold" if bet.lost_on_fold else "")
         )
         table.add_column("hand (first five cards) or better")
         table.add_column("pays")
         for threshold, pays in bet.tiers:
-            table.add_row(threshold.description, _pays(pays))
+            table.add_row(threshold_label(threshold), pays_words(pays))
         out.append(table)
     return out
 

@@ -415,8 +415,11 @@ class Variant:
 
     @property
     def raise_word(self) -> str:
-        """What the game calls its second bet: "call" in Casino Hold'em, "raise" in stud."""
-        return "call" if self.family is Family.HOLDEM else "raise"
+        """What the game calls its second bet ("call" or "raise"), as `presentation.bet_words`
+        decides it for every client."""
+        from .presentation import bet_words  # presentation reads this module: imported late
+
+        return bet_words(self).bet
 
     @property
     def classes(self) -> tuple[HandClass, ...]:

@@ -57,14 +57,6 @@ export function cardRow(node, cards, hidden = 0, label = "", hiddenFirst = false
 
 const CHIP_COLOURS = ["#f4f4f4", "#d22", "#1a8a3a", "#1d4fc4", "#222", "#7a2fb0", "#e08a00"];
 
-/** The chip denominations for a table, in minor units: up to five between its limits. */
-export function chipValues(limits, minorPerMajor) {
-  const majors = [0.5, 1, 5, 10, 25, 100, 500, 1000];
-  const all = majors.map((m) => Math.round(m * minorPerMajor));
-  const fit = all.filter((v) => v >= limits.minimum && v <= limits.maximum);
-  return (fit.length ? fit : [limits.minimum]).slice(0, 5);
-}
-
 export function chipColour(values, value) {
   const i = values.indexOf(value);
   return CHIP_COLOURS[(i < 0 ? 0 : i + 1) % CHIP_COLOURS.length];

@@ -100,22 +100,21 @@ function tableOf(caption, head, rows) {
   return table;
 }
 
-/** The paytables, the progressive's prizes, the side bets and the exchange rule of a table. */
+/** The paytables, the progressive's prizes, the side bets and the exchange rule of a table, with
+ * the columns, headers and words the rules document gives (it has only the columns the game pays). */
 export function renderPaytables(node, rules, money) {
-  const bet = rules.bet === "call" ? "Call" : "Raise";
-  const rows = rules.paytable.map((p) => [p.hand, p.ante, p.raise, p.raise_no_qualify]);
-  const parts = [tableOf("Pays N to 1", ["Hand", "Ante", bet, `${bet}, no qualifier`], rows)];
+  const columns = rules.paytable_columns;
+  const rows = rules.paytable.map((p) => columns.map((c) => p[c.key]));
+  const parts = [tableOf("Pays N to 1", columns.map((c) => c.title), rows)];
   if (rules.progressive) {
-    const prizes = rules.progressive.prizes.map((p) => [p.hand, p.amount ? money(p.amount) : `${p.meter_percent}% of the meter`]);
-    parts.push(tableOf(`Progressive (stake ${money(rules.progressive.stake)})`, ["Hand", "Prize"], prizes));
+    const p = rules.progressive;
+    const prizes = p.prizes.map((x) => [x.hand, x.amount ? money(x.amount) : `${x.meter_percent}% of the meter`]);
+    parts.push(tableOf(`${p.title} (stake ${money(p.stake)})`, ["Hand", "Prize"], prizes));
   }
   for (const side of rules.side_bets) {
     const tiers = side.tiers.map((t) => [t.hand, t.pays]);
-    parts.push(tableOf(`${side.name} (${money(side.minimum)} to ${money(side.maximum)})`, ["Hand or better", "Pays"], tiers));
+    parts.push(tableOf(`${side.title} (${money(side.minimum)} to ${money(side.maximum)})`, ["Hand or better", "Pays"], tiers));
   }
-  if (rules.exchanges) {
-    const x = rules.exchanges;
-    parts.push(paragraph(`Exchange: the whole hand for ${x.fee_antes} ante, at most ${x.most_per_round} times a round.`));
-  }
+  if (rules.exchanges) parts.push(paragraph(rules.exchanges.rule));
   node.replaceChildren(...parts);
 }

@@ -3,7 +3,7 @@
 // work, its refusals are shown in words, and the paytables come from /api/rules/<table>.
 
 import { askLogin, whoAmI } from "./auth.js";
-import { cardRow, chipStack, chipSvg, chipColour, chipValues } from "./cards.js";
+import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
 import { Trainer } from "./trainer.js";
@@ -25,7 +25,8 @@ const state = {
 // ---- money ------------------------------------------------------------------------------------
 
 function money(amount) {
-  const c = state.rules ? state.rules.currency : { code: "USD", minor_per_major: 100 };
+  if (!state.rules) return "–"; // no currency before the table's rules are read
+  const c = state.rules.currency;
   const digits = Math.max(0, String(c.minor_per_major).length - 1);
   return new Intl.NumberFormat("en", { style: "currency", currency: c.code, minimumFractionDigits: digits }).format(
     amount / c.minor_per_major,
@@ -60,16 +61,29 @@ async function send(type, fields = {}) {
 // ---- the bets ----------------------------------------------------------------------------------
 
 const can = (action) => !!state.view && state.view.actions.includes(action);
-const holdem = () => state.rules.family === "holdem";
+// Whether the game deals a board (the fairness check and the recall list ask it by this name).
+const holdem = () => state.rules.layout.board > 0;
 const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
 
 function clampStake(amount) {
   const lim = state.rules.limits;
-  return lim ? Math.max(lim.minimum, Math.min(lim.maximum, amount)) : Math.max(1, amount);
+  return Math.max(lim.minimum, Math.min(lim.maximum, amount));
 }
 
-async function changeStake(majors) {
-  state.stake = clampStake(state.stake + majors * state.rules.currency.minor_per_major);
+/** The stake `times` chips up (down), as presentation.stake_step moves it for the terminal: by the
+ * largest of the rules' `stakes.steps` not above the stake (below it, going down), landing on a
+ * whole number of that chip, within the limits. */
+function stakeStep(stake, times) {
+  const steps = state.rules.stakes.steps;
+  const up = times > 0;
+  const fits = steps.filter((c) => (up ? c <= stake : c < stake));
+  const step = fits.length ? Math.max(...fits) : steps[0];
+  const moved = up ? (Math.floor(stake / step) + times) * step : Math.max(step, (Math.ceil(stake / step) + times) * step);
+  return clampStake(moved);
+}
+
+async function changeStake(times) {
+  state.stake = stakeStep(state.stake, times);
   renderFigures();
   if (state.view && state.view.bets.ante && can("ante")) await send("ante", { amount: state.stake });
 }
@@ -145,21 +159,23 @@ function renderSpot(id, amount, label) {
 }
 
 function renderSpots(v) {
-  const bet = state.rules.bet === "call" ? "Call" : "Raise";
+  const words = state.rules.words;
   const side = sideBet();
-  renderSpot("spot-ante", v.bets.ante, state.chip ? `Ante, tap to add a ${money(state.chip)} chip` : "Ante");
-  renderSpot("spot-raise", v.bets.raise, bet);
-  if (state.rules.progressive) renderSpot("spot-progressive", v.bets.progressive, "Progressive, tap to tick or untick");
-  if (side) renderSpot("spot-side", v.bets.side_bets[side.name] || 0, `${side.name}, tap to add a chip`);
+  renderSpot("spot-ante", v.bets.ante, state.chip ? `${words.ante}, tap to add a ${money(state.chip)} chip` : words.ante);
+  renderSpot("spot-raise", v.bets.raise, words.title);
+  const progressive = state.rules.progressive;
+  if (progressive) renderSpot("spot-progressive", v.bets.progressive, `${progressive.title}, tap to tick or untick`);
+  if (side) renderSpot("spot-side", v.bets.side_bets[side.name] || 0, `${side.title}, tap to add a chip`);
 }
 
+/** The cards as the rules' `layout` lays them out: while the seat's hand is dealt and before the
+ * showdown, the dealer's cards not yet shown are drawn face down, and so are the board's. */
 function renderCards(v) {
-  const stud = !holdem();
-  const dealt = v.cards.length > 0;
-  const showdown = !!v.seed;
-  const dealerHidden = stud ? (dealt && !showdown ? 5 - v.dealer.length : 0) : dealt && !showdown ? 2 : 0;
-  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", stud);
-  if (!stud) cardRow($("board"), v.board, dealt && v.board.length < 5 ? 5 - v.board.length : 0, "Board");
+  const layout = state.rules.layout;
+  const hiding = v.cards.length > 0 && !v.seed;
+  const dealerHidden = hiding ? Math.max(0, layout.dealer - v.dealer.length) : 0;
+  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first);
+  if (layout.board) cardRow($("board"), v.board, v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0, "Board");
   cardRow($("cards"), v.cards, 0, "Your cards");
   $("hand").textContent = v.hand;
   const outcome = v.result ? v.result.outcome : null;
@@ -201,7 +217,7 @@ function renderOthers(v) {
       item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
       item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
       item.querySelector(".seat-status").textContent =
-        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}${o.bets.raise ? ` · raised ${money(o.bets.raise)}` : ""}`;
+        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}${o.bets.raise ? ` · ${state.rules.words.done} ${money(o.bets.raise)}` : ""}`;
       cardRow(item.querySelector(".cards"), o.cards, 0, `Seat ${o.seat + 1}'s cards`);
       item.dataset.seat = String(o.seat);
       item.setAttribute("aria-label", `Seat ${o.seat + 1}, ${who}, ${status}`);
@@ -267,7 +283,7 @@ function onView(frame) {
   const previous = state.view;
   state.view = v;
   fairness.seen(v);
-  if (!state.stake) state.stake = clampStake(v.bets.ante || (state.rules.limits ? state.rules.limits.minimum : 100));
+  if (!state.stake) state.stake = clampStake(v.bets.ante || state.rules.stakes.default);
   $("sit").hidden = true;
   render();
   if (v.result && v.seed && (!previous || previous.round !== v.round || !previous.result)) {
@@ -318,8 +334,7 @@ function onStatus(status, delay) {
 // ---- sitting down ------------------------------------------------------------------------------
 
 function offerSeat(wallet) {
-  const lim = state.rules.limits || { minimum: 100, maximum: 10000 };
-  const suggested = Math.min(wallet, Math.max(lim.maximum * 3, lim.minimum * 50));
+  const suggested = Math.min(wallet, state.rules.stakes.buy_in); // the rules' offer, as the wallet allows
   $("buy-in").value = String(suggested / state.rules.currency.minor_per_major);
   $("sit").hidden = false;
   renderStatic();
@@ -343,7 +358,7 @@ async function sitDown(event) {
 async function loadRules() {
   const answer = await api(`/api/rules/${encodeURIComponent(state.table)}`);
   state.rules = answer.body;
-  state.chips = chipValues(state.rules.limits || { minimum: 100, maximum: 10000 }, state.rules.currency.minor_per_major);
+  state.chips = state.rules.stakes.chips;
   state.chip = state.chips[0];
   renderStatic();
 }
@@ -359,20 +374,19 @@ function renderStatic() {
   const r = state.rules;
   document.title = `${r.title} · caribbean-fast`;
   $("title").textContent = r.title;
-  $("board-zone").hidden = r.family !== "holdem";
+  $("board-zone").hidden = !r.layout.board;
   $("meter-box").hidden = $("spot-progressive").hidden = $("b-progressive").hidden = !r.progressive;
   const side = sideBet();
   $("spot-side").hidden = $("b-side").hidden = !side;
   if (side) {
-    const label = side.name === "aa-bonus" ? "AA Bonus" : side.name;
-    $("b-side").textContent = label;
-    $("spot-side").querySelector(".spot-name").textContent = label;
+    $("b-side").textContent = side.title;
+    $("spot-side").querySelector(".spot-name").textContent = side.title;
   }
+  if (r.progressive) $("b-progressive").textContent = r.progressive.title;
   $("b-exchange").hidden = !r.exchanges;
-  const bet = r.bet === "call" ? "Call" : "Raise";
-  $("b-raise").textContent = bet;
-  $("raise-name").textContent = bet;
-  $("rule-line").textContent = `Dealer qualifies with ${r.qualifier.split(" (")[0].replace("-", " ")} · ${bet} ${r.raise_multiple}× ante`;
+  $("b-raise").textContent = r.words.title;
+  $("raise-name").textContent = r.words.title;
+  $("rule-line").textContent = r.rule_line;
   renderChips();
   renderPaytables($("paytables"), r, money);
   if (matchMedia("(min-width: 900px)").matches) $("pay-panel").open = true; // room at the side
@@ -462,7 +476,7 @@ const trainer = new Trainer({
   end: $("b-end"),
   ask: () => state.link.send("advice", { table: state.table }),
   money,
-  bet: () => (state.rules && state.rules.bet === "call" ? "call" : "raise"),
+  words: () => (state.rules ? state.rules.words.decisions : {}),
 });
 
 async function main() {

@@ -5,8 +5,9 @@
 const sign = (x) => (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(4);
 
 export class Trainer {
-  constructor({ panel, mistakes, toggle, end, ask, bet }) {
-    Object.assign(this, { panel, mistakesNode: mistakes, toggle, ask, bet });
+  // `words()`: each decision ("raise", "fold", "exchange") in the game's words, from the rules.
+  constructor({ panel, mistakes, toggle, end, ask, words }) {
+    Object.assign(this, { panel, mistakesNode: mistakes, toggle, ask, words });
     this.key = "";
     this.advice = null;
     this.mistakes = [];
@@ -57,14 +58,17 @@ export class Trainer {
       return;
     }
     this.advice = { ...a, key };
-    const bet = this.bet();
-    const name = (d) => (d === "raise" ? bet : "fold");
+    const name = (d) => this.name(d);
     this.panel.innerHTML = `<p>Best: <strong data-testid="best"></strong></p><p class="values"></p>`;
-    const name2 = (d) => (d === "exchange" ? "exchange" : name(d));
-    this.panel.querySelector("strong").textContent = name2(a.best);
+    this.panel.querySelector("strong").textContent = name(a.best);
     this.panel.querySelector(".values").textContent = Object.keys(a.antes)
-      .map((d) => `${name2(d)}: ${sign(a.antes[d])} antes (${a.exact[d]})`)
+      .map((d) => `${name(d)}: ${sign(a.antes[d])} antes (${a.exact[d]})`)
       .join(" · ");
+  }
+
+  /** A decision as the game names it ("call" at game 4 and hold'em). */
+  name(decision) {
+    return this.words()[decision] || decision;
   }
 
   /** Called after the server accepted a decision on the hand `view` showed. */
@@ -90,7 +94,7 @@ export class Trainer {
     const cost = this.mistakes.reduce((sum, m) => sum + m.cost, 0);
     const lines = [`Trainer: ${this.mistakes.length} mistakes in ${this.decisions} decisions, costing ${cost.toFixed(4)} antes.`];
     for (const m of this.mistakes) {
-      lines.push(`Round ${m.round}: ${m.cards}: ${m.chosen} where ${m.best} is best (\u2212${m.cost.toFixed(4)} antes).`);
+      lines.push(`Round ${m.round}: ${m.cards}: ${this.name(m.chosen)} where ${this.name(m.best)} is best (\u2212${m.cost.toFixed(4)} antes).`);
     }
     return lines.join(" ");
   }

@@ -1,0 +1,360 @@
+"""What a client shows of a variant: the words of its bets, its paytable rows, its labels, its card
+layout, its chips and stake steps, and the rules document the server sends (`rules_document`).
+
+The one place these are decided: the server sends `rules_document` as JSON, the page and the
+terminal render it (or call these functions), and none keeps a rule of its own. Pure: no rich,
+no I/O, only the variant's data turned into words and numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..hands import HandClass
+from .model import BetLimits, Currency, Family, Paytable, Variant
+from .thresholds import HandThreshold
+
+__all__ = [
+    "CHIP_MAJORS",
+    "BetWords",
+    "Layout",
+    "PaytableColumn",
+    "bet_words",
+    "chip_values",
+    "decision_word",
+    "default_stake",
+    "denominations",
+    "describe_paytable",
+    "layout",
+    "main_paytable",
+    "pays",
+    "paytable_columns",
+    "paytable_rows",
+    "qualifier_words",
+    "rule_line",
+    "rules_document",
+    "side_bet_title",
+    "stake_step",
+    "suggested_buy_in",
+    "threshold_label",
+]
+
+# ---- the second bet's word ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BetWords:
+    """The second bet in every form a client writes it: "call", "Call", "calls", "called"."""
+
+    bet: str
+    title: str
+    does: str
+    done: str
+
+
+def bet_words(v: Variant) -> BetWords:
+    """Seed 004 (Casino Hold'em) and seed 003 (game 4, the game with exchanges) name the second
+    bet the Call; the other stud games (seeds 000-002) raise."""
+    call = v.family is Family.HOLDEM or v.exchanges is not None
+    return BetWords("call", "Call", "calls", "called") if call else BetWords("raise", "Raise", "raises", "raised")
+
+
+def decision_word(v: Variant, decision: str) -> str:
+    """A decision ("raise", "fold", "exchange", as the protocol names them) in the game's words."""
+    return bet_words(v).bet if decision == "raise" else decision
+
+
+# ---- hands in words --------------------------------------------------------------------------------
+
+# The aliases of thresholds.ALIASES as a sentence names them ("dealer qualifies with ...").
+_ALIAS_WORDS: dict[str, str] = {
+    "any": "any hand",
+    "ace-king": "Ace-King",
+    "ace-or-king": "an Ace or a King",
+    "pair-of-fours": "a pair of fours",
+    "pair-of-aces": "a pair of aces",
+    "pair": "a pair",
+}
+
+
+def _threshold_words(th: HandThreshold) -> str:
+    text = th.spec.strip().lower()
+    if text in _ALIAS_WORDS:
+        return _ALIAS_WORDS[text]
+    if text.replace("-", "_").replace(" ", "_").upper() in HandClass.__members__:
+        label = HandClass.parse(text).label
+        return label if label == "Ace-King" else label.lower()
+    return th.spec.strip().upper()  # five ranks: "A K 4 3 2"
+
+
+def threshold_label(th: HandThreshold) -> str:
+    """A threshold as a table's row names it: "Flush", "A pair of aces", "Ace-King"."""
+    words = _threshold_words(th)
+    return words[0].upper() + words[1:]
+
+
+def qualifier_words(v: Variant) -> str:
+    """The dealer's qualifier in words: "Ace-King or better", "a pair of fours or better"."""
+    words = _threshold_words(v.qualifier)
+    return words if words == "any hand" else f"{words} or better"
+
+
+def side_bet_title(name: str) -> str:
+    """A side bet's name as a title: "aa-bonus" is "AA Bonus" (a word of one or two letters is
+    an abbreviation, as the seeds write "AA")."""
+    return " ".join(w.upper() if len(w) <= 2 else w.capitalize() for w in name.split("-"))
+
+
+def rule_line(v: Variant) -> str:
+    """The game in one line: "Dealer qualifies with Ace-King · Raise 2\u00d7 ante" (short: the page
+    shows it on one line of a phone's felt; "qualifies with" already says "or better")."""
+    times = "\u00d7"  # the multiplication sign the page has always shown
+    bet = f"{bet_words(v).title} {v.raise_multiple}{times} ante"
+    return f"Dealer qualifies with {_threshold_words(v.qualifier)} · {bet}"
+
+
+# ---- paytables -------------------------------------------------------------------------------------
+
+
+def pays(value: Fraction | None) -> str:
+    """A payout in words: "5 to 1", or "push" where the table has no payout."""
+    return "push" if value is None else f"{value} to 1"
+
+
+@dataclass(frozen=True)
+class PaytableColumn:
+    key: str
+    title: str
+
+
+def paytable_columns(v: Variant) -> tuple[PaytableColumn, ...]:
+    """The columns this variant's paytable has: the hand, the ante, the raise (call) against a
+    qualifying dealer, and only where the variant pays them, the raise and the ante when the
+    dealer does not qualify (else the raise pushes and the ante pays as against a qualifier)."""
+    bet = bet_words(v).title
+    apart = bool(v.raise_paytable_no_qualify or v.ante_paytable_no_qualify)
+    columns = [
+        PaytableColumn("hand", "Hand"),
+        PaytableColumn("ante", "Ante"),
+        PaytableColumn("raise", f"{bet}, dealer qualifies" if apart else bet),
+    ]
+    if v.raise_paytable_no_qualify:
+        columns.append(PaytableColumn("raise_no_qualify", f"{bet}, dealer does not qualify"))
+    if v.ante_paytable_no_qualify:
+        columns.append(PaytableColumn("ante_no_qualify", "Ante, dealer does not qualify"))
+    return tuple(columns)
+
+
+def _cell(v: Variant, key: str, c: HandClass) -> str:
+    if key == "hand":
+        return c.label
+    if key == "ante":
+        return pays(v.ante_paytable.get(c))
+    if key == "raise":
+        # Below the qualifier's class a raise never meets a qualifying dealer it could beat.
+        return pays(v.raise_paytable.get(c)) if c in v.raise_paytable else "cannot win"
+    if key == "raise_no_qualify":
+        return pays(v.raise_paytable_no_qualify.get(c))
+    return pays(v.ante_pays(c, dealer_qualifies=False))
+
+
+def paytable_rows(v: Variant) -> list[dict[str, str]]:
+    """One row per hand class, best first, with a cell for each of `paytable_columns`."""
+    keys = [col.key for col in paytable_columns(v)]
+    return [{key: _cell(v, key, c) for key in keys} for c in reversed(v.classes)]
+
+
+def main_paytable(v: Variant) -> tuple[str, Paytable]:
+    """The bet whose paytable the game is known by (the one paying most: stud's raise, hold'em's
+    ante) in the game's word, with that paytable."""
+    top_raise = max(v.raise_paytable.values(), default=Fraction(0))
+    top_ante = max(v.ante_paytable.values(), default=Fraction(0))
+    return ("ante", v.ante_paytable) if top_ante > top_raise else (bet_words(v).bet, v.raise_paytable)
+
+
+# ---- card layout -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a client draws of a round: `hand` cards per seat; `dealer` cards, `dealer_up` of them
+    face up while the seats decide (the rest drawn face down: before the shown ones when
+    `hidden_first`, as a stud dealer's up card is the last); a board of `board` cards, `flop` of
+    them shown while deciding."""
+
+    hand: int
+    dealer: int
+    dealer_up: int
+    board: int
+    flop: int
+    hidden_first: bool
+
+
+def layout(v: Variant) -> Layout:
+    """The card layout of the variant's family (RULES.md: stud deals five each, the dealer's last
+    face up; hold'em two each, the dealer's face down, a board of five after a flop of three)."""
+    if v.family is Family.HOLDEM:
+        return Layout(hand=2, dealer=2, dealer_up=0, board=5, flop=3, hidden_first=False)
+    return Layout(hand=5, dealer=5, dealer_up=1, board=0, flop=0, hidden_first=True)
+
+
+# ---- chips and stakes ------------------------------------------------------------------------------
+
+CHIP_MAJORS: tuple[Fraction, ...] = tuple(
+    Fraction(x) for x in ("1/100", "1/20", "1/10", "1/4", "1/2", 1, 5, 10, 25, 100, 500, 1000)
+)
+"""Every chip value, in major units, smallest first: stakes move by them and bets are drawn in them."""
+
+RACK = 5
+"""The most chips a client offers to pick from."""
+
+BUY_IN_ROUNDS = 20
+"""A suggested buy-in covers this many rounds at the minimum ante and its raise (call), and one
+round at the maximum."""
+
+
+def denominations(currency: Currency) -> list[int]:
+    """The chip values, in minor units, that the currency can pay (no 1/100 chip in yen)."""
+    minor = (value * currency.minor_per_major for value in CHIP_MAJORS)
+    return [int(m) for m in minor if m.denominator == 1]
+
+
+def chip_values(currency: Currency, limits: BetLimits) -> list[int]:
+    """The chips a table offers: up to RACK values within its limits, smallest first."""
+    fit = [c for c in denominations(currency) if limits.minimum <= c <= limits.maximum]
+    return (fit or [limits.minimum])[:RACK]
+
+
+def stake_step(stake: int, currency: Currency, limits: BetLimits, up: bool, times: int = 1) -> int:
+    """The stake `times` chips up (or down), within the limits: the chip is the largest not above
+    the stake (below it, going down), and the stake lands on a whole number of that chip."""
+    chips = denominations(currency)
+    if up:
+        step = max([c for c in chips if c <= stake] or [chips[0]])
+        moved = (stake // step + times) * step
+    else:
+        step = max([c for c in chips if c < stake] or [chips[0]])
+        moved = max(step, (-(-stake // step) - times) * step)
+    return max(limits.minimum, min(limits.maximum, moved))
+
+
+def default_stake(limits: BetLimits) -> int:
+    """The stake a seat starts with: the minimum ante."""
+    return limits.minimum
+
+
+def suggested_buy_in(v: Variant, limits: BetLimits, wallet: int | None = None) -> int:
+    """The buy-in offered: BUY_IN_ROUNDS rounds of the minimum ante and its raise (call), or one
+    round at the maximum where that is more (a seat can then play any stake the table takes), no
+    more than the wallet holds."""
+    least = BUY_IN_ROUNDS * _round_stake(v, limits.minimum)
+    offer = max(least, _round_stake(v, limits.maximum))
+    return offer if wallet is None else min(wallet, offer)
+
+
+def _round_stake(v: Variant, ante: int) -> int:
+    """An ante and its raise (call): what one round can take."""
+    return ante + math.ceil(ante * v.raise_multiple)
+
+
+# ---- the rules document ----------------------------------------------------------------------------
+
+
+def _progressive(v: Variant) -> dict[str, Any] | None:
+    p = v.progressive
+    if p is None:
+        return None
+    prizes = [
+        {"hand": c.label, "amount": prize.amount, "meter_percent": float(prize.meter_share * 100)}
+        for c, prize in sorted(p.prizes.items(), reverse=True)
+    ]
+    return {
+        "title": "Progressive",
+        "stake": p.stake,
+        "contribution": p.contribution,
+        "paid_on_fold": p.paid_on_fold,
+        "prizes": prizes,
+    }
+
+
+def _side_bets(v: Variant) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": b.name,
+            "title": side_bet_title(b.name),
+            "minimum": b.minimum,
+            "maximum": b.maximum,
+            "tiers": [{"hand": threshold_label(th), "pays": pays(p)} for th, p in b.tiers],
+        }
+        for b in v.side_bets
+    ]
+
+
+def _exchanges(v: Variant) -> dict[str, Any] | None:
+    x = v.exchanges
+    if x is None:
+        return None
+    what = "the whole hand" if x.cards == "all" else f"1 to {x.most_cards} chosen cards"
+    return {
+        "fee_antes": str(x.fee_antes),
+        "most_per_round": x.most_per_round,
+        "cards": str(x.cards),
+        "rule": f"Exchange: {what} for {x.fee_antes} ante, at most {x.most_per_round} times a round.",
+    }
+
+
+def _words(v: Variant) -> dict[str, Any]:
+    words = bet_words(v)
+    return {
+        **asdict(words),
+        "ante": "Ante",
+        "decisions": {d: decision_word(v, d) for d in ("raise", "fold", "exchange")},
+    }
+
+
+def _stakes(v: Variant, limits: BetLimits) -> dict[str, Any]:
+    return {
+        "default": default_stake(limits),
+        "buy_in": suggested_buy_in(v, limits),
+        "chips": chip_values(v.currency, limits),
+        "steps": denominations(v.currency),
+    }
+
+
+def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, Any]:
+    """Everything a client shows of a table of `v` played under its `limits_index`th limits, as
+    JSON-ready data (docs/protocol.md, "The rules of a table")."""
+    lim = v.limits[limits_index]
+    t = v.timing
+    return {
+        "table": table,
+        "game": v.name,
+        "title": v.title,
+        "family": str(v.family),
+        "bet": bet_words(v).bet,
+        "words": _words(v),
+        "raise_multiple": str(v.raise_multiple),
+        "qualifier": qualifier_words(v),
+        "rule_line": rule_line(v),
+        "paytable_columns": [asdict(col) for col in paytable_columns(v)],
+        "paytable": paytable_rows(v),
+        "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
+        "stakes": _stakes(v, lim),
+        "layout": asdict(layout(v)),
+        "progressive": _progressive(v),
+        "side_bets": _side_bets(v),
+        "exchanges": _exchanges(v),
+        "timing": {"bet_seconds": t.bet_seconds, "decision_seconds": t.decision_seconds},
+        "currency": {"code": v.currency.code, "minor_per_major": v.currency.minor_per_major},
+        "seats": v.seats,
+    }
+
+
+def describe_paytable(v: Variant) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The paytable as a header and rows of text, for a client that draws a plain table."""
+    columns = paytable_columns(v)
+    rows = paytable_rows(v)
+    return tuple(col.title for col in columns), [tuple(row[col.key] for col in columns) for row in rows]
