@@ -1,11 +1,11 @@
 // The side panels of the table page: the provably-fair checks of settled rounds, the last rounds
 // (game recall) and the paytables. Each draws into its own node; the table page feeds them views.
 
-import { verifyRound } from "./fair.js";
+import { verifyProof } from "./fair.js";
 
 const CARD = (c) => (typeof c === "number" ? "23456789TJQKA"[c >> 2] + "cdhs"[c & 3] : c);
 
-/** Commitments seen before each deal, and each settled round checked once against its seed. */
+/** Commitments seen before each deal, and each round the seat played checked once against its proof. */
 export class FairnessPanel {
   constructor(node) {
     this.node = node;
@@ -13,30 +13,31 @@ export class FairnessPanel {
     this.verified = new Set();
   }
 
-  /** Remembers the commitment a view shows before the round's seed is revealed. */
+  /** Remembers the commitment a view shows while its round is open. */
   seen(view) {
-    if (view.commitment && !view.seed && !this.commitments.has(view.round)) {
+    if (view.commitment && !view.proof && !this.commitments.has(view.round)) {
       this.commitments.set(view.round, view.commitment);
     }
   }
 
-  async check(view, holdem) {
-    if (!view.seed || this.verified.has(view.round)) return;
+  /** A round the seat played, once over: the engine sends its proof (never for a round it did not play). */
+  async check(view) {
+    if (!view.proof || this.verified.has(view.round)) return;
     this.verified.add(view.round);
     const shown = this.commitments.get(view.round);
     const item = document.createElement("div");
     item.className = "fair-round";
     item.dataset.round = String(view.round);
     if (!shown) item.append(paragraph(`Round ${view.round}: its commitment was not seen before the deal on this page.`));
-    const { ok, lines } = await verifyRound(view, shown || view.commitment, holdem);
-    const head = paragraph(`Round ${view.round}: ${ok ? "verified ✓ the deck matches" : "MISMATCH ✗"}`);
+    const { ok, lines } = await verifyProof(view, shown || view.commitment);
+    const head = paragraph(`Round ${view.round}: ${ok ? "verified ✓ every card was committed before the deal" : "MISMATCH ✗"}`);
     head.className = ok ? "fair-ok" : "fair-bad";
-    const seed = paragraph("Revealed seed: ");
-    seed.append(Object.assign(document.createElement("code"), { textContent: view.seed }));
+    const root = paragraph("Commitment: ");
+    root.append(Object.assign(document.createElement("code"), { textContent: shown || view.commitment }));
     const list = document.createElement("ul");
     list.className = "fair-lines";
     list.append(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
-    item.append(head, seed, list);
+    item.append(head, root, list);
     this.node.prepend(item);
     while (this.node.children.length > 5) this.node.lastElementChild.remove();
   }

@@ -172,7 +172,7 @@ function renderSpots(v) {
  * showdown, the dealer's cards not yet shown are drawn face down, and so are the board's. */
 function renderCards(v) {
   const layout = state.rules.layout;
-  const hiding = v.cards.length > 0 && !v.seed;
+  const hiding = v.cards.length > 0 && !v.revealed;
   const dealerHidden = hiding ? Math.max(0, layout.dealer - v.dealer.length) : 0;
   cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first);
   if (layout.board) cardRow($("board"), v.board, v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0, "Board");
@@ -212,13 +212,15 @@ function renderOthers(v) {
     ...v.others.map((o) => {
       const item = document.createElement("li");
       item.className = "seat-box";
-      const status = !o.dealt ? "waiting" : o.decided ? "decided" : "deciding…";
+      const decided = o.decision === "fold" ? "folded" : o.decision ? state.rules.words.done : "decided";
+      const status = !o.dealt ? "waiting" : o.settled ? "settled" : o.decided ? decided : "deciding…";
       const who = o.player || "empty seat";
       item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
       item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
       item.querySelector(".seat-status").textContent =
         `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}${o.bets.raise ? ` · ${state.rules.words.done} ${money(o.bets.raise)}` : ""}`;
-      cardRow(item.querySelector(".cards"), o.cards, 0, `Seat ${o.seat + 1}'s cards`);
+      // another seat's cards are never shown (the engine sends none): their backs while dealt
+      cardRow(item.querySelector(".cards"), [], o.dealt ? state.rules.layout.hand : 0, `Seat ${o.seat + 1}'s cards`);
       item.dataset.seat = String(o.seat);
       item.setAttribute("aria-label", `Seat ${o.seat + 1}, ${who}, ${status}`);
       return item;
@@ -286,11 +288,11 @@ function onView(frame) {
   if (!state.stake) state.stake = clampStake(v.bets.ante || state.rules.stakes.default);
   $("sit").hidden = true;
   render();
-  if (v.result && v.seed && (!previous || previous.round !== v.round || !previous.result)) {
+  if (v.result && (!previous || previous.round !== v.round || !previous.result)) {
     const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
     recall.add({ ...round, net: v.result.net.total }, holdem());
   }
-  fairness.check(v, holdem());
+  fairness.check(v);
 }
 
 async function onWelcome(frame) {

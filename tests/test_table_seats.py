@@ -1,0 +1,196 @@
+"""The engine owns the seats and what each person sees: sitting and leaving with the account, a
+seat stood up after its holder stayed away, a holder shown only its own rounds, game 3's betting
+window and privacy, and each seat's fairness proof, which opens only what it was shown."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tables import Clock, rig, stacked_deck
+
+from caribbean_fast import load_variant
+from caribbean_fast.cards import card_text
+from caribbean_fast.engine import Phase, Table, audit
+from caribbean_fast.engine.events import Event
+from caribbean_fast.engine.fairness import verify
+from caribbean_fast.engine.store import MemoryStore
+from caribbean_fast.errors import IllegalActionError
+
+
+def game3(clock: Clock | None = None, seats: int = 4) -> Table:
+    return Table(load_variant("network-24h"), seats=seats, seed=7, clock=clock or Clock(), store=MemoryStore())
+
+
+def test_sitting_and_leaving_are_events_with_the_account() -> None:
+    t = game3()
+    sat = t.sit(1, "ann", 5_000)
+    assert [e.kind for e in sat] == ["sit", "seated", "funds"] and sat[1].public == {"account": "ann", "since": 1}
+    assert t.holder(1) == "ann" and t.free_seats() == [0, 2, 3] and t.balance(1) == 5_000
+    with pytest.raises(IllegalActionError, match="seat 1 is not free"):
+        t.sit(1, "bob", 100)
+    t.ante(1, 100)
+    left = t.leave(1)  # its bets not yet dealt come back, then the money leaves the table
+    stood = left[-1]
+    assert [e.kind for e in left] == ["leave", "bets", "funds", "stood"]
+    assert stood.public == {"account": "ann", "reason": "left", "returned": 5_000, "until": 1}
+    assert t.holder(1) is None and 1 in t.free_seats() and t.balance(1) == 0
+    assert audit(t.store).ok  # type: ignore[arg-type]
+
+
+def test_a_hand_in_play_keeps_its_seat() -> None:
+    t = game3()
+    t.sit(0, "ann", 5_000)
+    t.ante(0, 100)
+    t.deal()
+    with pytest.raises(IllegalActionError, match="your hand is in play"):
+        t.leave(0)
+
+
+def test_a_seat_away_too_long_is_stood_up_between_rounds_with_its_money() -> None:
+    clock = Clock()
+    t = game3(clock)
+    t.sit(0, "ann", 5_000)
+    t.sit(1, "bob", 5_000)
+    t.ante(0, 100)
+    t.ante(1, 100)
+    t.deal()
+    t.away(0, stand_after=60)  # dealt: the disconnect rule decides the hand; the seat stays
+    assert t.state.seats[0].decision is not None and t.holder(0) == "ann"
+    clock.advance(19)
+    t.tick()
+    assert t.holder(0) == "ann"  # bob has not decided: ann's hand is in play
+    t.fold(1)  # settled: now it is between rounds
+    clock.advance(42)
+    held = t.balance(0)
+    stood = [e for e in t.tick() if e.kind == "stood"]
+    assert [(e.seat, e.public["reason"], e.public["returned"]) for e in stood] == [(0, "away", held)]
+    assert t.holder(0) is None and t.balance(0) == 0 and held > 0
+
+
+def test_a_holder_that_comes_back_keeps_its_seat() -> None:
+    clock = Clock()
+    t = game3(clock)
+    t.sit(0, "ann", 5_000)
+    t.away(0, stand_after=60)
+    clock.advance(30)
+    assert [e.kind for e in t.back(0)] == ["back", "seat_back"]
+    assert t.back(0) == []  # not away: nothing to record
+    clock.advance(600)
+    assert t.tick() == [] and t.holder(0) == "ann"
+
+
+def test_game3_deals_once_every_seated_player_has_bet_or_when_time_is_up() -> None:
+    clock = Clock()
+    t = game3(clock)
+    for k, name in enumerate(("ann", "bob", "cy")):
+        t.sit(k, name, 5_000)
+    t.ante(0, 100)
+    with pytest.raises(IllegalActionError, match="waiting for seat 1, 2 to bet"):
+        t.deal()
+    t.ante(1, 100)
+    t.away(2)  # a seat gone away is not waited for
+    assert t.can_deal()
+    t.back(2)
+    clock.advance(20)  # the bet time is up: the round deals without seat 2
+    t.tick()
+    assert t.phase is Phase.DECIDING and t.state.seats[2].dealt is False
+    assert t.view(2).deadline is None  # left out: no "Decide in 19 s"
+    assert t.view(0).deadline is not None and t.view(None).deadline is not None
+
+
+def test_a_new_holder_sees_nothing_of_the_round_before_it_sat() -> None:
+    t = game3()
+    t.sit(0, "ann", 5_000)
+    t.ante(0, 100)
+    t.deal()
+    t.raise_(0)
+    assert t.view(0).proof is not None and t.view(0).result is not None
+    t.leave(0)
+    t.sit(0, "bob", 5_000)
+    fresh = t.view(0)
+    assert (fresh.cards, fresh.hand, fresh.result, fresh.proof, fresh.exchanges) == ((), "", None, None, 0)
+    assert fresh.player == "bob" and t.history(0) == []
+    ann = [o for o in t.view(None).others if o.seat == 0]
+    assert ann[0].player == "bob" and not ann[0].dealt  # the onlooker sees bob's fresh seat too
+
+
+def _shown_cards(t: Table, seat: int | None) -> set[str]:
+    view = t.view(seat)
+    return {*view.cards, *view.dealer, *view.board} | {o["card"] for o in (view.proof or {}).get("openings", [])}
+
+
+def _dealt_to(events: list[Event]) -> dict[int, set[str]]:
+    dealt: dict[int, set[str]] = {}
+    for e in events:
+        if e.kind in ("dealt", "exchanged") and e.seat is not None:
+            dealt.setdefault(e.seat, set()).update(card_text(c) for c in e.private["cards"])
+            dealt[e.seat].update(card_text(c) for c in e.private.get("drawn", []))
+    return dealt
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_view_or_history_of_a_seat_holds_another_seats_cards(seed: int) -> None:
+    """Random rounds of game 3: every view, proof and recalled round of every seat and of an
+    onlooker, at every step, holds no card dealt to another seat."""
+    rng, t = random.Random(seed), game3()
+    for k in range(3):
+        t.sit(k, f"p{k}", 50_000)
+    for _ in range(4):
+        for k in range(3):
+            t.ante(k, 100)
+        t.deal()
+        for k in rng.sample(range(3), 3):
+            (t.raise_ if rng.random() < 0.5 else t.fold)(k)
+            dealt = _dealt_to([e for e in t.recorded(0) if e.round == t.round])
+            for seat in (0, 1, 2, None):
+                theirs = set().union(*(cards for k2, cards in dealt.items() if k2 != seat))
+                assert not _shown_cards(t, seat) & theirs
+        for seat in range(3):  # the round just closed, as game recall shows it
+            for step in t.history(seat, 1)[0]:
+                theirs = step["seat"] is not None and step["seat"] != seat
+                assert not (theirs and {"cards", "drawn", "hand", "outcome", "net"} & set(step)), step
+                assert "seed" not in step and set(step.get("seats", {})) <= {str(seat)}, step
+
+
+def test_two_exchanging_seats_each_get_a_proof_of_their_own_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game 4's exchange at a table of two seats: each seat's proof opens its own cards and every
+    card it drew, the dealer's and nothing of the other seat, and it verifies."""
+    rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s", "3c 8d Th Qc 5s"], "Ac Kc 9d 5h 2s", rest="Ad Ah As 3d 8c"))
+    variant = load_variant("caribbean-poker").replace(seats=2)
+    t = Table(variant, seats=2, seed=3)
+    for k in range(2):
+        t.sit(k, f"p{k}", 100_000)
+        t.ante(k, 1_000)
+    t.deal()
+    t.exchange(0)
+    t.exchange(1)
+    t.exchange(0)
+    t.raise_(0)
+    t.fold(1)
+    drawn = _dealt_to(t.recorded(0))
+    for k in range(2):
+        view = t.view(k)
+        assert view.proof is not None and verify(view.commitment, view.proof) == []
+        mine = {o["card"] for o in view.proof["openings"] if o["of"] == "you"}
+        assert mine == drawn[k] and not mine & drawn[1 - k]
+        assert {o["card"] for o in view.proof["openings"] if o["of"] == "dealer"} == set(view.dealer)
+    forged = t.view(0).proof
+    assert forged is not None
+    forged["openings"][0] = forged["openings"][0] | {"card": "Kd" if forged["openings"][0]["card"] != "Kd" else "Qd"}
+    assert verify(t.view(0).commitment, forged)
+
+
+def test_the_commitment_is_shown_before_the_deal_and_the_seed_never() -> None:
+    t = game3()
+    t.sit(0, "ann", 5_000)
+    t.ante(0, 100)
+    before = t.view(0)
+    assert len(before.commitment) == 64 and before.proof is None
+    t.deal()
+    t.fold(0)
+    after = t.view(0)
+    seed = t.state.round.seed.hex()
+    assert after.commitment == before.commitment and after.proof is not None
+    assert seed not in repr(after) and seed not in str(t.history(0))
+    assert verify(after.commitment, after.proof) == []
