@@ -24,12 +24,12 @@ from browser_helpers import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from live_server import LiveServer
+from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
-from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
 from caribbean_fast.variants import PRESETS, Family
@@ -234,12 +234,12 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
         page.locator("#spot-ante").click()
         expect(page.locator("#spot-ante .spot-amount")).not_to_have_text("")
     expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text(account_of(bob))
-    alice.locator("#b-deal").click()
-    expect(bob.locator("#timer")).to_have_text(re.compile(r"Decide in \d+ s"))
+    alice.locator("#b-deal").click()  # it deals now, or at the bet time if an earlier test's seat has not bet
+    expect(bob.locator("#timer")).to_have_text(re.compile(r"Decide in \d+ s"), timeout=30_000)
     bob.context.close()  # bob's page is gone before he decides
     alice.locator("#b-raise").click()
-    expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text("decided", timeout=20_000)
-    expect(alice.locator(f"#others li[data-seat='{b_seat}'] svg.card")).to_have_count(5)
+    expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text("settled", timeout=20_000)
+    expect(alice.locator(f"#others li[data-seat='{b_seat}'] svg.card.back")).to_have_count(5)  # never his cards
     decided = [e for e in owner.t.events if e.kind == "decided" and e.seat == b_seat]
     assert decided[-1].public["auto"] is True
     settle_check(alice, owner, a_seat, starts[a_seat])
@@ -280,37 +280,54 @@ def test_the_page_returns_to_its_seat_and_round_after_the_server_restarts(browse
         page.context.close()
 
 
-def test_the_page_checks_the_revealed_seed_against_the_deck(server: LiveServer, browser: Browser) -> None:
+def test_the_page_checks_each_rounds_proof(server: LiveServer, browser: Browser) -> None:
+    """Game 4 with an exchange: the page checks the openings of its cards, its draws and the
+    dealer's against the commitment it saw before the deal; a proof with one card changed fails."""
     page = new_page(browser)
-    sit(page, server, "cyberstud")
+    sit(page, server, "caribbean-poker")
     page.locator("#spot-ante").click()
     expect(page.locator("#commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     commitment = page.locator("#commitment").inner_text()
-    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
     page.locator("#b-deal").click()
+    page.locator("#b-exchange").click()
     page.locator("#b-raise").click()
     expect(page.locator("#fairness .fair-ok")).to_contain_text("verified")
-    seed = page.locator("#fairness code").first.inner_text()
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
     owner, seat = seat_at(server, account_of(page))
-    assert owner.t.view(seat).seed == seed
-    # the browser's deck (Web Crypto) is the engine's, card for card, for several seeds
-    seeds = [seed, *(hashlib.sha256(bytes([k])).hexdigest() for k in range(4))]
-    decks = page.evaluate(
-        "(seeds) => import('/static/js/fair.js').then((f) => Promise.all(seeds.map(f.deckFromSeed)))", seeds
+    view = owner.t.view(seat)
+    assert view.commitment == commitment and view.proof is not None
+    assert len([o for o in view.proof["openings"] if o["of"] == "you"]) == 10  # five dealt, five drawn
+    checked = page.evaluate(
+        "async ([v, c]) => { const f = await import('/static/js/fair.js'); const good = (await f.verifyProof(v, c)).ok;"
+        " const o = v.proof.openings[0]; o.card = o.card === 'Kd' ? 'Qd' : 'Kd';"
+        " return [good, (await f.verifyProof(v, c)).ok]; }",
+        [view_to_json(view), commitment],
     )
-    assert decks == [[card_text(c) for c in deck_from_seed(bytes.fromhex(s))] for s in seeds]
-    # a view whose dealer cards differ from the seed's deck is a mismatch
-    view = page.evaluate(
-        "async (seed) => { const f = await import('/static/js/fair.js'); const d = await f.deckFromSeed(seed);"
-        " const v = {seed, seat: 0, cards: [d[0], d[2], d[4], d[6], d[8]], dealer: [d[1], d[3], d[5], d[7], d[10]],"
-        " board: [], others: [], exchanges: 0};"
-        " const c = await f.commitmentOf(seed); return [(await f.verifyRound(v, c, false)).ok,"
-        " (await f.verifyRound({...v, dealer: [d[1], d[3], d[5], d[7], d[9]]}, c, false)).ok]; }",
-        seed,
-    )
-    assert view == [False, True]
+    assert checked == [True, False]
     page.context.close()
+
+
+def test_a_new_seat_is_offered_no_check_of_a_round_it_did_not_play(browser: Browser, tmp_path: Path) -> None:
+    """Game 3: another account plays a round at a seat and leaves; the page that sits there next
+    shows neither that round's cards nor a check of it (no MISMATCH for a round it never played)."""
+    with LiveServer(browser_settings(str(tmp_path / "seats.db"))) as server:
+        other = Client(server.ws, server.guest())
+        taken = other.ok("sit", table="network-24h-1", buy_in=5_000)["seat"]
+        other.ok("ante", table="network-24h-1", amount=100)
+        other.ok("deal", table="network-24h-1")
+        other.ok("fold", table="network-24h-1")
+        other.ok("leave", table="network-24h-1")
+        other.close()
+        page = new_page(browser)
+        sit(page, server, "network-24h")
+        owner, seat = seat_at(server, account_of(page))
+        assert (owner.spec.id, seat) == ("network-24h-1", taken) and owner.t.view(seat).proof is None
+        expect(page.locator("#cards svg.card")).to_have_count(0)
+        page.locator("#spot-ante").click()  # a round of its own: that one is checked
+        page.locator("#b-deal").click()
+        page.locator("#b-fold").click()
+        expect(page.locator("#fairness .fair-ok")).to_have_count(1)
+        expect(page.locator("#fairness .fair-bad")).to_have_count(0)
+        page.context.close()
 
 
 def test_the_trainer_gives_the_par_sheets_best_decision(server: LiveServer, browser: Browser) -> None:
@@ -359,12 +376,10 @@ def blank_page(server: LiveServer, browser: Browser) -> Iterator[Page]:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.binary(min_size=1, max_size=64))
-def test_the_browsers_deck_is_the_engines_for_any_seed(blank_page: Page, seed: bytes) -> None:
-    derive = (
-        "(seed) => import('/static/js/fair.js')"
-        ".then(async (f) => [await f.deckFromSeed(seed), await f.commitmentOf(seed)])"
+@given(salt=st.binary(min_size=32, max_size=32), card=st.integers(0, 51))
+def test_the_browsers_leaf_is_the_engines(blank_page: Page, salt: bytes, card: int) -> None:
+    leaf = blank_page.evaluate(
+        "([salt, card]) => import('/static/js/fair.js').then((f) => f.leafOf(salt, card))",
+        [salt.hex(), card_text(card)],
     )
-    deck, commitment = blank_page.evaluate(derive, seed.hex())
-    assert deck == [card_text(c) for c in deck_from_seed(seed)]
-    assert commitment == hashlib.sha256(seed).hexdigest()
+    assert leaf == hashlib.sha256(salt + bytes([card])).hexdigest()
