@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 from live_server import Client, LiveServer, books, query, settings
+
+from caribbean_fast import load_variant
+from caribbean_fast.server.tables import TableSpec
 
 
 @pytest.fixture
@@ -128,3 +132,34 @@ def test_recall_holds_only_the_rounds_that_ended_while_away(server: LiveServer) 
     again = Client(server.ws, token)  # back at once, no round ended since: nothing to recall
     assert again.recv()["type"] == "view" and again.recv()["rounds"] == []
     again.close()
+
+
+def test_a_seat_whose_player_stays_away_is_stood_up_and_its_money_returned(database_url: str) -> None:
+    """A closed browser never holds a seat for good: after the grace period the seat is marked
+    away, and once its `away` seconds pass between rounds the engine stands it up, the money back
+    in the wallet in the same transaction, the seat free for the next player."""
+    tables = [TableSpec("cyberstud-1", load_variant("cyberstud"), 1, away=0.5)]
+    with LiveServer(settings(database_url, tables=tables)) as live:
+        token = live.guest()
+        c = Client(live.ws, token)
+        c.ok("sit", table="cyberstud-1", buy_in=5_000)
+        c.ok("ante", table="cyberstud-1", amount=100)
+        c.ok("deal", table="cyberstud-1")
+        c.close()  # the hand is decided by the disconnect rule, then the seat waits its half second
+        deadline = time.monotonic() + 10
+        while _lobby(live)["free"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        me = httpx.get(f"{live.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
+        owner = live.app.state.server.owners["cyberstud-1"]
+        stood = [e for e in owner.t.events if e.kind == "stood"]
+        assert _lobby(live)["free"] == 1 and [e.public["reason"] for e in stood] == ["away"]
+        assert me["wallet"] == live.settings.demo_balance - 5_000 + stood[0].public["returned"]
+        next_player = Client(live.ws, live.guest())
+        assert next_player.ok("sit", table="cyberstud-1", buy_in=1_000) == {"seat": 0}
+        next_player.close()
+    assert books(database_url) == (True, 1)
+
+
+def _lobby(live: LiveServer) -> dict[str, Any]:
+    tables: list[dict[str, Any]] = httpx.get(f"{live.http}/api/lobby").json()["tables"]
+    return tables[0]
