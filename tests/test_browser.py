@@ -153,24 +153,22 @@ def test_seed_000s_keys_play_game_1_without_a_mouse(server: LiveServer, browser:
     expect(page.locator("#stake")).to_have_text("$5.00")  # the minimum
     page.keyboard.press("-")  # nothing dealt: refused, in words
     expect(page.locator("#message")).to_have_text("there is no dealt round to decide")
-    # The stake moves by chips, as in the terminal (presentation.stake_step): $5 up one chip of
-    # $5 is $10, ten chips of $10 up is $110, and one $100 chip down is $100.
-    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # the seed: Up/Down by 1, Shift by 10 (the rules' stake unit)
     page.keyboard.press("Shift+ArrowUp")
     page.keyboard.press("ArrowDown")
-    expect(page.locator("#stake")).to_have_text("$100.00")
+    expect(page.locator("#stake")).to_have_text("$15.00")
     page.keyboard.press("Enter")  # places the stake as the ante and deals
     expect(page.locator("#cards svg.card")).to_have_count(5)
-    assert owner.t.state.seats[seat].bets.ante == 10000
+    assert owner.t.state.seats[seat].bets.ante == 1500
     page.keyboard.press("Enter")  # raises
     start += settle_check(page, owner, seat, start)
     page.keyboard.press("0")  # repeats the last bet
-    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$100.00")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
     page.keyboard.press(".")  # clears it
     expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
     assert owner.t.state.seats[seat].bets.ante == 0
     page.keyboard.press("Insert")
-    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$100.00")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
     page.keyboard.press("Delete")
     expect(page.locator("#spot-ante .spot-amount")).to_have_text("")
     page.keyboard.press("Enter")

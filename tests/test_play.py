@@ -29,17 +29,17 @@ def test_game1_keys_stake_progressive_deal_raise(monkeypatch: pytest.MonkeyPatch
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("shift+up", "down", "p")  # type: ignore[attr-defined]
-        assert "stake 50.00 USD" in app.screen_text() and "progressive 1.00 USD" in app.screen_text()
+        assert "stake 14.00 USD" in app.screen_text() and "progressive 1.00 USD" in app.screen_text()  # 5 + 10 - 1
         await pilot.press("enter")  # type: ignore[attr-defined]
         assert "[9c] [9d] [2h] [5s] [Kc]" in app.screen_text() and "[##] [##] [##] [##] [Qs]" in app.screen_text()
         assert "[Ac]" not in app.screen_text()
         await pilot.press("enter")  # type: ignore[attr-defined]
         text = app.screen_text()
-        assert "[Ac] [Kh] [8s] [5h] [Qs]" in text and "Pair of Nines, beats the dealer; net 149.00 USD" in text
+        assert "[Ac] [Kh] [8s] [5h] [Qs]" in text and "Pair of Nines, beats the dealer; net 41.00 USD" in text
 
     play(table, script)
     assert table.phase is Phase.SETTLED
-    assert table.balance(0) == 100_000 + 5000 + 2 * 5000 - 100  # ante and raise win, progressive lost
+    assert table.balance(0) == 100_000 + 1400 + 2 * 1400 - 100  # ante and raise win, progressive lost
 
 
 def test_game2_repeat_and_clear_keys() -> None:

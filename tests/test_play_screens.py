@@ -106,7 +106,8 @@ def test_help_lists_only_this_games_keys() -> None:
         assert "q" in text and all(word not in text for word in absent), (name, text)
 
 
-def test_the_stake_moves_by_chip_values() -> None:
+def test_the_stake_moves_by_one_unit_of_the_currency() -> None:
+    """The seed's keys: Up/Down change the bet by 1 (from game 3's minimum of 0.50 euro)."""
     seen: list[str] = []
 
     async def script(app: PlayApp, pilot: object) -> None:
@@ -117,7 +118,7 @@ def test_the_stake_moves_by_chip_values() -> None:
         seen.append(app.message)
 
     play(new_table("network-24h"), script)
-    assert seen == [f"stake {s} EUR" for s in ("1.00", "2.00", "3.00", "4.00", "5.00", "10.00", "5.00")]
+    assert seen == [f"stake {s} EUR" for s in ("1.50", "2.50", "3.50", "4.50", "5.50", "6.50", "5.50")]
 
 
 def test_q_in_a_dealt_round_asks_first_and_says_the_result() -> None:

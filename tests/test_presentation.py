@@ -32,6 +32,7 @@ from caribbean_fast.variants.presentation import (
     rules_document,
     side_bet_title,
     stake_step,
+    stake_unit,
     suggested_buy_in,
 )
 
@@ -145,10 +146,9 @@ def test_chips_and_stakes_come_from_the_presentation() -> None:
     assert chip_values(Currency("EUR", 100), BetLimits(50, 1000)) == [50, 100, 500, 1000]
     assert chip_values(usd, BetLimits(7, 8)) == [7]  # no chip fits: the minimum alone
     limits = BetLimits(500, 30_000)
-    assert stake_step(500, usd, limits, up=True) == 1000
-    assert stake_step(1000, usd, limits, up=True, times=10) == 11_000
-    assert stake_step(11_000, usd, limits, up=False) == 10_000
-    assert stake_step(30_000, usd, limits, up=True) == 30_000  # within the limits
+    assert stake_unit(usd) == 100 and stake_unit(Currency("JPY", 1)) == 1  # the seed's "by 1"
+    assert stake_step(500, 100, limits, 1) == 600 and stake_step(500, 100, limits, 10) == 1500
+    assert stake_step(600, 100, limits, -10) == 500 and stake_step(29_950, 100, limits, 1) == 30_000  # the limits
     for name in list_variants():
         variant = load_variant(name)
         lim = variant.limits[0]

@@ -19,7 +19,7 @@ from ..engine import Phase, SeatView
 from ..errors import IllegalActionError
 from ..settlement import Decision
 from ..variants import BetLimits, ExchangeCards, Variant
-from ..variants.presentation import bet_words, decision_word, layout, side_bet_title, stake_step
+from ..variants.presentation import bet_words, decision_word, layout, side_bet_title, stake_step, stake_unit
 
 __all__ = ["Mistake", "SeatKeys", "SeatTable"]
 
@@ -91,11 +91,10 @@ class SeatKeys(ABC):
     # ---- bets ------------------------------------------------------------------------------------
 
     def change_stake(self, steps: int) -> str:
-        """Up/Down: the stake to the next (previous) amount a pile of chips makes, by the chip
-        that fits it (0.50, 1, 2 ... 5, 10, 20 ... 25, 50, 75 ...); Shift: ten of that chip;
-        within the limits. An ante already placed moves with it."""
+        """Up/Down: the stake by one unit of the currency (Shift: ten), within the limits, as the
+        seed of game 1 says; an ante already placed moves with it."""
         lim, currency = self.table.limits, self.table.variant.currency
-        self.stake = stake_step(self.stake, currency, lim, up=steps > 0, times=abs(steps))
+        self.stake = stake_step(self.stake, stake_unit(currency), lim, steps)
         view = self._view()
         if view.bets.ante and "ante" in view.actions:
             self._send("ante", amount=self.stake)

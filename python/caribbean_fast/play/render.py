@@ -36,7 +36,7 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("-", "fold", ""),
     ("0 / Ins", "repeat the last bet", ""),
     ("Del / .", "clear the bet", ""),
-    ("Up / Down", "stake up / down by chip values (Shift: ten steps)", ""),
+    ("Up / Down", "stake up / down by 1 (Shift: by 10)", ""),
     ("p", "progressive bet on / off", "progressive"),
     ("b", "side bet ({side}) on / off", "side_bets"),
     ("c", "{bet} (as Enter once dealt)", ""),

@@ -38,6 +38,7 @@ __all__ = [
     "rules_document",
     "side_bet_title",
     "stake_step",
+    "stake_unit",
     "suggested_buy_in",
     "threshold_label",
 ]
@@ -228,17 +229,15 @@ def chip_values(currency: Currency, limits: BetLimits) -> list[int]:
     return (fit or [limits.minimum])[:RACK]
 
 
-def stake_step(stake: int, currency: Currency, limits: BetLimits, up: bool, times: int = 1) -> int:
-    """The stake `times` chips up (or down), within the limits: the chip is the largest not above
-    the stake (below it, going down), and the stake lands on a whole number of that chip."""
-    chips = denominations(currency)
-    if up:
-        step = max([c for c in chips if c <= stake] or [chips[0]])
-        moved = (stake // step + times) * step
-    else:
-        step = max([c for c in chips if c < stake] or [chips[0]])
-        moved = max(step, (-(-stake // step) - times) * step)
-    return max(limits.minimum, min(limits.maximum, moved))
+def stake_unit(currency: Currency) -> int:
+    """What one press of Up or Down moves the stake by: one unit of the currency (the seed of game
+    1: "Up/Down change the bet by 1, Shift+Up/Down by 10"), in minor units."""
+    return currency.minor_per_major
+
+
+def stake_step(stake: int, unit: int, limits: BetLimits, times: int) -> int:
+    """The stake `times` units up (down: negative), within the limits."""
+    return max(limits.minimum, min(limits.maximum, stake + times * unit))
 
 
 def default_stake(limits: BetLimits) -> int:
@@ -320,7 +319,7 @@ def _stakes(v: Variant, limits: BetLimits) -> dict[str, Any]:
         "default": default_stake(limits),
         "buy_in": suggested_buy_in(v, limits),
         "chips": chip_values(v.currency, limits),
-        "steps": denominations(v.currency),
+        "unit": stake_unit(v.currency),
     }
 
 

@@ -55,12 +55,12 @@ export class RecallList {
     this.rounds = new Set();
   }
 
-  add({ round, cards, dealer, board, hand, net }, holdem) {
+  add({ round, cards, dealer, board, hand, net }) {
     if (this.rounds.has(round)) return;
     this.rounds.add(round);
     const item = document.createElement("li");
     item.value = round;
-    const against = holdem ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
+    const against = board.length ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
     const outcome = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : "push";
     item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${outcome}`;
     const after = [...this.node.children].find((li) => Number(li.value) < round);
@@ -69,7 +69,7 @@ export class RecallList {
   }
 
   /** A round from `history` or `recall`: its events as this seat saw them. */
-  addEvents(events, seat, holdem) {
+  addEvents(events, seat) {
     let cards = [];
     let dealer = [];
     let board = [];
@@ -84,7 +84,7 @@ export class RecallList {
     }
     if (!settled || !events.length) return;
     const round = { round: events[0].round, cards: cards.map(CARD), dealer, board, hand: settled.hand || "", net: settled.net.total };
-    this.add(round, holdem);
+    this.add(round);
   }
 }
 

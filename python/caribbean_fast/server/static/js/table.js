@@ -61,25 +61,12 @@ async function send(type, fields = {}) {
 // ---- the bets ----------------------------------------------------------------------------------
 
 const can = (action) => !!state.view && state.view.actions.includes(action);
-// Whether the game deals a board (the fairness check and the recall list ask it by this name).
-const holdem = () => state.rules.layout.board > 0;
 const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
 
-function clampStake(amount) {
-  const lim = state.rules.limits;
-  return Math.max(lim.minimum, Math.min(lim.maximum, amount));
-}
-
-/** The stake `times` chips up (down), as presentation.stake_step moves it for the terminal: by the
- * largest of the rules' `stakes.steps` not above the stake (below it, going down), landing on a
- * whole number of that chip, within the limits. */
+/** The stake `times` of the rules' stake unit up (down), within the limits (presentation.stake_step). */
 function stakeStep(stake, times) {
-  const steps = state.rules.stakes.steps;
-  const up = times > 0;
-  const fits = steps.filter((c) => (up ? c <= stake : c < stake));
-  const step = fits.length ? Math.max(...fits) : steps[0];
-  const moved = up ? (Math.floor(stake / step) + times) * step : Math.max(step, (Math.ceil(stake / step) + times) * step);
-  return clampStake(moved);
+  const { minimum, maximum } = state.rules.limits;
+  return Math.max(minimum, Math.min(maximum, stake + times * state.rules.stakes.unit));
 }
 
 async function changeStake(times) {
@@ -285,12 +272,12 @@ function onView(frame) {
   const previous = state.view;
   state.view = v;
   fairness.seen(v);
-  if (!state.stake) state.stake = clampStake(v.bets.ante || state.rules.stakes.default);
+  if (!state.stake) state.stake = v.bets.ante || state.rules.stakes.default;
   $("sit").hidden = true;
   render();
   if (v.result && (!previous || previous.round !== v.round || !previous.result)) {
     const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
-    recall.add({ ...round, net: v.result.net.total }, holdem());
+    recall.add({ ...round, net: v.result.net.total });
   }
   fairness.check(v);
 }
@@ -320,7 +307,7 @@ function onFrame(frame) {
   if (frame.type === "welcome") onWelcome(frame);
   else if (frame.type === "view") onView(frame);
   else if (frame.type === "recall" && frame.table === state.table) {
-    for (const events of frame.rounds) recall.addEvents(events, frame.seat, holdem());
+    for (const events of frame.rounds) recall.addEvents(events, frame.seat);
   }
   else if (frame.type === "closed") say(`The server closed the connection: ${frame.reason}`);
 }
@@ -368,7 +355,7 @@ async function loadRules() {
 async function loadHistory() {
   state.historyLoaded = true;
   const answer = await state.link.send("history", { table: state.table, last: 10 });
-  if (answer.ok) for (const events of answer.result.rounds) recall.addEvents(events, state.view?.seat, holdem());
+  if (answer.ok) for (const events of answer.result.rounds) recall.addEvents(events, state.view?.seat);
 }
 
 /** What does not change during the session: the title, the chips, the buttons of this game. */
