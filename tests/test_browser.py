@@ -175,12 +175,12 @@ def test_seed_000s_keys_play_game_1_without_a_mouse(server: LiveServer, browser:
     expect(page.locator("#result")).to_have_text("Your decision")
     page.keyboard.press("-")  # folds: the ante is lost
     net = settle_check(page, owner, seat, start)
-    assert net == -10000
+    assert net == -1500
     page.reload()  # back at the seat: the last rounds come from the server's history
     expect(page.locator("#recall li")).to_have_count(2)
     expect(page.locator("#recall li").last).to_contain_text("Round 1: ")
     expect(page.locator("#recall li").first).to_contain_text(f"Round 2: {' '.join(owner.t.view(seat).cards)}")
-    expect(page.locator("#recall li").first).to_contain_text("lost $100.00")
+    expect(page.locator("#recall li").first).to_contain_text("lost $15.00")
     page.context.close()
 
 
