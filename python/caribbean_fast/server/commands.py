@@ -346,9 +346,13 @@ _LIST: tuple[Spec, ...] = (
     ),
     _table("clear", does="takes every bet of the round back"),
     _table("rebet", does="repeats the last round's bets"),
-    _table("deal", does="deals the round (any seated player may; the bet timer also deals)"),
+    _table(
+        "deal",
+        does="deals the round once every seated player not away has an ante (any seated player may ask; "
+        "refused `illegal` naming the seats still to bet; the bet timer deals whoever has bet)",
+    ),
     _table("fold", does=""),
-    _table("raise", does="raise (stud)"),
+    _table("raise", does="raise (games 1 to 3)"),
     _table("call", does="the same as `raise` (hold'em and game 4 name it so)"),
     _table(
         "exchange",
