@@ -148,8 +148,8 @@ def test_no_view_or_history_of_a_seat_holds_another_seats_cards(seed: int) -> No
                 assert not _shown_cards(t, seat) & theirs
         for seat in range(3):  # the round just closed, as game recall shows it
             for step in t.history(seat, 1)[0]:
-                theirs = step["seat"] is not None and step["seat"] != seat
-                assert not (theirs and {"cards", "drawn", "hand", "outcome", "net"} & set(step)), step
+                others = step["seat"] is not None and step["seat"] != seat
+                assert not (others and {"cards", "drawn", "hand", "outcome", "net"} & set(step)), step
                 assert "seed" not in step, step
                 assert step["kind"] != "revealed" or set(step["seats"]) == {str(seat)}, step
 
