@@ -375,6 +375,7 @@ function renderStatic() {
   $("b-exchange").hidden = !r.exchanges;
   $("b-raise").textContent = r.words.title;
   $("raise-name").textContent = r.words.title;
+  $("key-bet").textContent = r.words.bet;
   $("rule-line").textContent = r.rule_line;
   renderChips();
   renderPaytables($("paytables"), r, money);
