@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
+from caribbean_fast.engine.fairness import positions
 from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
@@ -296,11 +297,12 @@ def test_the_page_checks_each_rounds_proof(server: LiveServer, browser: Browser)
     assert len([o for o in view.proof["openings"] if o["of"] == "you"]) == 10  # five dealt, five drawn
     checked = page.evaluate(
         "async ([v, c]) => { const f = await import('/static/js/fair.js'); const good = (await f.verifyProof(v, c)).ok;"
-        " const o = v.proof.openings[0]; o.card = o.card === 'Kd' ? 'Qd' : 'Kd';"
-        " return [good, (await f.verifyProof(v, c)).ok]; }",
+        " const w = structuredClone(v); const o = w.proof.openings[0]; o.card = o.card === 'Kd' ? 'Qd' : 'Kd';"
+        " const x = structuredClone(v); x.proof.openings[0].position = 51;"
+        " return [good, (await f.verifyProof(w, c)).ok, (await f.verifyProof(x, c)).ok]; }",
         [view_to_json(view), commitment],
     )
-    assert checked == [True, False]
+    assert checked == [True, False, False]  # a changed card; a card where the deal does not put it
     page.context.close()
 
 
@@ -371,6 +373,21 @@ def blank_page(server: LiveServer, browser: Browser) -> Iterator[Page]:
     page.goto(f"{server.http}/")
     yield page
     page.context.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seats=st.lists(st.integers(0, 6), min_size=1, max_size=7, unique=True),
+    hand=st.sampled_from([2, 5]),
+    board=st.sampled_from([0, 5]),
+    draws=st.lists(st.tuples(st.integers(0, 6), st.integers(1, 5)), max_size=4),
+)
+def test_the_browsers_deal_positions_are_the_engines(
+    blank_page: Page, seats: list[int], hand: int, board: int, draws: list[tuple[int, int]]
+) -> None:
+    deal = {"seats": seats, "hand": hand, "board": board, "draws": [[s, n] for s, n in draws if s in seats]}
+    found = blank_page.evaluate("(deal) => import('/static/js/fair.js').then((f) => f.positions(deal))", deal)
+    assert found == positions(deal)
 
 
 @settings(max_examples=25, deadline=None)

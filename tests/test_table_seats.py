@@ -4,7 +4,9 @@ window and privacy, and each seat's fairness proof, which opens only what it was
 
 from __future__ import annotations
 
+import copy
 import random
+from typing import Any
 
 import pytest
 from tables import Clock, rig, stacked_deck
@@ -13,8 +15,9 @@ from caribbean_fast import load_variant
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import Phase, Table, audit
 from caribbean_fast.engine.events import Event
-from caribbean_fast.engine.fairness import verify
+from caribbean_fast.engine.fairness import opening, verify
 from caribbean_fast.engine.store import MemoryStore
+from caribbean_fast.engine.views import SeatView
 from caribbean_fast.errors import IllegalActionError
 
 
@@ -115,6 +118,12 @@ def test_a_new_holder_sees_nothing_of_the_round_before_it_sat() -> None:
     assert ann[0].player == "bob" and not ann[0].dealt  # the onlooker sees bob's fresh seat too
 
 
+def _verify(view: SeatView, proof: dict[str, Any] | None = None) -> list[str]:
+    used = proof or view.proof
+    assert used is not None
+    return verify(view.commitment, used, list(view.cards), list(view.dealer), list(view.board))
+
+
 def _shown_cards(t: Table, seat: int | None) -> set[str]:
     view = t.view(seat)
     return {*view.cards, *view.dealer, *view.board} | {o["card"] for o in (view.proof or {}).get("openings", [])}
@@ -172,14 +181,36 @@ def test_two_exchanging_seats_each_get_a_proof_of_their_own_draws(monkeypatch: p
     drawn = _dealt_to(t.recorded(0))
     for k in range(2):
         view = t.view(k)
-        assert view.proof is not None and verify(view.commitment, view.proof) == []
+        assert view.proof is not None and _verify(view) == []
         mine = {o["card"] for o in view.proof["openings"] if o["of"] == "you"}
         assert mine == drawn[k] and not mine & drawn[1 - k]
         assert {o["card"] for o in view.proof["openings"] if o["of"] == "dealer"} == set(view.dealer)
-    forged = t.view(0).proof
-    assert forged is not None
-    forged["openings"][0] = forged["openings"][0] | {"card": "Kd" if forged["openings"][0]["card"] != "Kd" else "Qd"}
-    assert verify(t.view(0).commitment, forged)
+    view = t.view(0)
+    assert view.proof is not None
+    changed = copy.deepcopy(view.proof)
+    changed["openings"][0]["card"] = "Kd" if changed["openings"][0]["card"] != "Kd" else "Qd"
+    assert "does not open its leaf" in " ".join(_verify(view, changed))
+
+
+def test_a_proof_holds_a_seat_to_the_positions_the_deal_gives_it() -> None:
+    """Any card opens its own position: the proof must show the seat's cards where the deal puts
+    them (one at a time from the top, seat by seat, then the dealer), or it fails."""
+    t = game3()
+    for k in range(2):
+        t.sit(k, f"p{k}", 5_000)
+        t.ante(k, 100)
+    t.deal()
+    t.fold(0)
+    t.fold(1)
+    view = t.view(0)
+    assert view.proof is not None and _verify(view) == []
+    deck, seed = t.state.round.deck, t.state.round.seed
+    elsewhere = opening(seed, deck, ([1, 0], 5, 0, []), 0, 5, 0)  # seat 1's positions called seat 0's
+    moved = view.proof | {"openings": elsewhere["openings"]}
+    assert any("is not where the deal puts" in f for f in _verify(view, moved))
+    fewer = view.proof | {"openings": [o for o in view.proof["openings"] if o["position"] != 0]}
+    assert "not every position of the seat's cards is opened" in _verify(view, fewer)
+    assert verify(view.commitment, view.proof | {"leaves": view.proof["leaves"][:51]}, [], [], [])
 
 
 def test_the_commitment_is_shown_before_the_deal_and_the_seed_never() -> None:
@@ -194,4 +225,4 @@ def test_the_commitment_is_shown_before_the_deal_and_the_seed_never() -> None:
     seed = t.state.round.seed.hex()
     assert after.commitment == before.commitment and after.proof is not None
     assert seed not in repr(after) and seed not in str(t.history(0))
-    assert verify(after.commitment, after.proof) == []
+    assert _verify(after) == []

@@ -1,12 +1,17 @@
 """Provably fair without showing anyone another seat's cards: a commitment to every deck position.
 
-Before the deal every seat is shown one root: the SHA-256 of the 52 positions' leaves, in deck
-order, where position p's leaf is SHA-256(salt_p + the card's id as one byte) and salt_p is
-HMAC-SHA256(the round's seed, "position:p"). After the round a seat is given the openings of the
-positions it was shown (its own cards, every card it drew, the dealer's and the board's: card and
-salt) and every leaf; it checks each opening against its leaf and the leaves against the root it
-saw before the deal. A salt reveals nothing of the seed, so the other seats' cards stay closed,
-and the seed itself is never shown (the record keeps it, for the audit, with its hash).
+Before the deal every seat is shown one root: the SHA-256 of the 52 positions' leaves (hex, in deck
+order, joined), where position p's leaf is SHA-256(salt_p + the card's id as one byte) and salt_p
+is HMAC-SHA256(the round's seed, "position:p"). After the round a seat is given every leaf, the
+round's deal (the seats dealt, in order, the cards to a hand and to the board, and each exchange's
+seat and count, in order: what every seat saw happen) and the openings (card and salt) of the
+positions it was shown: its own cards and draws, the dealer's and the board's. The deal fixes
+which positions those must be (one card at a time from the top to each dealt seat, then the
+dealer; then the board; then each exchange's draws from the top), so a seat checks that each
+opening sits where the deal puts it, opens its leaf, and that the leaves hash to the root it saw
+before the deal. A salt reveals nothing of the seed, so the other seats' cards stay closed; the
+seed is never shown (the record keeps it, with its hash, for the audit). The page runs the same
+check (server/static/js/fair.js).
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ import hmac
 from functools import lru_cache
 from typing import Any
 
-from ..cards import card_text, parse_cards
+from ..cards import DECK_SIZE, card_text, parse_cards
 
-__all__ = ["leaves", "opening", "root", "verify"]
+__all__ = ["Deal", "leaves", "opening", "positions", "root", "verify"]
 
 
 def _salt(seed: bytes, position: int) -> bytes:
@@ -29,9 +34,9 @@ def _leaf(salt: bytes, card: int) -> str:
     return hashlib.sha256(salt + bytes([card])).hexdigest()
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
-    """Every position's leaf, in deck order (remembered: each view of a round shows its root)."""
+    """Every position's leaf, in deck order."""
     return tuple(_leaf(_salt(seed, p), card) for p, card in enumerate(deck))
 
 
@@ -40,30 +45,77 @@ def root(seed: bytes, deck: tuple[int, ...]) -> str:
     return hashlib.sha256("".join(leaves(seed, deck)).encode()).hexdigest()
 
 
-def opening(seed: bytes, deck: tuple[int, ...], shown: dict[str, list[int]]) -> dict[str, Any]:
-    """The proof for one seat: `shown` names the cards it saw by whose they were ("you",
-    "dealer", "board"); each is opened at its deck position."""
-    where = {card: p for p, card in enumerate(deck)}
+def positions(deal: dict[str, Any]) -> dict[str, list[int]]:
+    """Where the deal puts each hand's cards in the deck: by seat ("0", "1" ...), "dealer" and
+    "board"; a seat's draws follow its dealt cards."""
+    seats, hand = deal["seats"], deal["hand"]
+    width = len(seats) + 1
+    found = {str(k): [j * width + i for j in range(hand)] for i, k in enumerate(seats)}
+    found["dealer"] = [j * width + len(seats) for j in range(hand)]
+    top = hand * width
+    found["board"] = list(range(top, top + deal["board"]))
+    top += deal["board"]
+    for seat, count in deal["draws"]:
+        found[str(seat)] += range(top, top + count)
+        top += count
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _opening(
+    seed: bytes, deck: tuple[int, ...], deal: tuple[Any, ...], seat: int, dealer: int, board: int
+) -> dict[str, Any]:
+    seats, hand, on_board, draws = deal
+    described = {"seats": list(seats), "hand": hand, "board": on_board, "draws": [list(d) for d in draws]}
+    at = positions(described)
+    shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
     return {
         "leaves": list(leaves(seed, deck)),
+        "deal": described,
+        "seat": seat,
         "openings": [
-            {"of": whose, "position": where[c], "card": card_text(c), "salt": _salt(seed, where[c]).hex()}
-            for whose, cards in shown.items()
-            for c in cards
+            {"of": whose, "position": p, "card": card_text(deck[p]), "salt": _salt(seed, p).hex()}
+            for whose, where in shown.items()
+            for p in where
         ],
     }
 
 
-def verify(commitment: str, proof: dict[str, Any]) -> list[str]:
-    """What a client checks (the page does the same in fair.js): the leaves hash to the root shown
-    before the deal, and every opening to its leaf. Returns the failures (none: it holds)."""
+Deal = tuple[list[int], int, int, list[tuple[int, int]]]
+"""The seats dealt in order, the cards to a hand, the cards to the board, each exchange's (seat, count)."""
+
+
+def opening(seed: bytes, deck: list[int], deal: Deal, seat: int, dealer: int, board: int) -> dict[str, Any]:
+    """The proof for `seat`: every leaf, the deal, and the openings of its own positions, of the
+    last `dealer` of the dealer's (all of them once shown; stud's up card is the last dealt) and
+    of the first `board` of the board's. Remembered: a settled round's view may go out again."""
+    seats, hand, on_board, draws = deal
+    return _opening(seed, tuple(deck), (tuple(seats), hand, on_board, tuple(draws)), seat, dealer, board)
+
+
+def verify(commitment: str, proof: dict[str, Any], cards: list[str], dealer: list[str], board: list[str]) -> list[str]:
+    """What a client checks (the page does the same in fair.js), given the commitment it saw
+    before the deal and the cards the table showed it: every opening sits where the deal puts it
+    and opens its leaf, the seat's own positions are all opened, the leaves hash to the
+    commitment, and the opened cards are the cards shown. Returns the failures (none: it holds)."""
+    leaves_, openings = proof["leaves"], proof["openings"]
     failures = []
-    if hashlib.sha256("".join(proof["leaves"]).encode()).hexdigest() != commitment:
+    if len(leaves_) != DECK_SIZE or hashlib.sha256("".join(leaves_).encode()).hexdigest() != commitment:
         failures.append("the leaves do not hash to the commitment shown before the deal")
-    for o in proof["openings"]:
+    at = positions(proof["deal"])
+    where = {"you": at[str(proof["seat"])], "dealer": at["dealer"], "board": at["board"]}
+    for o in openings:
+        p = o["position"]
+        if o["of"] not in where or p not in where[o["of"]] or not 0 <= p < len(leaves_):
+            failures.append(f"{o['card']} at position {p} is not where the deal puts the {o['of']} cards")
+            continue
         (card,) = parse_cards(o["card"])
-        if _leaf(bytes.fromhex(o["salt"]), card) != proof["leaves"][o["position"]]:
-            failures.append(f"{o['card']} at position {o['position']} does not open its leaf")
-    if len({o["position"] for o in proof["openings"]}) != len(proof["openings"]):
-        failures.append("two openings name one position")
+        if _leaf(bytes.fromhex(o["salt"]), card) != leaves_[p]:
+            failures.append(f"{o['card']} at position {p} does not open its leaf")
+    opened = {whose: [o["card"] for o in openings if o["of"] == whose] for whose in where}
+    if sorted(o["position"] for o in openings if o["of"] == "you") != sorted(where["you"]):
+        failures.append("not every position of the seat's cards is opened")
+    for whose, seen in (("you", cards), ("dealer", dealer), ("board", board)):
+        if not set(seen) <= set(opened[whose]) or (whose != "you" and sorted(seen) != sorted(opened[whose])):
+            failures.append(f"the {whose} cards shown are not the cards opened")
     return failures

@@ -10,6 +10,7 @@ from ..errors import IllegalActionError, InsufficientFundsError
 from ..hands import value_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
+from ..variants.presentation import layout
 from .core import TableCore, illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
@@ -63,15 +64,15 @@ class Rounds(TableCore):
 
     def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
         """Cards from the top of the seeded deck, one at a time clockwise from seat 0 to the dealer."""
-        per_hand = 5 if self.variant.family is Family.STUD else 2
+        shape = layout(self.variant)
         deck = iter(self.state.round.deck)
         hands: dict[int, list[int]] = {k: [] for k in dealt}
         dealer: list[int] = []
-        for _ in range(per_hand):
+        for _ in range(shape.hand):
             for k in dealt:
                 hands[k].append(next(deck))
             dealer.append(next(deck))
-        board = [next(deck) for _ in range(5)] if self.variant.family is Family.HOLDEM else []
+        board = [next(deck) for _ in range(shape.board)]
         return hands, dealer, board
 
     def _deciding(self, seat: int) -> SeatState:

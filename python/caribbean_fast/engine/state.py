@@ -106,6 +106,9 @@ class RoundState:
     dealt_at: datetime | None = None
     void: bool = False
     revealed: dict[str, Any] | None = None
+    dealt_seats: list[int] = field(default_factory=list)  # in dealing order
+    draws: list[tuple[int, int]] = field(default_factory=list)  # (seat, cards) of each exchange, in order
+    root: str = ""  # the commitment to every deck position (`fairness.root`), worked out when first shown
 
     def next_cards(self, n: int) -> list[int]:
         return self.deck[self.taken : self.taken + n]
@@ -159,6 +162,7 @@ def _round_opened(state: TableState, e: Event) -> None:
 
 def _dealing(state: TableState, e: Event) -> None:
     state.phase, state.round.dealt_at = Phase.DECIDING, e.time
+    state.round.dealt_seats = list(e.public["seats"])
     for k in e.public["seats"]:
         seat = state.seats[k]
         seat.dealt, seat.last_bets = True, seat.bets
@@ -189,6 +193,7 @@ def _exchanged(state: TableState, e: Event) -> None:
     seat.cards, seat.exchanges = list(e.private["cards"]), seat.exchanges + 1
     seat.shown += e.private["drawn"]
     state.round.taken += e.public["count"]
+    state.round.draws.append((_seat(e), e.public["count"]))
 
 
 def _revealed(state: TableState, e: Event) -> None:

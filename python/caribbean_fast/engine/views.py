@@ -13,6 +13,7 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
+from ..variants.presentation import layout
 from .fairness import opening, root
 from .ledger import wallet
 from .state import Bets, Phase, SeatState, TableState
@@ -93,12 +94,23 @@ def _other(k: int, s: SeatState, number: int) -> OtherSeat:
     return OtherSeat(k, s.account, s.bets, s.dealt, s.decision is not None, decision, s.results is not None)
 
 
-def _proof(state: TableState, me: SeatState, dealer: list[int], board: list[int]) -> dict[str, Any] | None:
+def _proof(
+    state: TableState, variant: Variant, seat: int, dealer: list[int], board: list[int]
+) -> dict[str, Any] | None:
     """The openings of what the seat was shown, once its round is over."""
-    r = state.round
+    r, me = state.round, state.seats[seat]
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
-    return opening(r.seed, tuple(r.deck), {"you": me.shown, "dealer": dealer, "board": board})
+    shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
+    return opening(r.seed, r.deck, (r.dealt_seats, shape.hand, shape.board, r.draws), seat, len(dealer), len(board))
+
+
+def _root(state: TableState) -> str:
+    """The round's commitment, worked out once (the first view that shows it)."""
+    r = state.round
+    if r.seed and not r.root:
+        r.root = root(r.seed, tuple(r.deck))
+    return r.root
 
 
 def seat_view(
@@ -135,8 +147,8 @@ def seat_view(
         board=_texts(board),
         others=others,
         meter=state.ledger.balance("meter"),
-        commitment=root(r.seed, tuple(r.deck)) if r.seed else "",
-        proof=_proof(state, me, dealer, board) if me is not None and ours else None,
+        commitment=_root(state),
+        proof=_proof(state, variant, seat, dealer, board) if seat is not None and ours else None,
         result=me.results if me is not None and ours else None,
         actions=tuple(actions),
         deadline=_deadline(state, variant, me),

@@ -1,10 +1,12 @@
-// Provably fair, in the player's hands, without anyone seeing another seat's cards (the engine's
-// engine/fairness.py): before the deal every seat is shown one commitment, the SHA-256 of the 52
-// deck positions' leaves; position p's leaf is SHA-256(salt_p + the card's id as one byte). After
-// the round the seat gets every leaf and the openings (card and salt) of the positions it was
-// shown: its own cards and draws, the dealer's and the board's. Here each opening is checked
-// against its leaf, the leaves against the commitment seen before the deal, and the opened cards
-// against the cards the table showed.
+// Provably fair, in the player's hands, without anyone seeing another seat's cards: the check of
+// engine/fairness.py, written again here so that the player's own browser runs it. Before the deal
+// every seat is shown one commitment, the SHA-256 of the 52 deck positions' leaves (hex, joined);
+// position p's leaf is SHA-256(salt_p + the card's id as one byte). After the round the seat gets
+// every leaf, the round's deal (the seats dealt in order, the cards to a hand and to the board,
+// each exchange's seat and count) and the openings (card and salt) of the positions it was shown.
+// Each opening must sit where the deal puts it and open its leaf, every position of the seat's
+// own cards must be opened, the leaves must hash to the commitment seen before the deal, and the
+// opened cards must be the cards the table showed.
 
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
@@ -33,26 +35,52 @@ export async function leafOf(saltHex, card) {
   return sha256Hex(bytes);
 }
 
-const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+/** Where the deal puts each hand's cards in the deck (engine/fairness.py `positions`): one card
+ * at a time from the top to each dealt seat, then the dealer; then the board; then each
+ * exchange's draws, from the top, in order. */
+export function positions(deal) {
+  const width = deal.seats.length + 1;
+  const range = (start, count) => Array.from({ length: count }, (_, i) => start + i);
+  const found = { dealer: range(0, deal.hand).map((j) => j * width + deal.seats.length) };
+  deal.seats.forEach((seat, i) => (found[String(seat)] = range(0, deal.hand).map((j) => j * width + i)));
+  let top = deal.hand * width;
+  found.board = range(top, deal.board);
+  top += deal.board;
+  for (const [seat, count] of deal.draws) {
+    found[String(seat)].push(...range(top, count));
+    top += count;
+  }
+  return found;
+}
 
-/** Checks a finished round's proof against the commitment seen before the deal. Returns {ok, lines}. */
+const sorted = (list) => [...list].sort().join();
+
+/** Checks a finished round's proof against the commitment seen before the deal and the cards
+ * the view shows. Returns {ok, lines}. */
 export async function verifyProof(view, shownCommitment) {
-  const { leaves, openings } = view.proof;
+  const { leaves, openings, deal, seat } = view.proof;
+  const at = positions(deal);
+  const where = { you: at[String(seat)], dealer: at.dealer, board: at.board };
   const lines = [];
   const root = await sha256Hex(new TextEncoder().encode(leaves.join("")));
-  const committed = root === shownCommitment;
-  lines.push(`the ${leaves.length} positions hash to the commitment shown before the deal: ${committed ? "yes" : "NO"}`);
+  const committed = leaves.length === 52 && root === shownCommitment;
+  lines.push(`the 52 positions hash to the commitment shown before the deal: ${committed ? "yes" : "NO"}`);
+  let placed = true;
   let opened = true;
-  for (const o of openings) opened &&= (await leafOf(o.salt, o.card)) === leaves[o.position];
-  const distinct = new Set(openings.map((o) => o.position)).size === openings.length;
-  lines.push(`${openings.length} cards open their committed positions: ${opened && distinct ? "yes" : "NO"}`);
-  const of = (whose) => openings.filter((o) => o.of === whose).map((o) => o.card);
-  const mine = of("you");
-  const yours = view.cards.every((c) => mine.includes(c));
-  lines.push(`your cards${mine.length > view.cards.length ? " and every card you drew" : ""} were committed: ${yours ? "yes" : "NO"}`);
-  const dealer = sameCards(of("dealer"), view.dealer);
-  const board = sameCards(of("board"), view.board);
-  lines.push(`the dealer's cards shown were committed: ${dealer ? "yes" : "NO"}`);
-  if (view.board.length) lines.push(`the board was committed: ${board ? "yes" : "NO"}`);
-  return { ok: committed && opened && distinct && yours && dealer && board, lines };
+  for (const o of openings) {
+    placed &&= o.of in where && where[o.of].includes(o.position);
+    opened &&= placed && (await leafOf(o.salt, o.card)) === leaves[o.position];
+  }
+  lines.push(`${openings.length} cards sit where the deal puts them: ${placed ? "yes" : "NO"}`);
+  lines.push(`and open the leaves committed before the deal: ${opened ? "yes" : "NO"}`);
+  const of = (whose) => openings.filter((o) => o.of === whose);
+  const all = sorted(of("you").map((o) => o.position)) === sorted(where.you);
+  const mine = of("you").map((o) => o.card);
+  const yours = all && view.cards.every((c) => mine.includes(c));
+  lines.push(`your cards${mine.length > view.cards.length ? " and every card you drew" : ""}: ${yours ? "yes" : "NO"}`);
+  const dealer = sorted(of("dealer").map((o) => o.card)) === sorted(view.dealer);
+  const board = sorted(of("board").map((o) => o.card)) === sorted(view.board);
+  lines.push(`the dealer's cards shown: ${dealer ? "yes" : "NO"}`);
+  if (view.board.length) lines.push(`the board: ${board ? "yes" : "NO"}`);
+  return { ok: committed && placed && opened && yours && dealer && board, lines };
 }

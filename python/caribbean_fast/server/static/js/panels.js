@@ -13,9 +13,9 @@ export class FairnessPanel {
     this.verified = new Set();
   }
 
-  /** Remembers the commitment a view shows while its round is open. */
+  /** Remembers the commitment a view shows before the round's deal. */
   seen(view) {
-    if (view.commitment && !view.proof && !this.commitments.has(view.round)) {
+    if (view.commitment && view.phase === "betting" && !this.commitments.has(view.round)) {
       this.commitments.set(view.round, view.commitment);
     }
   }
