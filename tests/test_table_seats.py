@@ -92,10 +92,13 @@ def test_game3_deals_once_every_seated_player_has_bet_or_when_time_is_up() -> No
     with pytest.raises(IllegalActionError, match="waiting for seat 1, 2 to bet"):
         t.deal()
     t.ante(1, 100)
-    t.away(2)  # a seat gone away is not waited for
-    assert t.can_deal()
+    t.away(2)  # a seat gone away is not waited for: the clock deals at once
+    assert t.can_deal() and [e.kind for e in t.tick()][:2] == ["tick", "dealing"]
+    t.fold(0)
+    t.fold(1)
     t.back(2)
-    clock.advance(20)  # the bet time is up: the round deals without seat 2
+    t.ante(0, 100)
+    clock.advance(20)  # the bet time is up: the round deals without seat 2 (nor seat 1)
     t.tick()
     assert t.phase is Phase.DECIDING and t.state.seats[2].dealt is False
     assert t.view(2).deadline is None  # left out: no "Decide in 19 s"

@@ -7,6 +7,7 @@ import argparse
 import getpass
 import os
 
+from ..engine.seats import STAND_AFTER
 from ..errors import ArgumentError, MissingExtraError
 from .arguments import port, positive, positive_int
 
@@ -27,7 +28,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--away",
         type=positive,
-        default=300.0,
+        default=STAND_AFTER,
         help="seconds a player may be away before, between rounds, the seat is stood up and its money "
         "returned to the wallet (a tables file may set its own per table) (default: %(default)s)",
     )

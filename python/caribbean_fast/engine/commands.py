@@ -13,7 +13,7 @@ Adding a command to the engine is one entry here and its handler; a player's com
 also one entry in the protocol's list (`server/commands.py`), whose tests hold the two together.
 A command the server runs for a player, not the player by name (sitting down with the account,
 say), is an entry with its recorded arguments and no `method`:
-`EngineCommand("sit", ("seat", "account"))`.
+`EngineCommand("sit", ("seat", "account", "amount"))`.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ _LIST = (
     EngineCommand("restore", ()),
     EngineCommand("reopen", ()),
     EngineCommand("sit", ("seat", "account", "amount")),
+    EngineCommand("adopt", ("seat", "account", "since")),
     EngineCommand("leave", ("seat",)),
     EngineCommand("away", ("seat", "stand_after")),
     EngineCommand("back", ("seat",)),

@@ -57,12 +57,16 @@ class Event:
         return shown
 
 
+_THEIRS = {"settled": (), "funds": (), "stood": ("account", "reason"), "decided": ("decision", "bets")}
+"""What another seat is shown of these events (an automatic raise says the hand holds a pair)."""
+
+
 def _public_to(event: Event, seat: int | None, ours: bool) -> Mapping[str, Any]:
-    """The public part as `seat` is shown it: another seat's settlement only as settled (its hand
-    and winnings would tell its cards), and of the showdown the dealer's cards and the seat's own,
-    never the seed (from which every card follows: the record keeps it for the audit)."""
-    if event.kind == "settled" and not ours:
-        return {}
+    """The public part as `seat` is shown it: of another seat's settlement only that it settled
+    (its hand and winnings would tell its cards), and of the showdown the dealer's cards and the
+    seat's own, never the seed (from which every card follows: the record keeps it for the audit)."""
+    if not ours and event.kind in _THEIRS:  # winnings, money moved, an automatic decision's reason
+        return {k: v for k, v in event.public.items() if k in _THEIRS[event.kind]}
     if event.kind == "revealed":
         cards = event.public.get("seats", {})
         mine = {str(seat): cards[str(seat)]} if str(seat) in cards else {}

@@ -76,7 +76,7 @@ _WORDS: dict[str, Callable[[Step, Currency], str]] = {
     "bets": lambda s, c: f"seat {s['seat']} {_bets(s, c)}",
     "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
     "dealt": _dealt,
-    "decided": lambda s, c: f"seat {s['seat']} {s['word']}s" + (" (automatic)" if s["auto"] else ""),
+    "decided": lambda s, c: f"seat {s['seat']} {s['word']}s" + (" (automatic)" if s.get("auto") else ""),
     "exchanged": lambda s, c: (
         f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
         + (f": now {format_cards(s['cards'])}" if "cards" in s else "")

@@ -32,11 +32,20 @@ class Rounds(TableCore):
         illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
         dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
         illegal(not dealt, "no seat has an ante")
-        waiting = [k for k, s in enumerate(self.state.seats) if s.account and s.away is None and not s.bets.ante]
+        waiting = self._waiting()
         if waiting:
             names = ", ".join(str(k) for k in waiting)
             raise IllegalActionError(f"waiting for seat {names} to bet: the round deals once every seat has bet")
         return dealt
+
+    def _waiting(self) -> list[int]:
+        """The seated holders, not away, who have not bet yet: a timed round waits for them."""
+        return [k for k, s in enumerate(self.state.seats) if s.account and s.away is None and not s.bets.ante]
+
+    def _every_seat_bet(self) -> bool:
+        """A timed round deals as soon as every seated holder not away has bet (game 3)."""
+        seated = any(s.account and s.away is None for s in self.state.seats)
+        return seated and not self._waiting() and bool(self.variant.timing.bet_seconds)
 
     def _deal(self) -> None:
         self._deal_seats(self._check_deal())
@@ -219,7 +228,9 @@ class Rounds(TableCore):
         if self._expired(state.last_activity, t.idle_seconds):
             self._break_off("idle session")
             self._emit("session_ended", None, {"reason": "idle"})
-        elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
+        elif self.phase is Phase.BETTING and (
+            self._expired(state.round.opened_at, t.bet_seconds) or self._every_seat_bet()
+        ):
             dealt = [k for k, s in enumerate(state.seats) if s.bets.ante]
             self._deal_seats(dealt) if dealt else self._void("no ante before the bet time ran out")
         elif self.phase is Phase.DECIDING and self._expired(state.round.dealt_at, t.decision_seconds):

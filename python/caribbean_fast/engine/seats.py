@@ -32,7 +32,8 @@ class Seating(Rounds):
     def holder(self, seat: int) -> str | None:
         return self.state.seats[self._seat(seat)].account
 
-    def _edge(self) -> int:
+    @property
+    def edge(self) -> int:
         """The first round a seat taken (or left) now can be dealt into: the open one while bets
         are taken, else the next."""
         return self.round if self.phase is Phase.BETTING else self.round + 1
@@ -42,14 +43,24 @@ class Seating(Rounds):
         illegal(not isinstance(account, str) or not account, f"an account is a name, not {account!r}")
         if k not in self.free_seats():
             raise IllegalActionError(f"seat {k} is not free")
+        illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
         return self._amount(amount, "a buy-in")
 
     def _sit(self, seat: int, account: str, amount: int) -> None:
         amount = self._check_sit(seat, account, amount)
         if self.phase is Phase.CLOSED:
             self._emit("session_opened")
-        self._emit("seated", seat, {"account": account, "since": self._edge()})
+        self._emit("seated", seat, {"account": account, "since": self.edge})
         self._emit("funds", seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
+
+    def _adopt(self, seat: int, account: str, since: int) -> None:
+        """A seat held from before the engine kept the seats (a server's record written then): its
+        holder becomes the engine's, its money staying on the seat."""
+        k = self._seat(seat)
+        illegal(not isinstance(account, str) or not account, f"an account is a name, not {account!r}")
+        illegal(self.state.seats[k].account is not None, f"seat {k} is held already")
+        illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
+        self._emit("seated", k, {"account": account, "since": since})
 
     def _check_leave(self, seat: int) -> SeatState:
         s = self.state.seats[self._seat(seat)]
@@ -70,7 +81,7 @@ class Seating(Rounds):
         returned = self._held(seat)
         if returned:
             self._emit("funds", seat, {"withdrawal": returned}, transfers=[(wallet(seat), OUTSIDE, returned)])
-        self._emit("stood", seat, {"account": s.account, "reason": reason, "returned": returned, "until": self._edge()})
+        self._emit("stood", seat, {"account": s.account, "reason": reason, "returned": returned, "until": self.edge})
 
     def _away(self, seat: int, stand_after: float = STAND_AFTER) -> None:
         """The holder has no connection: the game's disconnect rule for its hand or bets, and the

@@ -94,6 +94,11 @@ class Table(Betting, Seating):
         """`account` takes the free seat with a buy-in of `amount` (from outside the table)."""
         return self._run("sit", seat=seat, account=account, amount=amount)
 
+    def adopt(self, seat: int, account: str, since: int = 0) -> list[Event]:
+        """A seat a server's record held from before the engine kept the seats: `account` holds it
+        from round `since` on, with the money the record left on it."""
+        return self._run("adopt", seat=seat, account=account, since=since)
+
     def leave(self, seat: int) -> list[Event]:
         """The holder leaves: bets not yet dealt come back, and the seat's money leaves the table
         (refused while its hand is in play)."""

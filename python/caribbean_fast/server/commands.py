@@ -322,7 +322,7 @@ _LIST: tuple[Spec, ...] = (
     _table(
         "leave",
         does="moves the seat's whole balance back to the wallet (one transaction) and frees the seat; refused while "
-        "the seat has an undecided hand; bets not yet dealt are cleared first",
+        "the seat's hand is in play (dealt, until the round is settled); bets not yet dealt are cleared first",
         result='`{"returned": int}`',
         handler=lambda o, c, cmd: o._leave(c.account, c.seat),
     ),

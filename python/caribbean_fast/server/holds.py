@@ -34,7 +34,7 @@ class Holds:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
         self.all: list[Hold] = []
-        self._now: dict[int, Hold] = {}  # seat -> the hold of its holder, read by every view
+        self._now: dict[int, Hold] = {}  # seat -> the hold of its holder
 
     def load(self, tx: Tx) -> None:
         rows = tx.all(

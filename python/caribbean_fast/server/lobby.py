@@ -46,7 +46,7 @@ def changing(owner: Owner) -> dict[str, Any]:
     return {
         "seats": seats,
         "taken": sorted(owner.players),
-        "free": seats - len(owner.players),
+        "free": seats - len(owner.players) if t is None else len(t.free_seats()),
         "meter": None if t is None else t.meter,
         "phase": "stopped" if t is None else str(t.phase),
         "available": t is not None,

@@ -107,6 +107,7 @@ class Server:
             return
         owner.start(why)
         self.owners[spec.id] = owner
+        self._grace_for_the_absent(owner)
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
 
     def _connection_lost(self) -> None:
@@ -233,9 +234,19 @@ class Server:
         for owner in held:
             owner.went_away(account)
         if held:
-            task = asyncio.create_task(self._after_grace(account, held))
-            self._grace.add(task)
-            task.add_done_callback(self._grace.discard)
+            self._start_grace(account, held)
+
+    def _grace_for_the_absent(self, owner: Owner) -> None:
+        """A table just served here (a start, a takeover): its holders with no socket here get the
+        grace period too, so a seat whose player never comes back is stood up in time."""
+        for account in set(owner.players.values()):
+            if not self.hub.online(account):
+                self._start_grace(account, [owner])
+
+    def _start_grace(self, account: str, held: list[Owner]) -> None:
+        task = asyncio.create_task(self._after_grace(account, held))
+        self._grace.add(task)
+        task.add_done_callback(self._grace.discard)
 
     async def _after_grace(self, account: str, held: list[Owner]) -> None:
         await asyncio.sleep(self.settings.grace)

@@ -109,6 +109,7 @@ class Owner:
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
+        _adopt(tx, table, holds)
         _return_unheld(tx, table, holds)
         _seat_rows(tx, s.id, table)
         record.flush(tx)
@@ -276,8 +277,10 @@ class Owner:
         return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last))}
 
     async def _disconnect(self, seat: int) -> dict[str, Any]:
-        """The game's disconnect rule, and the seat stood up if its holder stays away."""
-        if self.t.away(seat, self.spec.away):
+        """The game's disconnect rule, and the seat stood up if its holder stays away; nothing if
+        a socket of the holder came back while this command waited its turn."""
+        holder = self.players.get(seat)
+        if holder is not None and not self.hub.online(holder) and self.t.away(seat, self.spec.away):
             await self._commit()
         return {}
 
@@ -472,10 +475,20 @@ def _return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
             continue
         if hold.end is None:
             wallets.credit(tx, hold.account, amount)
-            holds.end(tx, seat, table.round + 1)
+            holds.end(tx, seat, table.edge)
         _log.warning(
             "table %s seat %d: %d on the unheld seat returned to %s", holds.table_id, seat, amount, hold.account
         )
+
+
+def _adopt(tx: Tx, table: Table, holds: Holds) -> None:
+    """Seats the database says are held and the record does not (a record written before the
+    engine kept the seats): the engine adopts their holders, money and all."""
+    for seat, account in tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (holds.table_id,)):
+        k = int(seat)
+        if k < table.seats and table.holder(k) is None and str(account) not in map(table.holder, range(table.seats)):
+            hold = holds.current(k)
+            table.adopt(k, str(account), hold.first if hold is not None and hold.account == account else 0)
 
 
 def _seat_rows(tx: Tx, table_id: str, table: Table) -> None:

@@ -116,7 +116,7 @@ async def _welcome(server: Server, conn: Connection) -> None:
         if owner.table is None:
             continue  # stopped: its view goes out once it is restored
         assert account is not None
-        if not await _back(owner, account):  # else its commit sent the seat's view
+        if not await _back(owner, account) and owner.table is not None:  # else its commit sent the view
             conn.send(owner.view_frame(held["seat"]))
         conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
     relay.attach(elsewhere)  # their processes send their views and recall
