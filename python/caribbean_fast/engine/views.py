@@ -59,7 +59,14 @@ class SeatView:
     limit: int | None
     currency: str
     revealed: bool = False  # the showdown has shown the dealer's hand
+    dealer_qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
+
+
+@lru_cache(maxsize=4096)
+def _qualifies(variant: Variant, cards: tuple[int, ...]) -> bool:
+    """Whether the dealer's revealed hand qualifies; remembered, as every view of the round shows it."""
+    return variant.qualifier.admits(value_of_ids(cards).strength)
 
 
 @lru_cache(maxsize=4096)
@@ -156,6 +163,7 @@ def seat_view(
         limit=limit,
         currency=variant.currency.code,
         revealed=shown,
+        dealer_qualifies=_qualifies(variant, (*r.dealer, *r.board)) if shown else None,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
     )
 
@@ -196,6 +204,7 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "limit": view.limit,
         "currency": view.currency,
         "revealed": view.revealed,
+        "dealer_qualifies": view.dealer_qualifies,
         "void": view.void,
     }
 

@@ -12,7 +12,6 @@ from rich.text import Text
 from ..analysis.advice import Advice
 from ..engine import SeatView
 from ..engine.history import describe_step, outcome_words
-from ..hands import evaluate
 from ..variants import Currency, Variant
 from ..variants.describe import render_variant
 from ..variants.presentation import bet_words, decision_word, denominations, layout, main_paytable, side_bet_title
@@ -133,11 +132,9 @@ def _dealer(v: Variant, view: SeatView) -> Text:
     if lay.board:
         out.append("   Board  ", style="bold")
         out.append_text(_cards(view.board))
-    shown = [*view.dealer, *view.board]
-    if len(view.dealer) == lay.dealer and len(shown) >= 5:  # the showdown: the dealer's hand named
-        strength = evaluate(shown).strength
-        qualifies = "qualifies" if v.qualifier.admits(strength) else "does not qualify"
-        out.append(f"  {evaluate(shown).describe()}, {qualifies}", style="green")
+    if view.revealed:  # the showdown: the dealer's hand named, as the engine says
+        qualifies = "qualifies" if view.dealer_qualifies else "does not qualify"
+        out.append(f"  {view.dealer_hand}, {qualifies}", style="green")
     return out
 
 

@@ -165,8 +165,7 @@ function renderCards(v) {
   if (layout.board) cardRow($("board"), v.board, v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0, "Board");
   cardRow($("cards"), v.cards, 0, "Your cards");
   $("hand").textContent = v.hand;
-  const outcome = v.result ? v.result.outcome : null;
-  const qualifies = !outcome || outcome.decision === "fold" ? "" : outcome.dealer_qualifies ? "qualifies" : "does not qualify";
+  const qualifies = v.revealed ? (v.dealer_qualifies ? "qualifies" : "does not qualify") : "";
   $("dealer-hand").textContent = [v.dealer_hand, qualifies].filter(Boolean).join(" · ");
 }
 
