@@ -29,7 +29,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
-from caribbean_fast.engine.fairness import positions
+from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.engine.fairness import leaves, positions
 from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
@@ -303,6 +304,14 @@ def test_the_page_checks_each_rounds_proof(server: LiveServer, browser: Browser)
         [view_to_json(view), commitment],
     )
     assert checked == [True, False, False]  # a changed card; a card where the deal does not put it
+    assert view.proof["seed"] == owner.t.state.round.seed.hex()  # the only seat dealt: the shuffle's own proof
+    expect(page.locator("#fairness")).to_contain_text("shuffles into the committed deck: yes")
+    wrong_seed = page.evaluate(
+        "async ([v, c]) => { const f = await import('/static/js/fair.js'); v.proof.seed = '00'.repeat(32);"
+        " return (await f.verifyProof(v, c)).ok; }",
+        [view_to_json(view), commitment],
+    )
+    assert wrong_seed is False
     page.context.close()
 
 
@@ -388,6 +397,17 @@ def test_the_browsers_deal_positions_are_the_engines(
     deal = {"seats": seats, "hand": hand, "board": board, "draws": [[s, n] for s, n in draws if s in seats]}
     found = blank_page.evaluate("(deal) => import('/static/js/fair.js').then((f) => f.positions(deal))", deal)
     assert found == positions(deal)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.binary(min_size=32, max_size=32))
+def test_the_browsers_shuffle_and_leaves_are_the_engines(blank_page: Page, seed: bytes) -> None:
+    derive = (
+        "(seed) => import('/static/js/fair.js')"
+        ".then(async (f) => [await f.deckFromSeed(seed), await f.leavesFromSeed(seed)])"
+    )
+    deck, found = blank_page.evaluate(derive, seed.hex())
+    assert deck == deck_from_seed(seed) and found == list(leaves(seed, tuple(deck)))
 
 
 @settings(max_examples=25, deadline=None)

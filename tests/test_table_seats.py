@@ -216,7 +216,7 @@ def test_a_proof_holds_a_seat_to_the_positions_the_deal_gives_it() -> None:
     assert verify(view.commitment, view.proof | {"leaves": view.proof["leaves"][:51]}, [], [], [])
 
 
-def test_the_commitment_is_shown_before_the_deal_and_the_seed_never() -> None:
+def test_the_commitment_is_shown_before_the_deal_and_the_seed_only_to_a_seat_dealt_alone() -> None:
     t = game3()
     t.sit(0, "ann", 5_000)
     t.ante(0, 100)
@@ -227,5 +227,7 @@ def test_the_commitment_is_shown_before_the_deal_and_the_seed_never() -> None:
     after = t.view(0)
     seed = t.state.round.seed.hex()
     assert after.commitment == before.commitment and after.proof is not None
-    assert seed not in repr(after) and seed not in str(t.history(0))
-    assert _verify(after) == []
+    assert seed not in str(t.history(0))
+    assert after.proof["seed"] == seed and _verify(after) == []  # the only seat dealt: the shuffle's own proof
+    wrong = after.proof | {"seed": "00" * 32}
+    assert "the seed does not shuffle into the committed deck" in _verify(after, wrong)

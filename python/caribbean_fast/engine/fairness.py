@@ -10,8 +10,9 @@ which positions those must be (one card at a time from the top to each dealt sea
 dealer; then the board; then each exchange's draws from the top), so a seat checks that each
 opening sits where the deal puts it, opens its leaf, and that the leaves hash to the root it saw
 before the deal. A salt reveals nothing of the seed, so the other seats' cards stay closed; the
-seed is never shown (the record keeps it, with its hash, for the audit). The page runs the same
-check (server/static/js/fair.js).
+seed is shown only to a seat that was the only one dealt (it then re-derives the whole deck, the
+shuffle's own proof); otherwise the record keeps it, with its hash, for the audit. The page runs
+the same check (server/static/js/fair.js).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text, parse_cards
+from .shuffle import deck_from_seed
 
 __all__ = ["Deal", "leaves", "opening", "positions", "root", "verify"]
 
@@ -112,6 +114,11 @@ def verify(commitment: str, proof: dict[str, Any], cards: list[str], dealer: lis
         (card,) = parse_cards(o["card"])
         if _leaf(bytes.fromhex(o["salt"]), card) != leaves_[p]:
             failures.append(f"{o['card']} at position {p} does not open its leaf")
+    if (
+        "seed" in proof
+        and list(leaves(bytes.fromhex(proof["seed"]), tuple(deck_from_seed(bytes.fromhex(proof["seed"]))))) != leaves_
+    ):
+        failures.append("the seed does not shuffle into the committed deck")
     opened = {whose: [o["card"] for o in openings if o["of"] == whose] for whose in where}
     if sorted(o["position"] for o in openings if o["of"] == "you") != sorted(where["you"]):
         failures.append("not every position of the seat's cards is opened")

@@ -109,7 +109,9 @@ def _proof(
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
     shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
-    return opening(r.seed, r.deck, (r.dealt_seats, shape.hand, shape.board, r.draws), seat, len(dealer), len(board))
+    proof = opening(r.seed, r.deck, (r.dealt_seats, shape.hand, shape.board, r.draws), seat, len(dealer), len(board))
+    # The shuffle's own proof, where it reveals no one else's cards: the seed, to the only seat dealt.
+    return proof | {"seed": r.seed.hex()} if r.dealt_seats == [seat] else proof
 
 
 def _root(state: TableState) -> str:

@@ -35,6 +35,53 @@ export async function leafOf(saltHex, card) {
   return sha256Hex(bytes);
 }
 
+async function hmacKey(seedHex) {
+  return crypto.subtle.importKey("raw", hexBytes(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** The 52 card ids in dealing order for this seed (engine/shuffle.py): Fisher-Yates from the top
+ * down, each index drawn without bias by rejection from the 32-bit words of HMAC-SHA256(seed,
+ * counter as 8 bytes big-endian). */
+export async function deckFromSeed(seedHex) {
+  const key = await hmacKey(seedHex);
+  let counter = 0n;
+  let words = [];
+  const nextWord = async () => {
+    if (!words.length) {
+      const message = new Uint8Array(8);
+      new DataView(message.buffer).setBigUint64(0, counter++);
+      const block = new DataView(await crypto.subtle.sign("HMAC", key, message));
+      words = Array.from({ length: 8 }, (_, i) => block.getUint32(4 * i));
+    }
+    return words.shift();
+  };
+  const deck = Array.from({ length: 52 }, (_, i) => i);
+  for (let i = 51; i > 0; i--) {
+    const limit = 2 ** 32 - (2 ** 32 % (i + 1));
+    let word = await nextWord();
+    while (word >= limit) word = await nextWord();
+    const j = word % (i + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/** Every position's leaf for the deck this seed shuffles: the shuffle's own proof, shown to a seat
+ * that was the only one dealt (no one else's cards follow from it). */
+export async function leavesFromSeed(seedHex) {
+  const key = await hmacKey(seedHex);
+  const deck = await deckFromSeed(seedHex);
+  const leaves = [];
+  for (let p = 0; p < deck.length; p++) {
+    const salt = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`position:${p}`)));
+    const bytes = new Uint8Array(salt.length + 1);
+    bytes.set(salt);
+    bytes[salt.length] = deck[p];
+    leaves.push(await sha256Hex(bytes));
+  }
+  return leaves;
+}
+
 /** Where the deal puts each hand's cards in the deck (engine/fairness.py `positions`): one card
  * at a time from the top to each dealt seat, then the dealer; then the board; then each
  * exchange's draws, from the top, in order. */
@@ -82,5 +129,10 @@ export async function verifyProof(view, shownCommitment) {
   const board = sorted(of("board").map((o) => o.card)) === sorted(view.board);
   lines.push(`the dealer's cards shown: ${dealer ? "yes" : "NO"}`);
   if (view.board.length) lines.push(`the board: ${board ? "yes" : "NO"}`);
-  return { ok: committed && placed && opened && yours && dealer && board, lines };
+  let shuffled = true;
+  if (view.proof.seed) {
+    shuffled = (await leavesFromSeed(view.proof.seed)).join() === leaves.join();
+    lines.push(`the seed (yours alone: no other seat was dealt) shuffles into the committed deck: ${shuffled ? "yes" : "NO"}`);
+  }
+  return { ok: committed && placed && opened && yours && dealer && board && shuffled, lines };
 }
