@@ -11,9 +11,9 @@
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 
-function cardId(text) {
-  return (RANKS.indexOf(text[0]) << 2) | SUITS.indexOf(text[1]);
-}
+/** A card's id (caribbean_fast.cards: rank times 4 plus suit) from its text, and back. */
+export const cardId = (text) => (RANKS.indexOf(text[0]) << 2) | SUITS.indexOf(text[1]);
+export const cardText = (id) => RANKS[id >> 2] + SUITS[id & 3];
 
 function hexBytes(hex) {
   const bytes = new Uint8Array(hex.length / 2);

@@ -1,9 +1,9 @@
 // The side panels of the table page: the provably-fair checks of settled rounds, the last rounds
 // (game recall) and the paytables. Each draws into its own node; the table page feeds them views.
 
-import { verifyProof } from "./fair.js";
+import { cardText, verifyProof } from "./fair.js";
 
-const CARD = (c) => (typeof c === "number" ? "23456789TJQKA"[c >> 2] + "cdhs"[c & 3] : c);
+const CARD = (c) => (typeof c === "number" ? cardText(c) : c); // recall's events name cards by id
 
 /** Commitments seen before each deal, and each round the seat played checked once against its proof. */
 export class FairnessPanel {
