@@ -27,7 +27,9 @@ class Rounds(TableCore):
     def _check_deal(self) -> list[int]:
         """The seats the deal deals in: every seat with an ante. Before the bet time is up, only
         once every seated holder that is not away has bet (game 3: the round deals when the
-        betting time is up, or sooner when every seated player has bet)."""
+        betting time is up, or sooner when every seated player has bet). The clock does not deal
+        the moment the last ante lands: a player builds a bet chip by chip, and says it is done
+        with `deal`."""
         self._open()
         illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
         dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
@@ -41,11 +43,6 @@ class Rounds(TableCore):
     def _waiting(self) -> list[int]:
         """The seated holders, not away, who have not bet yet: a timed round waits for them."""
         return [k for k, s in enumerate(self.state.seats) if s.account and s.away is None and not s.bets.ante]
-
-    def _every_seat_bet(self) -> bool:
-        """A timed round deals as soon as every seated holder not away has bet (game 3)."""
-        seated = any(s.account and s.away is None for s in self.state.seats)
-        return seated and not self._waiting() and bool(self.variant.timing.bet_seconds)
 
     def _deal(self) -> None:
         self._deal_seats(self._check_deal())
@@ -228,9 +225,7 @@ class Rounds(TableCore):
         if self._expired(state.last_activity, t.idle_seconds):
             self._break_off("idle session")
             self._emit("session_ended", None, {"reason": "idle"})
-        elif self.phase is Phase.BETTING and (
-            self._expired(state.round.opened_at, t.bet_seconds) or self._every_seat_bet()
-        ):
+        elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
             dealt = [k for k, s in enumerate(state.seats) if s.bets.ante]
             self._deal_seats(dealt) if dealt else self._void("no ante before the bet time ran out")
         elif self.phase is Phase.DECIDING and self._expired(state.round.dealt_at, t.decision_seconds):
