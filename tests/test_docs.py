@@ -16,12 +16,17 @@ from caribbean_fast.cli import main
 ROOT = Path(__file__).parent.parent
 
 
-def load_hook() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("figures_hook", ROOT / "docs" / "figures_hook.py")
+def load_docs_script(name: str) -> ModuleType:
+    """A script of docs/ (they are not a package) as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "docs" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_hook() -> ModuleType:
+    return load_docs_script("figures_hook")
 
 
 def test_hook_puts_a_commands_output_in_the_page() -> None:
@@ -74,11 +79,7 @@ def test_hook_puts_a_par_sheet_figure_in_a_sentence() -> None:
 
 
 def load_commands_table() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("commands_table", ROOT / "docs" / "commands_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_docs_script("commands_table")
 
 
 def test_the_protocol_page_lists_the_commands_of_the_code() -> None:

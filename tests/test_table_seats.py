@@ -122,6 +122,13 @@ def test_a_new_holder_sees_nothing_of_the_round_before_it_sat() -> None:
     assert ann[0].player == "bob" and not ann[0].dealt  # the onlooker sees bob's fresh seat too
 
 
+def _seat_and_deal(t: Table, seats: int, ante: int) -> None:
+    for k in range(seats):
+        t.sit(k, f"p{k}", 100 * ante)
+        t.ante(k, ante)
+    t.deal()
+
+
 def _verify(view: SeatView, proof: dict[str, Any] | None = None) -> list[str]:
     used = proof or view.proof
     assert used is not None
@@ -173,10 +180,7 @@ def test_two_exchanging_seats_each_get_a_proof_of_their_own_draws(monkeypatch: p
     rig(monkeypatch, stacked_deck(["2c 7d 9h Jc 4s", "3c 8d Th Qc 5s"], "Ac Kc 9d 5h 2s", rest="Ad Ah As 3d 8c"))
     variant = load_variant("caribbean-poker").replace(seats=2)
     t = Table(variant, seats=2, seed=3)
-    for k in range(2):
-        t.sit(k, f"p{k}", 100_000)
-        t.ante(k, 1_000)
-    t.deal()
+    _seat_and_deal(t, 2, 1_000)
     t.exchange(0)
     t.exchange(1)
     t.exchange(0)
@@ -200,10 +204,7 @@ def test_a_proof_holds_a_seat_to_the_positions_the_deal_gives_it() -> None:
     """Any card opens its own position: the proof must show the seat's cards where the deal puts
     them (one at a time from the top, seat by seat, then the dealer), or it fails."""
     t = game3()
-    for k in range(2):
-        t.sit(k, f"p{k}", 5_000)
-        t.ante(k, 100)
-    t.deal()
+    _seat_and_deal(t, 2, 100)
     t.fold(0)
     t.fold(1)
     view = t.view(0)
