@@ -17,6 +17,20 @@ settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def counted_tables_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The tests' own cache of counted tables (analysis/cache.py), never the user's: the servers
+    the tests start as processes inherit it."""
+    folder = tmp_path_factory.mktemp("cache")
+    before = os.environ.get("CARIBBEAN_FAST_CACHE")
+    os.environ["CARIBBEAN_FAST_CACHE"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["CARIBBEAN_FAST_CACHE"]
+    else:
+        os.environ["CARIBBEAN_FAST_CACHE"] = before
+
+
 # ---- the game server's databases: SQLite always, PostgreSQL where it is installed --------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,3 +107,17 @@ def test_holdem_trainer_values_equal_brute_force(hole: str, flop: str) -> None:
     call = brute_force_call(v, hole, flop)
     assert advice.raise_ == call and advice.fold == -1
     assert advice.best == ("raise" if call > -1 else "fold")
+
+
+def test_the_trainers_holdem_tables_are_counted_once_and_kept(counted_tables_cache: Path) -> None:
+    """The hold'em trainer's tables go to the cache folder, keyed by the variant and the version;
+    the next Advisor reads them back and advises the same, exactly."""
+    v = load_variant("casino-holdem")
+    first = Advisor(v)
+    kept = list(counted_tables_cache.glob("trainer-*.npz"))
+    assert len(kept) == 1
+    again = Advisor(v)
+    for hole, flop in (("As Ks", "Qs Js 2d"), ("7c 2d", "Kh 9s 4c"), ("Th Td", "Tc 5s 5d")):
+        assert again.advise(hole, flop) == first.advise(hole, flop)
+    kept[0].write_bytes(b"not a table")  # a damaged cache is counted around, never an error
+    assert Advisor(v).advise("As Ks", "Qs Js 2d") == first.advise("As Ks", "Qs Js 2d")

@@ -359,7 +359,7 @@ def test_the_trainer_gives_the_par_sheets_best_decision(server: LiveServer, brow
     expect(page.locator("#mistakes")).to_have_text("2 mistakes in 2 decisions so far.")
     page.locator("#b-end").click()
     expect(page.locator("#mistakes")).to_have_text(
-        re.compile(r"^Trainer: 2 mistakes in 2 decisions, costing \d+\.\d{4} antes")
+        re.compile(r"^Trainer: 2 mistakes in 2 decisions, costing \d+\.\d{2} antes")
     )
     page.context.close()
 

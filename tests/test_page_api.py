@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import httpx
 import pytest
@@ -66,3 +68,20 @@ def test_advice_is_refused_without_a_hand_to_decide(server: LiveServer) -> None:
     assert client.cmd("advice", table="nowhere-1")["error"]["code"] == "no_table"
     assert client.cmd("advice")["error"]["code"] == "bad_field"
     client.close()
+
+
+def test_a_served_holdem_table_has_advice_at_its_first_decision(tmp_path: Path) -> None:
+    """`serve` builds the hold'em trainer's tables at start (read from the cache of counted
+    tables once they were counted), so the first decision is advised at once: no `ready: false`."""
+    with LiveServer(settings(str(tmp_path / "warm.db"), warm_trainer=True)) as live:
+        warming = live.app.state.server.advisors._warming
+        deadline = time.monotonic() + 120
+        while warming is not None and not warming.done() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        client = Client(live.ws, live.guest())
+        client.ok("sit", table="casino-holdem-1", buy_in=10_000)
+        client.ok("ante", table="casino-holdem-1", amount=100)
+        client.ok("deal", table="casino-holdem-1")
+        advice = client.ok("advice", table="casino-holdem-1")
+        assert advice["ready"] is True and advice["best"] in ("raise", "fold")
+        client.close()

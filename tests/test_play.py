@@ -154,12 +154,12 @@ def test_trainer_advises_exchanges_with_their_value(monkeypatch: pytest.MonkeyPa
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
         assert "Trainer: best is exchange: call" in app.screen_text()  # game 4 names its bet the Call
-        assert f"exchange {float(worth):+.4f} antes" in app.screen_text()
+        assert f"exchange {float(worth):+.2f} antes" in app.screen_text()
         await pilot.press("minus", "q")  # type: ignore[attr-defined]
 
     app = play(table, script, advisor)
     assert app.return_value is not None and "1 mistakes in 1 decisions" in app.return_value
-    assert f"fold where exchange is best (-{float(worth + 1):.4f} antes)" in app.return_value
+    assert f"fold where exchange is best (-{float(worth + 1):.2f} antes)" in app.return_value
 
 
 def test_trainer_reports_mistakes(monkeypatch: pytest.MonkeyPatch) -> None:

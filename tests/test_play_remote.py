@@ -160,6 +160,6 @@ def test_the_trainer_at_a_server_gives_the_par_sheets_best_decision(server: Live
     wrong = Decision.FOLD if best is Decision.RAISE else Decision.RAISE
     session.decide(wrong)
     report = session.report()
-    assert f"Trainer: 1 mistakes in 1 decisions, costing {float(advice.cost(wrong)):.4f} antes" in report
+    assert f"Trainer: 1 mistakes in 1 decisions, costing {float(advice.cost(wrong)):.2f} antes" in report
     assert advice.cost(wrong) > 0
     session.link.close()

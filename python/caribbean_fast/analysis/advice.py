@@ -20,6 +20,7 @@ from ..engine.views import SeatView
 from ..errors import InvalidCardsError
 from ..settlement import Decision
 from ..variants import Family, Variant
+from .cache import cached_arrays
 from .categories import HOLDEM_SLOTS, scaled_nets
 from .exchange import ExchangePlan
 from .holdem import HoldemRows, holdem_rows
@@ -61,23 +62,44 @@ class Advice:
         return self.value(self.best) - self.value(choice)
 
 
+def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+    """Hold'em's tables, sorted by situation: what the cache keeps."""
+    h: HoldemRows = holdem_rows(variant)
+    keys = holdem_keys(h.situations.cards)
+    order = np.argsort(keys, kind="stable")
+    per_row = HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).scale
+    return {
+        "keys": keys[order],
+        "raise": h.call_value[order],
+        "fold": h.fold_value[order],
+        "weight": h.situations.weight[order],
+        "per_row": np.array(per_row, dtype=np.int64),
+    }
+
+
 class Advisor:
     """Advice for any dealt hand of one variant (the first use pays the exact enumeration)."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self._plan: ExchangePlan | None = None
+        self._weight: npt.NDArray[np.int64] | None = None  # hold'em: each situation's count of deals
         if variant.family is Family.STUD:
             rows = stud_rows(variant)
             self._plan = stud_exchange_plan(rows)
             keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
             self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
             self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
-        else:
-            h: HoldemRows = holdem_rows(variant)
-            keys = holdem_keys(h.situations.cards)
-            self._per_row = HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).scale
-            self._set(keys, h.call_value, h.fold_value, h.situations.weight)
+        else:  # about a minute to count on a busy host: counted once per variant and version
+            arrays = cached_arrays("trainer", variant, lambda: _holdem_arrays(variant))
+            self._keys, self._raise, self._fold = arrays["keys"], arrays["raise"], arrays["fold"]
+            self._weight, self._per_row = arrays["weight"], int(arrays["per_row"])
+
+    @staticmethod
+    def kept(variant: Variant) -> bool:
+        """Whether the variant's tables are kept in the cache of counted tables (hold'em's, which
+        take about a minute to count; stud's take seconds and are counted when first asked)."""
+        return variant.family is Family.HOLDEM
 
     def _set(
         self,

@@ -109,6 +109,7 @@ def run_serve(args: argparse.Namespace) -> int:
         share=_share(args.share),
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
+        warm_trainer=True,
         **{name: getattr(args, name) for _, name, _, _ in _FRONT_DOOR},
     )
     app = create_app(settings)

@@ -191,12 +191,12 @@ class SeatKeys(ABC):
         cost = sum((m.cost for m in self.mistakes), Fraction(0))
         lines = [
             self.session_result(),
-            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.4f} antes",
+            f"Trainer: {len(self.mistakes)} mistakes in {self.decisions} decisions, costing {float(cost):.2f} antes",
         ]
         word = self._word
         lines += [
             f"  round {m.round}: {m.cards} against {m.board}: {word(m.chosen)} where {word(m.best)} is best "
-            f"(-{float(m.cost):.4f} antes)"
+            f"(-{float(m.cost):.2f} antes)"
             for m in self.mistakes
         ]
         return "\n".join(lines)

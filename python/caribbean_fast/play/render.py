@@ -202,7 +202,7 @@ def table_area(session: SeatKeys) -> RenderableType:
 def _trainer_line(v: Variant, advice: Advice) -> str:
     """The trainer's values, each decision in the game's words."""
     values = {"raise": advice.raise_, "fold": advice.fold, "exchange": advice.exchange}
-    said = [f"{decision_word(v, d)} {float(x):+.4f} antes" for d, x in values.items() if x is not None]
+    said = [f"{decision_word(v, d)} {float(x):+.2f} antes" for d, x in values.items() if x is not None]
     return f"Trainer: best is {decision_word(v, advice.best)}: " + ", ".join(said)
 
 

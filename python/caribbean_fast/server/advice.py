@@ -8,6 +8,8 @@ holding up the socket's other commands."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 from ..analysis.advice import EXCHANGE, Advisor
@@ -18,12 +20,30 @@ from .tables import Owner
 
 __all__ = ["Advisors"]
 
+_log = logging.getLogger(__name__)
+
 
 class Advisors:
     """One `Advisor` per variant, built on first use in a worker thread."""
 
     def __init__(self) -> None:
         self._built: dict[str, asyncio.Task[Advisor]] = {}
+        self._warming: asyncio.Task[None] | None = None
+
+    def warm(self, variants: Iterable[Variant]) -> None:
+        """Builds the advisors whose tables are kept in the cache of counted tables (hold'em's)
+        now, one after another, so that the first decision at any table gets advice: read from the
+        cache (analysis/cache.py) in well under a second, or counted once (about a minute on a
+        busy host) and kept there."""
+        slow = {v.name: v for v in variants if Advisor.kept(v)}  # stud's take seconds: counted when asked
+        self._warming = asyncio.create_task(self._warm(slow.values()))
+
+    async def _warm(self, variants: Iterable[Variant]) -> None:
+        for variant in variants:
+            try:
+                await self._advisor(variant)
+            except Exception:
+                _log.exception("the trainer's tables for %s were not built", variant.name)
 
     def _advisor(self, variant: Variant) -> asyncio.Task[Advisor]:
         if variant.name not in self._built:

@@ -44,6 +44,7 @@ class Settings:
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
     share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
     tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
+    warm_trainer: bool = False  # the trainer's tables built at start (`serve` does: advice at the first decision)
     # the front door (gate.Gate): connections, handshakes, frames by address, registrations
     connections_per_address: int = 64
     connections: int = 4096

@@ -70,6 +70,8 @@ class Server:
         self._sessions = asyncio.create_task(self._end_sessions())
         if self.settings.tune_process:
             tune_process()
+        if self.settings.warm_trainer:
+            self.advisors.warm(spec.variant for spec in self.settings.tables)
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
         if waiting := len(self.settings.tables) - len(self.owners):
             why = "another process serves them (or will); this one takes them over if it stops"

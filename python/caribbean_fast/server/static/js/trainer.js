@@ -2,7 +2,7 @@
 // from the server's exact tables (the `advice` command, as the terminal trainer shows it); each
 // decision against the advice is a mistake, and the session's end reports them and their cost.
 
-const sign = (x) => (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(4);
+const sign = (x) => (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(2);
 
 export class Trainer {
   // `words()`: each decision ("raise", "fold", "exchange") in the game's words, from the rules.
@@ -53,7 +53,7 @@ export class Trainer {
     }
     const a = answer.result;
     if (!a.ready) {
-      this.panel.textContent = "The trainer is reading the exact tables (seconds for stud, about a minute for hold'em)…";
+      this.panel.textContent = "The trainer is reading the exact tables…";
       setTimeout(() => key === this.key && this.fetch(key), 1500);
       return;
     }
@@ -62,7 +62,7 @@ export class Trainer {
     this.panel.innerHTML = `<p>Best: <strong data-testid="best"></strong></p><p class="values"></p>`;
     this.panel.querySelector("strong").textContent = name(a.best);
     this.panel.querySelector(".values").textContent = Object.keys(a.antes)
-      .map((d) => `${name(d)}: ${sign(a.antes[d])} antes (${a.exact[d]})`)
+      .map((d) => `${name(d)}: ${sign(a.antes[d])} antes`)
       .join(" · ");
   }
 
@@ -92,9 +92,9 @@ export class Trainer {
   report() {
     if (!this.decisions) return "";
     const cost = this.mistakes.reduce((sum, m) => sum + m.cost, 0);
-    const lines = [`Trainer: ${this.mistakes.length} mistakes in ${this.decisions} decisions, costing ${cost.toFixed(4)} antes.`];
+    const lines = [`Trainer: ${this.mistakes.length} mistakes in ${this.decisions} decisions, costing ${cost.toFixed(2)} antes.`];
     for (const m of this.mistakes) {
-      lines.push(`Round ${m.round}: ${m.cards}: ${this.name(m.chosen)} where ${this.name(m.best)} is best (\u2212${m.cost.toFixed(4)} antes).`);
+      lines.push(`Round ${m.round}: ${m.cards}: ${this.name(m.chosen)} where ${this.name(m.best)} is best (\u2212${m.cost.toFixed(2)} antes).`);
     }
     return lines.join(" ");
   }
