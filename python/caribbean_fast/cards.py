@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArgumentError, InvalidCardsError, require_type
+from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError, require_type
 
 __all__ = ["RANKS", "SUITS", "CardsLike", "Deck", "card_text", "format_cards", "parse_card", "parse_cards"]
 
@@ -47,6 +47,8 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
     """Distinct card ids from text such as "As Kd 10h" (spaces or commas) or an iterable.
 
     ``count`` is the number of cards required: one number, or the allowed numbers."""
+    if isinstance(cards, bytes | bytearray | memoryview):  # its bytes would read as card ids
+        raise ArgumentTypeError(f"cards: text or card ids, not {type(cards).__name__} (decode the text first)")
     items: Iterable[CardLike] = re.split(r"[\s,]+", cards.strip()) if isinstance(cards, str) else cards
     ids = [parse_card(c) for c in items if not (isinstance(c, str) and not c.strip())]
     seen: set[int] = set()

@@ -183,6 +183,8 @@ def value_of_ids(ids: Sequence[int]) -> HandValue:
 
 
 def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    if isinstance(cards, np.ma.MaskedArray):  # np.asarray would drop the mask, evaluating masked cards
+        raise ArgumentTypeError("cards: a masked array's mask would be ignored; pass the rows to evaluate")
     try:
         array = np.asarray(cards)
     except (ValueError, OverflowError) as err:  # ragged rows, ints past any dtype

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ from .bounds import (
 from .errors import ArgumentError, ImpossibleOutcomeError
 from .hands import HandClass
 from .settlement import Settlement, settle
-from .variants import ExchangeCards, Family, HandThreshold, Variant
+from .variants import ExchangeCards, Family, HandThreshold, Variant, as_variant
 
 __all__ = [
     "CHUNK_ROUNDS",
@@ -84,6 +85,14 @@ class SimulationResult:
     loss_frequency: float
     per_seat: tuple[SeatFigures, ...]
     side_bets: dict[str, float] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Short: the variant by name (its whole rules would fill a screen)."""
+        return (
+            f"SimulationResult({self.variant.name!r}, strategy={self.strategy!r}, rounds={self.rounds:,}, "
+            f"seats={self.seats}, mean={self.mean:+.6f}, stderr={self.stderr:.6f})"
+        )
+
     progressive_at_reset: float | None = None
     exchanged: tuple[float, ...] = ()  # game 4: the share of seat-rounds with at least 1, 2, 3 exchanges
 
@@ -368,7 +377,7 @@ def _run_dask(
 
 
 def simulate(
-    variant: Variant,
+    variant: Variant | str | Path,
     rounds: int,
     seed: int = 0,
     strategy: str | StrategyTable = "best",
@@ -385,6 +394,7 @@ def simulate(
     ("table": the exchanges the strategy table makes, the best strategy's in game 4). `client`: a
     `dask.distributed.Client` to run the chunks on; the counts equal a local run's with the same
     seed."""
+    variant = as_variant(variant)
     _check_arguments(variant, rounds, seats, exchange)
     seed, threads = checked_seed(seed), checked_threads(threads)
     name = strategy if isinstance(strategy, str) else "table"
@@ -415,6 +425,12 @@ class SessionResult:
     final: npt.NDArray[np.float64]
     ruined: npt.NDArray[np.bool_]
 
+    def __repr__(self) -> str:
+        return (
+            f"SessionResult({self.variant.name!r}, strategy={self.strategy!r}, rounds={self.rounds:,}, "
+            f"bankroll={self.bankroll:g}, sessions={len(self.final):,}, ruined={float(self.ruined.mean()):.4f})"
+        )
+
     @property
     def risk_of_ruin(self) -> float:
         """The share of sessions that could no longer cover a round."""
@@ -443,7 +459,7 @@ def _cell_nets(v: Variant, shape: Sequence[int]) -> list[float]:
 
 
 def simulate_sessions(
-    variant: Variant,
+    variant: Variant | str | Path,
     sessions: int,
     rounds: int,
     bankroll: float,
@@ -457,6 +473,7 @@ def simulate_sessions(
     sessions, rounds = checked_sessions(sessions, rounds)  # before Rust allocates a result for each
     bankroll, seed = checked_number("bankroll", bankroll, MAX_BANKROLL), checked_seed(seed)
     threads = checked_threads(threads)
+    variant = as_variant(variant)
     _check_arguments(variant, 1, 1, exchange)
     sim = _simulator(variant, analyze(variant, strategy).table, 1, exchange)
     most = variant.exchanges.most_per_round if variant.exchanges and exchange != "never" else 0

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 from ..errors import ArgumentError
-from ..variants import Family, Variant
+from ..variants import Family, Variant, as_variant
 from . import holdem, stud
 from .parsheet import Event, ParSheet, ProgressiveReturn, SideBetReturn
 from .strategy import StrategyTable
@@ -27,9 +28,11 @@ def strategies(family: Family) -> dict[str, str]:
     return {name: description for name, (description, _) in table.items()}
 
 
-def analyze(variant: Variant, strategy: str = "best") -> ParSheet:
-    """The exact par sheet of a variant under a named strategy (see `strategies`), computed once
-    per (variant, strategy): a Variant is immutable and hashable, so the sheet is cached by it."""
+def analyze(variant: Variant | str | Path, strategy: str = "best") -> ParSheet:
+    """The exact par sheet of a variant (or a preset name, or a TOML path) under a named strategy
+    (see `strategies`), computed once per (variant, strategy): a Variant is immutable and
+    hashable, so the sheet is cached by it."""
+    variant = as_variant(variant)
     known = strategies(variant.family)
     if strategy not in known:
         raise ArgumentError(f"strategy: {strategy!r} is not one of {', '.join(known)}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +24,7 @@ from ..bounds import MAX_METER_ROUNDS, checked_count, checked_seed
 from ..errors import ArgumentError
 from ..hands import HandClass
 from ..settlement import MeterDraw, draw_meter, settle
-from ..variants import Family, Progressive, Variant
+from ..variants import Family, Progressive, Variant, as_variant
 from .categories import first_five_outcome
 
 __all__ = ["MeterResult", "simulate_meter"]
@@ -79,8 +80,9 @@ def _pays(variant: Variant, classes: list[HandClass]) -> tuple[list[int], list[F
     return fixed, shares
 
 
-def simulate_meter(variant: Variant, rounds: int, seed: int = 0, seats: int = 1) -> MeterResult:
+def simulate_meter(variant: Variant | str | Path, rounds: int, seed: int = 0, seats: int = 1) -> MeterResult:
     """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its reset."""
+    variant = as_variant(variant)
     p = variant.progressive
     if p is None or variant.family is not Family.STUD:
         raise ArgumentError(f"{variant.name} has no progressive meter")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import IllegalActionError, InsufficientFundsError
+from ..errors import IllegalActionError, InsufficientFundsError, require_type
 from .core import Placement, TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
@@ -89,6 +89,7 @@ class Betting(TableCore):
         self._place(self._check_ante(seat, amount, account))
 
     def _check_progressive(self, seat: int, on: bool) -> Placement:
+        require_type(on, bool, "on: True or False")
         s, p = self._betting(seat), self.variant.progressive
         if p is None:
             raise IllegalActionError(f"{self.variant.name} has no progressive bet")

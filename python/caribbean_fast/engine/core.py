@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, InsufficientFundsError
-from ..variants import Variant
+from ..errors import ArgumentError, ArgumentTypeError, CaribbeanFastError, IllegalActionError, InsufficientFundsError
+from ..variants import Variant, as_variant
 from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
 from .accounts import AccountBook
@@ -72,7 +73,7 @@ class TableCore:
 
     def __init__(
         self,
-        variant: Variant,
+        variant: Variant | str | Path,
         *,
         seats: int | None = None,
         limits: int = 0,
@@ -83,6 +84,7 @@ class TableCore:
         book: AccountBook | None = None,
         accounts: Sequence[str] | None = None,
     ) -> None:
+        variant = as_variant(variant)  # a preset name or a TOML path too
         seats = variant.seats if seats is None else seats
         self.check_config(variant, seats, limits)
         self.variant, self.limits, self.seed = variant, variant.limits[limits], seed
@@ -99,7 +101,7 @@ class TableCore:
         if len(self.accounts) != seats:
             raise ArgumentError(f"{len(self.accounts)} accounts for {seats} seats")
         self._pending: tuple[str, dict[str, Any]] | None = None
-        self._now = self.clock()
+        self._now = self._clock_reading()
         if store is not None:
             meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts)}
             store.begin(meta | {k: str(v) for k, v in self.config.items()})  # refuses a store holding a table
@@ -152,7 +154,7 @@ class TableCore:
         command = ENGINE.get(kind)
         if command is None:
             raise IllegalActionError(f"{kind!r} is not a command")
-        self._now = self.clock()
+        self._now = self._clock_reading()
         start = self.seq
         self._pending = (kind, args)
         try:
@@ -162,6 +164,21 @@ class TableCore:
         produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []
         self._forget()
         return produced
+
+    def _clock_reading(self) -> datetime:
+        """The clock's time for a command: aware of its zone, and never before the table's last
+        event (the record's times only move forward). The system clock stepped back (a time
+        server's correction) reads as the last event's time; a clock of the caller's that goes
+        back is refused."""
+        now = self.clock()
+        if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
+            raise ArgumentTypeError(f"clock: must give timezone-aware datetimes, not {now!r:.60}")
+        last = self.events[-1].time if self.events else None
+        if last is not None and now < last:
+            if self.clock is not utc_now:
+                raise ArgumentError(f"clock: {now.isoformat()} is before the table's last event at {last.isoformat()}")
+            now = last
+        return now
 
     def _forget(self) -> None:
         """With a store, drops the events before the latest round's opening, and any beyond the

@@ -8,15 +8,16 @@ checks (`_check_raise`), as does `actions`, which a server asks for every view i
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
-from ..errors import CaribbeanFastError, IllegalActionError
+from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, require_type
 from ..variants import ExchangeCards
 from .betting import Betting
-from .commands import PLAYED
-from .core import Clock
+from .commands import ENGINE, PLAYED
+from .core import Clock, illegal
 from .events import Event
 from .history import seat_history
 from .limits import check_limit_change
@@ -211,7 +212,16 @@ class Table(Betting, Seating):
         return events
 
     def execute(self, kind: str, args: dict[str, Any]) -> list[Event]:
-        """Runs a command by its recorded name and arguments (replays)."""
+        """Runs a command by its recorded name and arguments (replays); ArgumentError naming an
+        argument missing or unknown, before anything runs."""
+        command = ENGINE.get(kind)
+        illegal(command is None, f"{kind!r} is not a command")
+        assert command is not None
+        require_type(args, Mapping, f"{kind}'s arguments: a mapping of names to values")
+        try:
+            inspect.signature(getattr(self, command.handler)).bind(**args)
+        except TypeError as err:
+            raise ArgumentError(f"{kind}: {err}") from None
         return self._run(kind, **args)
 
     # ---- checks alone: the commands' own --------------------------------------------------------

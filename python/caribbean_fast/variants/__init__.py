@@ -6,7 +6,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from ..errors import VariantError
+from ..errors import ArgumentTypeError, VariantError
 from .model import (
     BetLimits,
     Currency,
@@ -43,6 +43,7 @@ __all__ = [
     "Timing",
     "Unfinished",
     "Variant",
+    "as_variant",
     "example_path",
     "from_dict",
     "list_examples",
@@ -80,6 +81,18 @@ def preset_path(name: str) -> Path:
 def example_path(name: str) -> Path:
     """The TOML file of an example variant."""
     return _folder("examples") / f"{name}.toml"
+
+
+def as_variant(value: Variant | str | Path, what: str = "variant") -> Variant:
+    """A variant given as itself, a preset or example name, or a TOML path: what every public
+    function that takes a variant accepts (ArgumentTypeError naming the argument otherwise)."""
+    if isinstance(value, Variant):
+        return value
+    if isinstance(value, str | Path):
+        return load_variant(value)
+    raise ArgumentTypeError(
+        f"{what}: a Variant, a preset name or a TOML path, not {type(value).__name__} {value!r:.60}"
+    )
 
 
 def load_variant(name_or_path: str | Path) -> Variant:

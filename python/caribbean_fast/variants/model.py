@@ -393,7 +393,18 @@ class Variant:
             "seats",
             f"must be 1 to 7, not {self.seats!r}",
         )
+        _check(
+            isinstance(self.title, str) and self.title.isprintable(),
+            "title",
+            f"must be printable text (no control characters such as terminal escapes), not {self.title!r:.60}",
+        )
+        _check(
+            self.family is Family.STUD or self.seats == 1,
+            "seats",
+            f"hold'em is played at one seat (the simulator deals one), not {self.seats!r}",
+        )
         _check(bool(self.limits), "limits", "at least one table of limits is needed")
+        self._check_whole_stakes()
         _check(
             self.exchanges is None or self.family is Family.STUD,
             "exchanges",
@@ -412,6 +423,20 @@ class Variant:
         for name in PAYTABLES:
             object.__setattr__(self, name, _frozen_paytable(getattr(self, name), name))
         self._check_paytables()
+
+    def _check_whole_stakes(self) -> None:
+        """A raise (call) and an exchange fee are whole minor units at every table's minimum
+        ante: a fraction that makes them fractional would refuse the table's smallest ante."""
+        fee = self.exchanges.fee_antes if self.exchanges is not None else Fraction(0)
+        for where, ratio in (("raise_multiple", self.raise_multiple), ("exchanges.fee_antes", fee)):
+            for lim in self.limits:
+                stake = lim.minimum * Fraction(ratio)
+                _check(
+                    stake.denominator == 1,
+                    where,
+                    f"{_short(Fraction(ratio))} of the minimum ante {lim.minimum} is {float(stake):g} minor units, "
+                    "not a whole number: choose a ratio that makes whole minor units",
+                )
 
     @property
     def raise_word(self) -> str:
