@@ -483,7 +483,11 @@ function onKey(event) {
   const step = event.shiftKey ? 10 : 1;
   let handled = true;
   if (key === "Insert" || key === "0") rebet();
-  else if (key === "Enter") enter(); // the game's key whatever has focus (Space presses a focused button)
+  else if (key === "Enter") {
+    // the game's key whatever has focus (Space presses a focused button); a link still opens
+    if (target.tagName === "A") return;
+    enter();
+  }
   else if (key === "-" || key === "Subtract") decide("fold");
   else if ((key === "x" || key === "X") && state.rules.exchanges) exchange();
   else if ((key === "p" || key === "P") && state.rules.progressive) toggleProgressive();
