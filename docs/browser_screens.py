@@ -1,7 +1,8 @@
-"""Draws the screenshots of the table page (docs/browser-<game>-<size>.png): a live server with
-one table of each game, Debian's Chromium headless through Playwright, one round of each game
-played as a guest at desktop size (1280x900) and seen at phone size (390x844). Game 3 is shown
-mid-decision with a second player seated, so its timer and the other seat show.
+"""Draws the screenshots of the table page (docs/browser-<game>-<size>.png at the decision and
+docs/browser-<game>-<size>-settled.png at settlement): a live server with tables of each game,
+Debian's Chromium headless through Playwright, one round of each game played as a guest and seen
+at 1280x800, 1366x768 and 390x844 (the window a player has: nothing scrolled). Game 3 has a
+second player seated, so its timer and the other seat show.
 
     python docs/browser_screens.py     # needs the test extra and /usr/bin/chromium
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
@@ -19,59 +21,67 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser_helpers import CHROMIUM, browser_settings, sit
 from live_server import LiveServer
 
-from caribbean_fast.variants import PRESETS
+from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.variants import PRESETS, load_variant
 
 DOCS = Path(__file__).resolve().parent
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
-PHONE: ViewportSize = {"width": 390, "height": 844}
+SIZES: dict[str, ViewportSize] = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "390x844": {"width": 390, "height": 844},
+}
 
 
-def play_to(page: Page, game: str, decide: bool) -> None:
-    """Two chips on the ante, the extra bets the game has, the deal, and (if `decide`) the raise."""
-    page.locator(".chip-button").nth(1).click()
-    page.locator("#spot-ante").click()
-    page.locator("#spot-ante").click()
+def play_to_decision(page: Page, game: str) -> None:
+    """The extra bets the game has, two chips on the ante (one at game 3: it deals once every
+    seated player has bet), the deal, and game 4's exchange."""
     for extra in ("#b-progressive", "#b-side"):
         if page.locator(extra).is_visible():
             page.locator(extra).click()
-    page.locator("#b-deal").click()
-    expect(page.locator("#result")).to_have_text("Your decision")
+            expect(page.locator(extra)).to_have_attribute("aria-pressed", "true")
+    page.locator(".chip-button").nth(1).click()
+    for _ in range(1 if game == "network-24h" else 2):
+        page.locator("#spot-ante").click()
+    if game != "network-24h":
+        page.locator("#b-deal").click()
+    expect(page.locator("#result")).to_have_text("Your decision", timeout=30_000)
     if page.locator("#b-exchange").is_visible():
         page.locator("#b-exchange").click()
         expect(page.locator("#b-exchange")).to_contain_text("(1/3)")
-    if decide:
-        page.locator("#b-raise").click()
-        expect(page.locator("#fairness .fair-ok")).to_be_visible()
 
 
-def shoot(page: Page, game: str) -> None:
-    page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(300)
-    page.screenshot(path=DOCS / f"browser-{game}-desktop.png")
-    page.set_viewport_size(PHONE)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
-    page.screenshot(path=DOCS / f"browser-{game}-phone.png")
+def shoot(page: Page, game: str, moment: str) -> None:
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(900)  # past the chips' animation
+        page.screenshot(path=DOCS / f"browser-{game}-{size}{moment}.png")
+        print(f"docs/browser-{game}-{size}{moment}.png")
 
 
 def main() -> None:
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        LiveServer(browser_settings(f"{tmp}/screens.db")) as server,
-        sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=CHROMIUM)
-        for game in PRESETS:
-            page = browser.new_context(viewport=DESKTOP).new_page()
-            sit(page, server, game)
-            if game == "network-24h":
-                other = browser.new_context(viewport=DESKTOP).new_page()
-                sit(other, server, game)
-                other.locator("#spot-ante").click()
-            play_to(page, game, decide=game != "network-24h")
-            shoot(page, game)
-            print(f"docs/browser-{game}-desktop.png, docs/browser-{game}-phone.png")
-        browser.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = browser_settings(f"{tmp}/screens.db")
+        tables = []
+        for name in PRESETS:  # the presets' own timers: time for three shots of the decision
+            variant = load_variant(name)
+            tables += [TableSpec(f"{name}-{k}", variant, variant.seats) for k in (1, 2)]
+        with LiveServer(replace(config, tables=tables)) as server, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            for game in PRESETS:
+                page = browser.new_context(viewport=SIZES["1280x800"]).new_page()
+                sit(page, server, game)
+                if game == "network-24h":
+                    other = browser.new_context(viewport=SIZES["1280x800"]).new_page()
+                    sit(other, server, game)
+                    other.locator("#spot-ante").click()
+                play_to_decision(page, game)
+                shoot(page, game, "")
+                page.set_viewport_size(SIZES["1280x800"])
+                page.locator("#b-raise").click()
+                expect(page.locator("#fairness .fair-ok")).to_be_visible(timeout=30_000)
+                shoot(page, game, "-settled")
+            browser.close()
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ def test_wrong_types_are_the_packages_errors_naming_the_argument() -> None:
     with pytest.raises(ArgumentError, match="ante: got an unexpected keyword argument 'colour'"):
         t.execute("ante", {"seat": 0, "amount": 100, "colour": "red"})
     with pytest.raises(ArgumentTypeError, match="cards: text or card ids, not bytes"):
-        cf.evaluate(b"As Ks Qs Js Ts")  # type: ignore[arg-type]
+        cf.evaluate(b"As Ks Qs Js Ts")
     masked = np.ma.masked_array(
         np.array([[0, 1, 2, 3, 4]], dtype=np.uint8), mask=np.array([[0, 0, 0, 0, 1]], dtype=bool)
     )

@@ -35,7 +35,7 @@ from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
 from caribbean_fast.variants import PRESETS, Family
-from caribbean_fast.variants.presentation import bet_words
+from caribbean_fast.variants.presentation import bet_words, suggested_buy_in
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -92,12 +92,7 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
     start = owner.t.balance(seat)
     assert start == buy_in
     assert page.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"] == server.settings.demo_balance - buy_in
-    page.locator(".chip-button").nth(1).click()
-    chip = int(page.locator(".chip-button").nth(1).get_attribute("data-chip") or 0)
-    page.locator("#spot-ante").click()
-    expect(page.locator("#spot-ante .spot-amount")).to_have_text(money(chip, code))
-    expect(page.locator("#spot-ante .stack .chip")).not_to_have_count(0)
-    assert owner.t.state.seats[seat].bets.ante == chip
+    # the extra bets first: game 3 deals once every seated player has an ante
     if variant.progressive:
         page.locator("#b-progressive").click()
         expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
@@ -105,7 +100,14 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
         page.locator("#b-side").click()
         expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
         assert owner.t.state.seats[seat].bets.side(variant.side_bets[0].name) > 0
-    page.locator("#b-deal").click()
+    page.locator(".chip-button").nth(1).click()
+    chip = int(page.locator(".chip-button").nth(1).get_attribute("data-chip") or 0)
+    page.locator("#spot-ante").click()
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text(money(chip, code))
+    expect(page.locator("#spot-ante .stack .chip")).not_to_have_count(0)
+    assert owner.t.state.seats[seat].bets.ante == chip
+    if page.locator("#b-deal").is_enabled():
+        page.locator("#b-deal").click()
     dealt = 5 if variant.family is Family.STUD else 2
     expect(page.locator("#cards svg.card")).to_have_count(dealt)
     assert page.locator("#cards svg.card").first.get_attribute("aria-label") in _names(owner, seat)
@@ -418,3 +420,224 @@ def test_the_browsers_leaf_is_the_engines(blank_page: Page, salt: bytes, card: i
         [salt.hex(), card_text(card)],
     )
     assert leaf == hashlib.sha256(salt + bytes([card])).hexdigest()
+
+
+# ---- issue 33: the table page itself ----------------------------------------------------------------
+
+SIZES: dict[str, ViewportSize] = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "390x844": {"width": 390, "height": 844},
+}
+FELT_LIGHTEST = (0x17, 0x92, 0x4F)  # the felt's gradient at its brightest (casino.css)
+
+
+def _leave(page: Page) -> None:
+    """Frees the seat (the module's server has three tables of each one-seat game)."""
+    page.locator("summary", has_text="Seat").click()
+    page.get_by_role("button", name="Leave the table").click()
+    expect(page.locator("#message")).to_contain_text("You left the table")
+    page.context.close()
+
+
+def test_enter_is_the_games_key_whatever_has_focus_and_space_presses_the_button(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Game 4 by keyboard: Tab to Exchange and Space exchanges; Enter then calls (never a second
+    exchange); X exchanges; the key help names the game's keys in its words; a fold is "folded"."""
+    page = new_page(browser)
+    sit(page, server, "caribbean-poker")
+    owner, seat = seat_at(server, account_of(page))
+    start = owner.t.balance(seat)
+    expect(page.locator("#keys")).to_contain_text("Enter deal / call")
+    expect(page.locator("#keys")).to_contain_text("X exchange")
+    expect(page.locator("#keys")).not_to_contain_text("Progressive")
+    page.locator("#b-rebet").focus()  # a focused button does not take Enter
+    page.keyboard.press("Enter")  # deals
+    expect(page.locator("#result")).to_have_text("Your decision")
+    page.locator("#b-exchange").focus()
+    page.keyboard.press("Space")  # presses the focused button: one exchange
+    expect(page.locator("#b-exchange")).to_have_text("Exchange (1/3)")
+    expect(page.locator("#b-exchange")).to_be_focused()
+    page.keyboard.press("Enter")  # the game's key: calls, not a second exchange
+    start += settle_check(page, owner, seat, start)
+    settled = owner.t.state.seats[seat].results
+    assert settled is not None and settled["outcome"]["exchanges"] == 1 and settled["outcome"]["decision"] == "raise"
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text("Your decision")
+    page.keyboard.press("x")
+    expect(page.locator("#b-exchange")).to_have_text("Exchange (1/3)")
+    page.keyboard.press("-")
+    settle_check(page, owner, seat, start)
+    expect(page.locator("#recall li").first).to_contain_text("folded, lost")
+    _leave(page)
+
+
+def test_the_progressive_toggles_by_its_key_and_button_and_is_drawn_as_its_own_chip(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Game 1: P ticks and unticks the $1 progressive (no Clear needed), drawn as a "1" chip,
+    never as the table's smallest chip ("5")."""
+    page = new_page(browser)
+    sit(page, server, "atlantic-city")
+    owner, seat = seat_at(server, account_of(page))
+    expect(page.locator("#keys")).to_contain_text("P Progressive on / off")
+    page.keyboard.press("p")
+    expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#spot-progressive .chip-text")).to_have_text("1")
+    assert owner.t.state.seats[seat].bets.progressive == 100
+    page.keyboard.press("p")
+    expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#spot-progressive .chip")).to_have_count(0)
+    page.locator("#b-progressive").click()
+    expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
+    page.locator("#b-progressive").click()  # the button unticks it too
+    expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "false")
+    assert owner.t.state.seats[seat].bets.progressive == 0
+    _leave(page)
+
+
+def _within_the_window(page: Page, size: str) -> None:
+    """Nothing scrolled, and the cards, board, dealer, balance and decision buttons inside the window."""
+    page.set_viewport_size(SIZES[size])
+    page.evaluate("window.scrollTo(0, 0)")
+    height, width = SIZES[size]["height"], SIZES[size]["width"]
+    for part in ("#dealer", "#board", "#cards", "#balance", "#b-raise", "#b-fold", "#b-deal", "#result"):
+        box = page.locator(part).bounding_box()
+        assert box is not None, part
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, part, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (size, part, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_round_fits_the_window_and_each_bet_spot_shows_its_own_result(server: LiveServer, browser: Browser) -> None:
+    """Hold'em (the tallest table: dealer, board and hand) at 1280x800, 1366x768 and 390x844: the
+    round is in the window at the decision and at settlement; each spot says won (at N to 1),
+    lost or push, from the server's `result.bets`; the chips move unless the player asks for
+    reduced motion; no internal name shows."""
+    page = new_page(browser, SIZES["1280x800"])
+    sit(page, server, "casino-holdem")
+    owner, seat = seat_at(server, account_of(page))
+    start = owner.t.balance(seat)
+    expect(page.locator("#keys")).to_contain_text("B AA Bonus on / off")
+    page.keyboard.press("b")
+    expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text("Your decision")
+    for size in SIZES:
+        _within_the_window(page, size)
+    page.set_viewport_size(SIZES["1280x800"])
+    page.keyboard.press("Enter")  # calls
+    settle_check(page, owner, seat, start)
+    bets = owner.t.view(seat).result["bets"]  # type: ignore[index]
+    assert [b["spot"] for b in bets] == ["ante", "raise", "side:aa-bonus"]
+    spot_of = {"ante": "#spot-ante", "raise": "#spot-raise", "side:aa-bonus": "#spot-side"}
+    for bet in bets:
+        amount = money(abs(bet["net"]), "EUR")
+        words = {"won": f"Won {amount}", "lost": f"Lost {amount}", "push": "Push"}[bet["result"]]
+        if bet["pays"]:
+            words += f"\nat {bet['pays']}"
+        expect(page.locator(f"{spot_of[bet['spot']]} .spot-result")).to_have_text(words)
+        expect(page.locator(spot_of[bet["spot"]])).to_have_class(re.compile(rf"\b{bet['result']}\b"))
+    assert sum(b["net"] for b in bets) == owner.t.state.seats[seat].results["net"]["total"]  # type: ignore[index]
+    moving = "document.querySelector('.spot.paid .stack .chip, .spot.taken .stack')"
+    assert page.evaluate(f"getComputedStyle({moving}).animationName") in ("chip-in", "chips-out")
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(f"getComputedStyle({moving}).animationName") == "none"
+    text = page.locator("body").inner_text()
+    for internal in ("aa-bonus", "lowest:", "OF-FOURS", "pair-of"):
+        assert internal not in text, internal
+    for size in SIZES:
+        _within_the_window(page, size)
+    _leave(page)
+
+
+def _contrast(page: Page, selector: str) -> float:
+    """The WCAG contrast of the element's text on its background laid over the brightest felt."""
+    fg, bg = page.evaluate(
+        "(s) => { const e = document.querySelector(s); const c = getComputedStyle(e);"
+        " return [c.color, c.backgroundColor]; }",
+        selector,
+    )
+
+    def rgba(text: str) -> tuple[float, ...]:
+        parts = [float(x) for x in re.findall(r"[\d.]+", text)]
+        return tuple(parts + [1.0] * (4 - len(parts)))
+
+    def over(colour: tuple[float, ...], under: tuple[float, ...]) -> tuple[float, ...]:
+        a = colour[3]
+        return tuple(colour[k] * a + under[k] * (1 - a) for k in range(3))
+
+    def luminance(rgb: tuple[float, ...]) -> float:
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    back = over(rgba(bg), FELT_LIGHTEST)
+    front = over(rgba(fg), back)
+    high, low = sorted((luminance(front), luminance(back)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_before_sitting_nothing_acts_no_seat_free_shows_and_the_console_is_clean(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Every seat of game 1 taken: the page says so before Sit down, and disables it and every
+    button of the table; loading the page logs no error (no 401 from /api/me, no 404 favicon);
+    the rule line and "Lost" read at 4.5:1 or more on the felt."""
+    with LiveServer(browser_settings(str(tmp_path / "full.db"))) as server:
+        holders = [Client(server.ws, server.guest()) for _ in range(3)]
+        for k, holder in enumerate(holders, start=1):
+            holder.ok("sit", table=f"atlantic-city-{k}", buy_in=10_000)
+        page = new_page(browser)
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        page.goto(f"{server.http}/play/atlantic-city")
+        page.get_by_role("button", name="Play as guest").click()
+        expect(page.locator("#sit-full")).to_have_text(re.compile("^No seat is free"))
+        expect(page.get_by_role("button", name="Sit down")).to_be_disabled()
+        buttons = page.locator("#actions .btn:visible, #spots button.spot:visible")
+        assert buttons.count() >= 7
+        for k in range(buttons.count()):
+            expect(buttons.nth(k)).to_be_disabled()
+        assert errors == [], errors
+        assert _contrast(page, "#rule-line") >= 4.5
+        page.evaluate("document.querySelector('#result').className = 'result lost'; result.textContent = 'Lost $5.00'")
+        assert _contrast(page, "#result") >= 4.5
+        page.goto(f"{server.http}/play/cyberstud")  # a free seat: the offer, the buttons still off
+        expect(page.locator("#sit-full")).to_be_hidden()
+        expect(page.get_by_role("button", name="Sit down")).to_be_enabled()
+        expect(page.locator("#b-deal")).to_be_disabled()
+        assert errors == [], errors
+        page.context.close()
+        for holder in holders:
+            holder.close()
+
+
+def test_game_3_offers_twenty_rounds_and_refuses_an_ante_it_cannot_raise(server: LiveServer, browser: Browser) -> None:
+    """The buy-in offered covers twenty minimum rounds (ante and raise); a seat that could not
+    cover its raise is refused the ante before any deal, in the engine's words."""
+    page = new_page(browser)
+    page.goto(f"{server.http}/play/network-24h")
+    page.get_by_role("button", name="Play as guest").click()
+    expect(page.locator("#buy-in")).not_to_have_value("")
+    offered = round(float(page.locator("#buy-in").input_value()) * 100)
+    owner = next(o for o in server.app.state.server.owners.values() if o.spec.variant.name == "network-24h")
+    variant, limits = owner.spec.variant, owner.spec.limits
+    minimum = variant.limits[limits].minimum
+    assert offered == suggested_buy_in(variant, variant.limits[limits])
+    assert offered >= 20 * (minimum + minimum * 2)
+    page.locator("#buy-in").fill("2")
+    page.get_by_role("button", name="Sit down").click()
+    expect(page.locator("#balance")).to_have_text("\u20ac2.00")
+    owner, seat = seat_at(server, account_of(page))
+    page.locator("body").press("ArrowUp")  # €1.50: with its raise of €3.00, more than the seat holds
+    expect(page.locator("#stake")).to_have_text("\u20ac1.50")
+    page.keyboard.press("Enter")
+    f = variant.currency.format  # the engine's words (engine/core.py, `_covers_the_raise`)
+    expect(page.locator("#message")).to_have_text(
+        f"seat {seat} holds {f(200)}: bets of {f(150)} and the raise of {f(300)} they may need come to {f(450)}"
+    )
+    expect(page.locator("#cards svg.card")).to_have_count(0)
+    assert owner.t.state.seats[seat].bets.ante == 0 and owner.t.view(seat).cards == ()
+    page.context.close()

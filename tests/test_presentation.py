@@ -15,15 +15,18 @@ import pytest
 from pilot import new_table, play
 from rich.console import Console
 
+from caribbean_fast.cards import parse_cards
 from caribbean_fast.engine.history import describe_step
-from caribbean_fast.hands import HandClass
+from caribbean_fast.hands import HandClass, evaluate
 from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.keys import Mistake
 from caribbean_fast.server.rules import rules_json
+from caribbean_fast.settlement import Decision, Outcome, Showdown, Stakes, settle_money
 from caribbean_fast.variants import BetLimits, Currency, list_variants, load_variant
 from caribbean_fast.variants.describe import render_variant, summary
 from caribbean_fast.variants.presentation import (
+    bet_results,
     bet_words,
     chip_values,
     layout,
@@ -197,3 +200,48 @@ def test_the_remote_terminal_guesses_no_limits() -> None:
     """The terminal at a server takes its limits and stakes from the rules (no guessed limits)."""
     code = (Path(str(files("caribbean_fast.play"))) / "remote.py").read_text()
     assert "10**12" not in code and 'rules["stakes"]' in code
+
+
+def _settled(name: str, outcome: Outcome, stakes: Stakes) -> dict[str, object]:
+    """A seat's settled result as the engine writes it (`SeatSettlement.public`)."""
+    m = settle_money(load_variant(name), outcome, stakes)
+    net = {"ante": m.ante, "raise": m.raise_, "exchange_fees": m.exchange_fees, "side_bets": dict(m.side_bets)}
+    o = {
+        "decision": str(outcome.decision),
+        "hand_class": outcome.hand_class.name.lower(),
+        "dealer_qualifies": outcome.dealer_qualifies,
+        "showdown": str(outcome.showdown),
+        "exchanges": outcome.exchanges,
+        "first_five": outcome.first_five,
+    }
+    return {"outcome": o, "net": net | {"progressive": m.progressive, "total": m.total}}
+
+
+def test_each_bet_spot_has_its_own_result_and_odds() -> None:
+    """Seed 003's worked example: ante 10, call 20, a full house against a qualifying dealer wins
+    10 on the ante (1 to 1) and 140 on the call (7 to 1); a losing progressive is lost apart."""
+    full = Outcome(Decision.RAISE, HandClass.FULL_HOUSE, True, Showdown.WIN, 0, 0)
+    result = _settled("caribbean-poker", full, Stakes(10))
+    staked = {"ante": 10, "raise": 20, "side_bets": {}, "progressive": False}
+    assert bet_results(load_variant("caribbean-poker"), result, staked) == [
+        {"spot": "ante", "title": "Ante", "stake": 10, "net": 10, "result": "won", "pays": "1 to 1"},
+        {"spot": "raise", "title": "Call", "stake": 20, "net": 140, "result": "won", "pays": "7 to 1"},
+    ]
+    # Hold'em: a fold loses the ante and the AA Bonus; the bonus is named in words, never "aa-bonus"
+    hand = evaluate(parse_cards("As Ad 7c 8d 2h")).strength
+    fold = Outcome(Decision.FOLD, HandClass.ONE_PAIR, True, Showdown.LOSE, 0, hand)
+    result = _settled("casino-holdem", fold, Stakes(100, {"aa-bonus": 100}))
+    staked = {"ante": 100, "raise": 0, "side_bets": {"aa-bonus": 100}, "progressive": False}
+    spots = bet_results(load_variant("casino-holdem"), result, staked)
+    assert [(s["title"], s["result"], s["net"]) for s in spots] == [("Ante", "lost", -100), ("AA Bonus", "lost", -100)]
+    # Game 3, the dealer does not qualify: the ante wins 1 to 1, the raise pushes, the progressive loses
+    flush = evaluate(parse_cards("2h 5h 9h Jh Kh")).strength
+    noq = Outcome(Decision.RAISE, HandClass.FLUSH, False, Showdown.WIN, 0, flush)
+    result = _settled("network-24h", noq, Stakes(50, progressive=True))
+    staked = {"ante": 50, "raise": 100, "side_bets": {}, "progressive": True}
+    spots = bet_results(load_variant("network-24h"), result, staked)
+    assert [(s["spot"], s["result"], s["net"], s["pays"]) for s in spots] == [
+        ("ante", "won", 50, "1 to 1"),
+        ("raise", "push", 0, None),
+        ("progressive", "won", 1500 - 50, None),
+    ]

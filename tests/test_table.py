@@ -245,6 +245,9 @@ def test_game5_limits_adjust_down_and_rebet() -> None:
     t.ante(0, 20_000)
     t.side_bet(0, "aa-bonus", 9_000)
     assert t.state.seats[0].bets.ante == 10_000 and t.state.seats[0].bets.side("aa-bonus") == 5_000
+    # the refusal names the bet by its title, never "aa-bonus"
+    with pytest.raises(IllegalActionError, match=r"^the AA Bonus bet is 1\.00 EUR to 50\.00 EUR$"):
+        t.side_bet(0, "aa-bonus", 50)
     t.deal()
     t.fold(0)
     t.rebet(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import IllegalActionError, InsufficientFundsError, require_type
+from ..variants.presentation import side_bet_title
 from .core import Placement, TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
@@ -107,10 +108,11 @@ class Betting(TableCore):
         s = self._betting(seat)
         bet = self.variant.side_bet(name)
         if amount != 0:
-            amount = self._amount(amount, f"the {name} bet")
-            illegal(amount < bet.minimum, f"the {name} bet is {self._fmt(bet.minimum)} to {self._fmt(bet.maximum)}")
+            title = side_bet_title(name)  # a player reads the refusal: "AA Bonus", not "aa-bonus"
+            amount = self._amount(amount, f"the {title} bet")
+            illegal(amount < bet.minimum, f"the {title} bet is {self._fmt(bet.minimum)} to {self._fmt(bet.maximum)}")
             if amount > bet.maximum:
-                illegal(self.limits.above_maximum != "adjust", f"the {name} bet is at most {self._fmt(bet.maximum)}")
+                illegal(self.limits.above_maximum != "adjust", f"the {title} bet is at most {self._fmt(bet.maximum)}")
                 amount = bet.maximum
         sides = dict(s.bets.side_bets) | {name: amount}
         return self._placement(seat, s.bets.but(side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))

@@ -86,6 +86,7 @@ class SeatState:
     exchanges: int = 0
     dealt: bool = False
     results: dict[str, Any] | None = None
+    staked: Bets = Bets()  # the bets the round settled (`results`), kept once the round closes
     shown: list[int] = field(default_factory=list)  # every card the seat was shown this round
     account: str | None = None  # who sits here (`sit`); None: nobody sat down (a table without a server)
     since: int = 0  # the first round the seat's holder may see: one it could be dealt into
@@ -201,7 +202,8 @@ def _revealed(state: TableState, e: Event) -> None:
 
 
 def _settled(state: TableState, e: Event) -> None:
-    state.seats[_seat(e)].results = dict(e.public)
+    seat = state.seats[_seat(e)]
+    seat.results, seat.staked = dict(e.public), seat.bets
 
 
 def _round_closed(state: TableState, e: Event) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
-from ..variants.presentation import layout
+from ..variants.presentation import bet_results, layout
 from .fairness import opening, root
 from .ledger import wallet
 from .state import Bets, Phase, SeatState, TableState
@@ -122,6 +122,13 @@ def _root(state: TableState) -> str:
     return r.root
 
 
+def _result(variant: Variant, me: SeatState) -> dict[str, Any] | None:
+    """The seat's settled result with each bet spot's own result (`presentation.bet_results`)."""
+    if me.results is None:
+        return None
+    return {**me.results, "bets": bet_results(variant, me.results, me.staked.to_dict())}
+
+
 def seat_view(
     state: TableState, variant: Variant, seat: int | None, actions: Sequence[str], limit: int | None
 ) -> SeatView:
@@ -158,7 +165,7 @@ def seat_view(
         meter=state.ledger.balance("meter"),
         commitment=_root(state),
         proof=_proof(state, variant, seat, dealer, board) if seat is not None and ours else None,
-        result=me.results if me is not None and ours else None,
+        result=_result(variant, me) if me is not None and ours else None,
         actions=tuple(actions),
         deadline=_deadline(state, variant, me),
         exchanges=me.exchanges if me is not None and ours else 0,

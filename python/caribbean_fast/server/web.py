@@ -44,6 +44,11 @@ async def rules(request: Request) -> Response:
     return JSONResponse(rules_json(owner.spec.id, owner.spec.variant, owner.spec.limits))
 
 
+async def favicon(request: Request) -> Response:
+    """The tab's icon, for a browser that asks /favicon.ico before reading the page's own link."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 class _Static(StaticFiles):
     """The page's files; a path the file system cannot name (a NUL byte) is not found, not a 500."""
 
@@ -58,6 +63,7 @@ def web_routes() -> list[BaseRoute]:
     return [
         Route("/", lobby_page),
         Route("/play/{game}", table_page),
+        Route("/favicon.ico", favicon),
         Route("/api/rules/{table}", rules),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]

@@ -22,6 +22,7 @@ __all__ = [
     "BetWords",
     "Layout",
     "PaytableColumn",
+    "bet_results",
     "bet_words",
     "chip_values",
     "decision_word",
@@ -174,6 +175,58 @@ def main_paytable(v: Variant) -> tuple[str, Paytable]:
     top_raise = max(v.raise_paytable.values(), default=Fraction(0))
     top_ante = max(v.ante_paytable.values(), default=Fraction(0))
     return ("ante", v.ante_paytable) if top_ante > top_raise else (bet_words(v).bet, v.raise_paytable)
+
+
+# ---- each bet's result ------------------------------------------------------------------------------
+
+
+def _ratio(value: Fraction) -> str:
+    return f"{value} to 1"
+
+
+def bet_results(v: Variant, result: dict[str, Any], staked: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each bet spot's result at settlement, from a seat's settled result (`SeatSettlement.public`)
+    and what it staked (`Bets.to_dict`): the spot ("ante", "raise", "progressive" or "side:<name>"),
+    its title, the stake, its net, "won", "lost" or "push", and for a won bet paid by a table the
+    odds it was paid at ("7 to 1"; None for a progressive prize, an amount)."""
+    from ..settlement import Decision, Outcome, Showdown, settle  # settlement reads the variant model
+
+    o = result["outcome"]
+    outcome = Outcome(
+        Decision(o["decision"]),
+        HandClass[str(o["hand_class"]).upper()],
+        bool(o["dealer_qualifies"]),
+        Showdown(o["showdown"]),
+        int(o["exchanges"]),
+        o["first_five"],
+    )
+    exact = settle(v, outcome)
+    net = result["net"]
+    words = bet_words(v)
+    spots: list[tuple[str, str, int, int, Fraction | None]] = [
+        ("ante", "Ante", int(staked["ante"]), int(net["ante"]), exact.ante),
+        ("raise", words.title, int(staked["raise"]), int(net["raise"]), exact.raise_ / v.raise_multiple),
+    ]
+    for name, stake in sorted(staked["side_bets"].items()):
+        spots.append(
+            (
+                f"side:{name}",
+                side_bet_title(name),
+                int(stake),
+                int(net["side_bets"].get(name, 0)),
+                exact.side_bets.get(name),
+            )
+        )
+    if staked["progressive"] and v.progressive is not None:
+        spots.append(("progressive", "Progressive", v.progressive.stake, int(net["progressive"]), None))
+    out = []
+    for spot, title, stake, won, odds in spots:
+        if not stake:
+            continue
+        word = "won" if won > 0 else "lost" if won < 0 else "push"
+        pays = _ratio(odds) if word == "won" and odds is not None and odds > 0 else None
+        out.append({"spot": spot, "title": title, "stake": stake, "net": won, "result": word, "pays": pays})
+    return out
 
 
 # ---- card layout -----------------------------------------------------------------------------------

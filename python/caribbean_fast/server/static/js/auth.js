@@ -6,7 +6,7 @@ import { api, refusal } from "./net.js";
 /** Who is logged in ({account, wallet, guest}) or null. */
 export async function whoAmI() {
   const answer = await api("/api/me");
-  return answer.ok ? answer.body : null;
+  return answer.ok && answer.body.account ? answer.body : null; // {"account": null}: not logged in
 }
 
 /** Fills `node` with the forms; resolves once an account is logged in. */

@@ -83,7 +83,7 @@ export function chipStack(node, amount, values, short) {
       rest -= value;
     }
   }
-  if (rest > 0 && chips.length < 8) chips.push(values[0]);
+  if (rest > 0 && chips.length < 8) chips.push(rest); // below the smallest chip (a $1 progressive): its own value
   node.replaceChildren(
     ...chips.map((value, k) => {
       const chip = chipSvg(chipColour(values, value), short(value));

@@ -55,13 +55,14 @@ export class RecallList {
     this.rounds = new Set();
   }
 
-  add({ round, cards, dealer, board, hand, net }) {
+  add({ round, cards, dealer, board, hand, net, folded = false }) {
     if (this.rounds.has(round)) return;
     this.rounds.add(round);
     const item = document.createElement("li");
     item.value = round;
     const against = board.length ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
-    const outcome = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : "push";
+    const amount = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : "push";
+    const outcome = folded ? `folded, ${amount}` : amount;
     item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${outcome}`;
     const after = [...this.node.children].find((li) => Number(li.value) < round);
     this.node.insertBefore(item, after || null);
@@ -83,7 +84,8 @@ export class RecallList {
       if (e.kind === "settled" && e.seat === seat) settled = e;
     }
     if (!settled || !events.length) return;
-    const round = { round: events[0].round, cards: cards.map(CARD), dealer, board, hand: settled.hand || "", net: settled.net.total };
+    const round = { round: events[0].round, cards: cards.map(CARD), dealer, board, hand: settled.hand || "", net: settled.net.total,
+      folded: settled.outcome?.decision === "fold" };
     this.add(round);
   }
 }

@@ -121,6 +121,11 @@ async function decide(kind) {
   if (answer.ok) trainer.decided(before, kind === "fold" ? "fold" : "raise");
 }
 
+async function exchange() {
+  const before = state.view;
+  if ((await send("exchange")).ok) trainer.decided(before, "exchange");
+}
+
 /** Enter: raise (call) once dealt, else deal (placing the stake as the ante first). */
 async function enter() {
   if (can("raise")) await decide("raise");
@@ -141,13 +146,59 @@ function renderSpot(id, amount, label) {
   const stack = spot.querySelector(".stack");
   chipStack(stack, amount, state.chips, shortMoney);
   spot.querySelector(".spot-amount").textContent = amount ? money(amount) : "";
+  spot.querySelector(".spot-result").textContent = "";
+  spot.classList.remove("won", "lost", "push", "paid", "taken");
   spot.classList.toggle("has-bet", amount > 0);
   spot.setAttribute("aria-label", `${label}: ${amount ? money(amount) : "no bet"}`);
+}
+
+const SPOT_IDS = { ante: "spot-ante", raise: "spot-raise", progressive: "spot-progressive" };
+
+/** One bet's result in words: "Won $140 at 7 to 1", "Lost $10", "Push". */
+function betWords(bet) {
+  if (bet.result === "won") return `Won ${money(bet.net)}${bet.pays ? `\nat ${bet.pays}` : ""}`;
+  if (bet.result === "lost") return `Lost ${money(-bet.net)}`;
+  return "Push";
+}
+
+/** At settlement each spot shows its own result (the server's `result.bets`, made by the
+ * presentation module): the stake and the winnings slide in from the dealer, a lost stake slides
+ * away to the dealer (no motion under prefers-reduced-motion). */
+function renderSettledSpots(v) {
+  const seen = new Set();
+  const fresh = state.animate !== v.round; // the chips move once, at the view that settles the round
+  for (const bet of v.result.bets || []) {
+    const id = bet.spot.startsWith("side:") ? "spot-side" : SPOT_IDS[bet.spot];
+    const spot = id && $(id);
+    if (!spot) continue;
+    seen.add(id);
+    const shown = bet.result === "lost" ? bet.stake : bet.stake + Math.max(0, bet.net);
+    chipStack(spot.querySelector(".stack"), shown, state.chips, shortMoney);
+    spot.querySelector(".spot-amount").textContent = money(bet.stake);
+    const text = betWords(bet);
+    spot.querySelector(".spot-result").textContent = text;
+    spot.classList.remove("won", "lost", "push");
+    spot.classList.add("has-bet", bet.result);
+    if (fresh) {
+      spot.classList.remove("paid", "taken");
+      spot.classList.add(bet.result === "lost" ? "taken" : "paid");
+    }
+    spot.setAttribute("aria-label", `${bet.title}: ${money(bet.stake)}, ${text.replace("\n", " ")}`);
+  }
+  state.animate = v.round;
+  for (const id of ["spot-ante", "spot-raise", "spot-progressive", "spot-side"]) {
+    if (!seen.has(id)) renderSpot(id, 0, id === "spot-raise" ? state.rules.words.title : "");
+  }
 }
 
 function renderSpots(v) {
   const words = state.rules.words;
   const side = sideBet();
+  $("spots").classList.toggle("settled", !!v.result);
+  if (v.result) {
+    renderSettledSpots(v);
+    return;
+  }
   renderSpot("spot-ante", v.bets.ante, state.chip ? `${words.ante}, tap to add a ${money(state.chip)} chip` : words.ante);
   renderSpot("spot-raise", v.bets.raise, words.title);
   const progressive = state.rules.progressive;
@@ -222,7 +273,9 @@ function renderButtons(v) {
   $("b-fold").disabled = !can("fold");
   $("b-raise").disabled = !can("raise");
   $("b-up").disabled = $("b-down").disabled = deciding;
-  $("b-progressive").disabled = !can("progressive");
+  for (const spot of ["ante", "progressive", "side"]) $(`spot-${spot}`).disabled = !can("ante") && !can("clear");
+  // the box unticks while the bets can still change (the engine lists `progressive` only to tick it)
+  $("b-progressive").disabled = !(can("progressive") || (v.bets.progressive > 0 && can("clear")));
   $("b-progressive").setAttribute("aria-pressed", String(!!v.bets.progressive));
   const side = sideBet();
   if (side) {
@@ -276,7 +329,7 @@ function onView(frame) {
   render();
   if (v.result && (!previous || previous.round !== v.round || !previous.result)) {
     const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
-    recall.add({ ...round, net: v.result.net.total });
+    recall.add({ ...round, net: v.result.net.total, folded: v.result.outcome?.decision === "fold" });
   }
   fairness.check(v);
 }
@@ -296,10 +349,10 @@ async function onWelcome(frame) {
     if (!state.historyLoaded) loadHistory();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
-  const free = state.tables.find((t) => t.free > 0) || state.tables[0];
-  state.table = free.table;
+  const free = state.tables.find((t) => t.free > 0);
+  state.table = (free || state.tables[0]).table;
   await loadRules();
-  offerSeat(frame.wallet);
+  offerSeat(frame.wallet, !!free);
 }
 
 function onFrame(frame) {
@@ -321,12 +374,20 @@ function onStatus(status, delay) {
 
 // ---- sitting down ------------------------------------------------------------------------------
 
-function offerSeat(wallet) {
+/** Before sitting nothing at the table acts: every button is disabled until the seat's view. */
+function disableTable() {
+  for (const node of document.querySelectorAll("#actions .btn, #spots button.spot")) node.disabled = true;
+}
+
+function offerSeat(wallet, free = true) {
   const suggested = Math.min(wallet, state.rules.stakes.buy_in); // the rules' offer, as the wallet allows
   $("buy-in").value = String(suggested / state.rules.currency.minor_per_major);
   $("sit").hidden = false;
+  disableTable();
   renderStatic();
-  $("buy-in").focus();
+  $("sit-full").hidden = free;
+  $("sit-button").disabled = !free;
+  if (free) $("buy-in").focus();
 }
 
 async function sitDown(event) {
@@ -374,11 +435,21 @@ function renderStatic() {
   $("b-exchange").hidden = !r.exchanges;
   $("b-raise").textContent = r.words.title;
   $("raise-name").textContent = r.words.title;
-  $("key-bet").textContent = r.words.bet;
+  $("keys").textContent = keyHelp(r);
   $("rule-line").textContent = r.rule_line;
   renderChips();
   renderPaytables($("paytables"), r, money);
   if (matchMedia("(min-width: 900px)").matches) $("pay-panel").open = true; // room at the side
+}
+
+/** The key help line, in the game's words (the rules document's). */
+function keyHelp(r) {
+  const keys = [`Enter deal / ${r.words.bet}`, "− fold"];
+  if (r.exchanges) keys.push(`X ${r.words.decisions.exchange}`);
+  if (r.progressive) keys.push(`P ${r.progressive.title} on / off`);
+  for (const side of r.side_bets.slice(0, 1)) keys.push(`B ${side.title} on / off`);
+  keys.push("Ins or 0 rebet", "Del or . clear", "↑ ↓ stake (Shift ×10)", "Space presses the focused button");
+  return `Keys: ${keys.join(" · ")}`;
 }
 
 function renderChips() {
@@ -407,14 +478,20 @@ function renderChips() {
 function onKey(event) {
   const target = event.target;
   if (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || !state.view) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
   const step = event.shiftKey ? 10 : 1;
   let handled = true;
   if (key === "Insert" || key === "0") rebet();
   else if (key === "Enter") {
-    if (["BUTTON", "SUMMARY", "A"].includes(target.tagName)) return; // the focused control's own action
+    // the game's key whatever has focus (Space presses a focused button); a link still opens
+    if (target.tagName === "A") return;
     enter();
-  } else if (key === "-" || key === "Subtract") decide("fold");
+  }
+  else if (key === "-" || key === "Subtract") decide("fold");
+  else if ((key === "x" || key === "X") && state.rules.exchanges) exchange();
+  else if ((key === "p" || key === "P") && state.rules.progressive) toggleProgressive();
+  else if ((key === "b" || key === "B") && sideBet()) toggleSideBet();
   else if (key === "Delete" || key === ".") send("clear");
   else if (key === "ArrowUp") changeStake(step);
   else if (key === "ArrowDown") changeStake(-step);
@@ -432,10 +509,7 @@ function wire() {
   $("b-down").addEventListener("click", () => changeStake(-1));
   $("b-progressive").addEventListener("click", toggleProgressive);
   $("b-side").addEventListener("click", toggleSideBet);
-  $("b-exchange").addEventListener("click", async () => {
-    const before = state.view;
-    if ((await send("exchange")).ok) trainer.decided(before, "exchange");
-  });
+  $("b-exchange").addEventListener("click", exchange);
   for (const spot of ["ante", "progressive", "side"]) $(`spot-${spot}`).addEventListener("click", () => placeChip(spot));
   $("sit-form").addEventListener("submit", sitDown);
   $("topup-form").addEventListener("submit", async (event) => {
