@@ -5,10 +5,12 @@ each table's rules as JSON for the page (`/api/rules/<table>`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -37,6 +39,34 @@ async def table_page(request: Request) -> Response:
     return FileResponse(STATIC / "table.html")
 
 
+def _table_of(request: Request, name: str) -> str | None:
+    """A table id from a path's name: a table's id, or a game's name (its first table)."""
+    owners = _server(request).owners
+    if name in owners:
+        return name
+    return next((o.spec.id for o in owners.values() if o.spec.variant.name == name), None)
+
+
+INFO_PAGES = ("rules", "progressive", "history")
+
+
+def info_page(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    """A page about one table (its rules, its progressive, the account's history there) at
+    /<kind>/<table>: the page reads its data from the endpoints; a game's name is redirected to
+    its first table."""
+
+    async def page(request: Request) -> Response:
+        name = request.path_params["table"]
+        table = _table_of(request, name)
+        if table is None:
+            return Response(f"No table {name!r} here. The lobby is at /.", 404, media_type="text/plain")
+        if table != name:
+            return RedirectResponse(f"/{kind}/{quote(table)}", 307)
+        return FileResponse(STATIC / f"{kind}.html")
+
+    return page
+
+
 async def rules(request: Request) -> Response:
     owner = _server(request).owners.get(request.path_params["table"])
     if owner is None:
@@ -59,5 +89,6 @@ def web_routes() -> list[BaseRoute]:
         Route("/", lobby_page),
         Route("/play/{game}", table_page),
         Route("/api/rules/{table}", rules),
+        *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]

@@ -1,0 +1,94 @@
+"""The pages around the table in a real browser (Playwright, Debian's Chromium): each game's
+rules page, the lobby's choice of tables with its waiting list, the personal limit, the session
+reminder, the progressive's history and the account's full history. Each asserts on what the page
+shows against the server's own data (the rules document, the engine's tables, the record)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, account_of, browser_settings, money, seat_at, sit
+from live_server import LiveServer
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from caribbean_fast.server.rules import rules_json
+from caribbean_fast.variants import PRESETS
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save their pages' screenshots there
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(browser_settings(str(tmp_path_factory.mktemp("pages") / "tables.db"))) as live:
+        yield live
+
+
+def new_page(browser: Browser, viewport: ViewportSize = DESKTOP, **options: Any) -> Page:
+    page = browser.new_context(viewport=viewport, **options).new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    if SCREENS:
+        page.screenshot(path=str(Path(SCREENS) / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("game", PRESETS)
+def test_each_games_rules_page_is_the_variants(server: LiveServer, browser: Browser, game: str) -> None:
+    page = new_page(browser)
+    page.goto(f"{server.http}/rules/{game}")
+    expect(page).to_have_url(f"{server.http}/rules/{game}-1")
+    spec = server.app.state.server.owners[f"{game}-1"].spec  # the variant the table serves
+    rules = rules_json(spec.id, spec.variant, spec.limits)
+    expect(page.locator("#title")).to_have_text(f"{rules['title']}: rules")
+    steps = page.locator("#rules ol.steps li")
+    expect(steps).to_have_count(len(rules["how_to_play"]))
+    for k, step in enumerate(rules["how_to_play"]):
+        expect(steps.nth(k)).to_have_text(step)
+    expect(page.get_by_text(f"The dealer qualifies with {rules['qualifier']}.", exact=True)).to_be_visible()
+    paytable = page.locator("section", has=page.get_by_role("heading", name="Paytable")).locator("tbody tr")
+    expect(paytable).to_have_count(len(rules["paytable"]))
+    first = [rules["paytable"][0][c["key"]] for c in rules["paytable_columns"]]
+    expect(paytable.first).to_have_text("".join(first))
+    code = rules["currency"]["code"]
+    expect(page.get_by_text(re.compile(f"Ante at this table: {re.escape(money(rules['limits']['minimum'], code))}"))).to_be_visible()
+    for name, part in (("Exchanges", rules["exchanges"]), ("Progressive", rules["progressive"])):
+        expect(page.get_by_role("heading", name=name, exact=True)).to_have_count(1 if part else 0)
+    for bet in rules["side_bets"]:
+        expect(page.get_by_role("heading", name=bet["title"], exact=True)).to_be_visible()
+    if rules["timing"]["idle_seconds"]:
+        expect(page.get_by_text(re.compile("An idle session ends after"))).to_be_visible()
+    keys = page.locator("section", has=page.get_by_role("heading", name="Keys")).locator("tbody tr")
+    expect(keys).to_have_count(len(rules["keys"]))
+    expect(page.get_by_role("link", name=f"Play {rules['title']}")).to_have_attribute("href", f"/play/{game}")
+    shot(page, f"rules-{game}-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, f"rules-{game}-phone")
+    page.context.close()
+
+
+def test_a_rules_page_of_no_table_is_not_found(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    response = page.goto(f"{server.http}/rules/no-such-game")
+    assert response is not None and response.status == 404
+    page.context.close()
