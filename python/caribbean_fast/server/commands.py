@@ -178,6 +178,12 @@ class TableOwner(Protocol):
 
     async def _history(self, account: str, last: int) -> dict[str, Any]: ...
 
+    async def _wait(self, account: str, buy_in: int) -> dict[str, Any]: ...
+
+    async def _unwait(self, account: str) -> dict[str, Any]: ...
+
+    async def _seat_waiting(self, account: str) -> dict[str, Any]: ...
+
     async def _disconnect(self, seat: int) -> dict[str, Any]: ...
 
     async def _back(self, seat: int) -> dict[str, Any]: ...
@@ -326,6 +332,23 @@ _LIST: tuple[Spec, ...] = (
         result='`{"returned": int}`',
         handler=lambda o, c, cmd: o._leave(c.account, c.seat),
     ),
+    _table(
+        "wait",
+        _amount("buy_in"),
+        does="joins the table's waiting list with the buy-in to sit with: at once (as `sit` at the lowest free "
+        "seat) when a seat is free and nobody waits, else when the engine frees a seat and the account is first on "
+        "the list; a `waitlist` frame tells the account it sat, or why it did not. Sending it again keeps the "
+        "account's place and changes its buy-in. While accounts wait, `sit` leaves the seats that free to them",
+        result='`{"seat": int}` when seated at once, else `{"place": int, "waiting": int}` (1 is first)',
+        handler=lambda o, c, cmd: o._wait(c.account, cmd.args["buy_in"]),
+        seated=False,
+    ),
+    _table(
+        "unwait",
+        does="leaves the table's waiting list",
+        handler=lambda o, c, cmd: o._unwait(c.account),
+        seated=False,
+    ),
     _table("top_up", _amount(), does="moves more money from the wallet to the seat", handler=_top_up),
     _table(
         "ante",
@@ -392,6 +415,13 @@ _LIST: tuple[Spec, ...] = (
         does="the grace period ran out with no socket of the account: the game's disconnect rule, and the "
         "seat stood up if the account stays away",
         handler=lambda o, c, cmd: o._disconnect(c.seat),
+        internal=True,
+    ),
+    _table(
+        "_seat_waiting",
+        does="a seat freed while the account is first on the waiting list: it sits with its buy-in",
+        handler=lambda o, c, cmd: o._seat_waiting(c.account),
+        seated=False,
         internal=True,
     ),
     _table(
