@@ -92,3 +92,54 @@ def test_a_rules_page_of_no_table_is_not_found(server: LiveServer, browser: Brow
     response = page.goto(f"{server.http}/rules/no-such-game")
     assert response is not None and response.status == 404
     page.context.close()
+
+
+def guest_page(browser: Browser, server: LiveServer, path: str = "/", viewport: ViewportSize = DESKTOP) -> Page:
+    page = new_page(browser, viewport)
+    page.goto(f"{server.http}{path}")
+    page.get_by_role("button", name="Play as guest").click()
+    return page
+
+
+def test_the_lobby_lists_every_table_and_a_player_watches_sits_or_waits(server: LiveServer, browser: Browser) -> None:
+    owners = server.app.state.server.owners
+    table = "cyberstud-2"  # one seat
+    owner = owners[table]
+    page = guest_page(browser, server)
+    expect(page.locator(".table-row")).to_have_count(len(owners))
+    row = page.locator(f'.table-row[data-table="{table}"]')
+    expect(row.locator(".table-facts")).to_contain_text("1 of 1 seat free")
+    # watch: the table's public view in the row
+    row.get_by_role("button", name=f"Watch {table}").click()
+    expect(row.locator(".table-state")).to_contain_text("Watching: round")
+    # another player takes the only seat; the lobby offers the waiting list
+    other = guest_page(browser, server)
+    other.locator(f'.table-row[data-table="{table}"]').get_by_role("button", name=f"Sit at {table}").click()
+    expect(other).to_have_url(f"{server.http}/play/cyberstud")
+    expect(other.locator("#balance")).not_to_have_text("\u2013")
+    sitter = account_of(other)
+    assert owner.players == {0: sitter}
+    expect(row.locator(".table-state")).to_contain_text(sitter)
+    expect(row.get_by_role("button", name=f"Wait for a seat at {table}")).to_be_visible(timeout=10_000)
+    row.get_by_role("button", name=f"Wait for a seat at {table}").click()
+    expect(page.locator("#lobby-message")).to_contain_text(f"number 1 on the waiting list of {table}")
+    me = account_of(page)
+    assert list(owner.waiting) == [me]
+    shot(page, "lobby-desktop")
+    # the seat frees: the engine seats the waiting player, the page goes to the table
+    other.get_by_text("Seat", exact=True).click()
+    other.locator("#b-leave").click()
+    expect(page.locator("#lobby-message")).to_contain_text(f"A seat freed at {table}")
+    expect(page).to_have_url(f"{server.http}/play/cyberstud")
+    assert owner.seat_of(me) == 0
+    expect(page.locator("#balance")).not_to_have_text("\u2013")
+    for p in (page, other):
+        p.context.close()
+
+
+def test_the_lobby_at_phone_size(server: LiveServer, browser: Browser) -> None:
+    page = guest_page(browser, server, viewport=PHONE)
+    expect(page.locator(".table-row")).to_have_count(len(server.app.state.server.owners))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "lobby-phone")
+    page.context.close()
