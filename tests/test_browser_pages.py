@@ -143,3 +143,34 @@ def test_the_lobby_at_phone_size(server: LiveServer, browser: Browser) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "lobby-phone")
     page.context.close()
+
+
+def test_the_personal_limit_screen_sets_and_shows_it(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "atlantic-city")
+    me = account_of(page)
+    owner, seat = seat_at(server, me)
+    page.goto(f"{server.http}/limit")
+    expect(page.get_by_test_id("limit-now")).to_have_text("No limit is set.")
+    expect(page.locator("#limit-when")).to_have_text("You may change it now.")
+    expect(page.locator("#limit-table option")).to_have_text([f"{owner.spec.id}, seat {seat + 1}"])
+    page.locator("#limit-amount").fill("12.50")
+    page.get_by_role("button", name="Set the limit").click()
+    expect(page.locator("#limit-message")).to_have_text("Your limit is now 12.50.")
+    expect(page.get_by_test_id("limit-now")).to_have_text("Your ante is limited to 12.50 (in each table's currency).")
+    expect(page.locator("#limit-when")).to_contain_text("You may change it again from")
+    assert owner.t.view(seat).limit == 1250
+    assert server.app.state.server.book.limit(me)[0] == 1250
+    expect(page.get_by_role("button", name="Remove the limit")).to_be_disabled()
+    shot(page, "limit-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "limit-phone")
+    page.context.close()
+
+
+def test_the_limit_screen_without_a_seat_says_where_to_change_it(server: LiveServer, browser: Browser) -> None:
+    page = guest_page(browser, server, "/limit")
+    expect(page.get_by_test_id("limit-now")).to_have_text("No limit is set.")
+    expect(page.locator("#limit-message")).to_contain_text("Take a seat at any table to change your limit")
+    expect(page.get_by_role("button", name="Set the limit")).to_be_disabled()
+    page.context.close()

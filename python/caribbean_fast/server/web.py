@@ -32,6 +32,10 @@ async def lobby_page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
+async def limit_page(request: Request) -> Response:
+    return FileResponse(STATIC / "limit.html")
+
+
 async def table_page(request: Request) -> Response:
     game = request.path_params["game"]
     if not any(o.spec.variant.name == game for o in _server(request).owners.values()):
@@ -88,6 +92,7 @@ def web_routes() -> list[BaseRoute]:
     return [
         Route("/", lobby_page),
         Route("/play/{game}", table_page),
+        Route("/limit", limit_page),
         Route("/api/rules/{table}", rules),
         *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
         Mount("/static", _Static(directory=STATIC), name="static"),
