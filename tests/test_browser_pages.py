@@ -174,3 +174,67 @@ def test_the_limit_screen_without_a_seat_says_where_to_change_it(server: LiveSer
     expect(page.locator("#limit-message")).to_contain_text("Take a seat at any table to change your limit")
     expect(page.get_by_role("button", name="Set the limit")).to_be_disabled()
     page.context.close()
+
+
+REMINDER = """async ([table, options]) => {
+  const { Link } = await import('/static/js/net.js');
+  const { startReminder } = await import('/static/js/reminder.js');
+  const link = new Link({ onFrame: () => {}, onStatus: () => {} });
+  link.connect();
+  await new Promise((ok) => { const t = setInterval(() => { if (link.ws.readyState === 1) { clearInterval(t); ok(); } }, 20); });
+  window.testReminder = startReminder(link, () => table, options);
+  window.testLink = link;
+}"""
+
+
+def _play_a_round(page: Page, table: str, ante: int) -> None:
+    for kind, fields in (("ante", {"amount": ante}), ("deal", {}), ("call", {})):
+        answer = page.evaluate("([k, f]) => window.testLink.send(k, f)", [kind, {"table": table, **fields}])
+        assert answer["ok"], answer
+
+
+def test_the_session_reminder_tells_time_and_net_on_demand_and_every_hour(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, seat = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {"every": 4000}])
+    _play_a_round(page, owner.spec.id, 500)
+    results = owner.t.state.seats[seat].results
+    assert results is not None
+    net = int(results["net"]["total"])
+    code = owner.spec.variant.currency.code
+    said = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "neither won nor lost"
+    page.get_by_role("button", name="Session: time played and net so far").click()
+    dialog = page.get_by_role("dialog", name="Your session")
+    expect(dialog).to_contain_text(f"You have played for 0 minutes at {owner.spec.id}: 1 round, and {said}.")
+    shot(page, "reminder-desktop")
+    dialog.get_by_role("button", name="Keep playing").click()
+    expect(dialog).to_have_count(0)
+    expect(page.get_by_role("dialog", name="Reality check")).to_contain_text("1 round", timeout=8000)  # the hour, shortened
+    page.context.close()
+
+
+def test_game_5_gives_notice_before_its_idle_session_ends(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, _ = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {"idleSeconds": 5}])  # the preset's 900 s, shortened
+    _play_a_round(page, owner.spec.id, 500)
+    notice = page.get_by_role("alertdialog", name="Still there?")
+    expect(notice).to_have_count(0)
+    expect(notice).to_contain_text("unless you bet or play", timeout=8000)
+    page.evaluate("window.testLink.send('ante', {table: %r, amount: 500})" % owner.spec.id)
+    expect(notice).to_have_count(0)  # a bet is activity: the notice goes
+    page.context.close()
+
+
+def test_the_reminder_reads_the_games_idle_time_from_its_rules(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, _ = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {}])
+    _play_a_round(page, owner.spec.id, 500)
+    idle = owner.spec.variant.timing.idle_seconds
+    assert idle
+    page.wait_for_function(f"window.testReminder.idleSeconds === {idle}")
+    page.context.close()
