@@ -16,6 +16,9 @@ from browser_helpers import CHROMIUM, account_of, browser_settings, money, seat_
 from live_server import LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
+from caribbean_fast.cards import card_text
+from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.hands import HandClass, evaluate
 from caribbean_fast.server.rules import rules_json
 from caribbean_fast.variants import PRESETS
 
@@ -238,3 +241,65 @@ def test_the_reminder_reads_the_games_idle_time_from_its_rules(server: LiveServe
     assert idle
     page.wait_for_function(f"window.testReminder.idleSeconds === {idle}")
     page.context.close()
+
+
+def _seed_with(cards_class: HandClass, seats: int = 1) -> bytes:
+    """A round seed whose deal gives seat 0 (of `seats`, and the dealer) `cards_class` or better."""
+    while True:
+        seed = os.urandom(32)
+        deck = deck_from_seed(seed)
+        mine = [card_text(deck[k * (seats + 1)]) for k in range(5)]
+        if evaluate(mine).hand_class >= cards_class:
+            return seed
+
+
+def test_the_progressive_page_shows_the_meter_over_time_and_every_prize(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "cyberstud")
+    owner, seat = seat_at(server, account_of(page))
+    table = owner.t
+    seed = _seed_with(HandClass.FLUSH)
+    rounds = 3
+    for k in range(rounds):
+        if k == rounds - 1:
+            table._seeds = lambda number: seed  # the last round's deal pays a progressive prize
+        if k == 0:
+            page.locator(".chip-button").first.click()
+            page.locator("#spot-ante").click()
+            page.locator("#b-progressive").click()
+        else:
+            page.locator("#b-rebet").click()  # the ante and the progressive again
+        expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#b-deal")).to_be_enabled()
+        page.locator("#b-deal").click()
+        page.locator("#b-raise").click()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+    results = owner.t.state.seats[seat].results
+    assert results is not None and int(results["net"]["progressive"]) > 0
+    progressive = owner.spec.variant.progressive
+    assert progressive is not None
+    prize = int(results["net"]["progressive"]) + progressive.stake  # the paytable's prize (the net is less the stake)
+    code = owner.spec.variant.currency.code
+    page.goto(f"{server.http}/progressive/{owner.spec.id}")
+    expect(page.get_by_test_id("meter-now")).to_have_text(f"The meter now: {money(owner.t.meter, code)}")
+    answer = page.evaluate(f"fetch('/api/progressive/{owner.spec.id}').then((r) => r.json())")
+    assert answer["points"][-1]["meter"] == owner.t.meter
+    assert len(answer["points"]) >= rounds
+    expect(page.locator(".meter-chart polyline")).to_have_count(1)
+    rows = page.locator("section", has=page.get_by_role("heading", name=re.compile("Prizes paid"))).locator("tbody tr")
+    expect(rows).to_have_count(1)
+    hand = evaluate([card_text(c) for c in deck_from_seed(seed)[0:10:2]]).hand_class.label
+    expect(rows.first).to_contain_text(f"Round {owner.t.round}")
+    expect(rows.first).to_contain_text(hand)
+    expect(rows.first).to_contain_text(money(prize, code))
+    shot(page, "progressive-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "progressive-phone")
+    page.context.close()
+
+
+def test_a_game_without_a_progressive_has_no_history_of_one(server: LiveServer) -> None:
+    import httpx
+
+    answer = httpx.get(f"{server.http}/api/progressive/casino-holdem-1")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_table"

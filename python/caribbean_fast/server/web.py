@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import ServerError
+from .jackpots import progressive_history
 from .rules import rules_json
 from .server import Server
 
@@ -78,6 +79,21 @@ async def rules(request: Request) -> Response:
     return JSONResponse(rules_json(owner.spec.id, owner.spec.variant, owner.spec.limits))
 
 
+async def progressive(request: Request) -> Response:
+    """The progressive's history of a table of a game that has one (`jackpots`)."""
+    server = _server(request)
+    owner = server.owners.get(request.path_params["table"])
+    if owner is None:
+        raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
+    v = owner.spec.variant
+    if v.progressive is None:
+        raise ServerError(f"{owner.spec.id} has no progressive", "no_table")
+    table = owner.spec.id
+    found = await server.db.run(lambda tx: progressive_history(tx, table, v))
+    meter = owner.table.meter if owner.table is not None else None
+    return JSONResponse({"table": table, "title": v.title, "currency": v.currency.code, "meter": meter, **found})
+
+
 class _Static(StaticFiles):
     """The page's files; a path the file system cannot name (a NUL byte) is not found, not a 500."""
 
@@ -94,6 +110,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/play/{game}", table_page),
         Route("/limit", limit_page),
         Route("/api/rules/{table}", rules),
+        Route("/api/progressive/{table}", progressive),
         *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]
