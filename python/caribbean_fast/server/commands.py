@@ -178,6 +178,8 @@ class TableOwner(Protocol):
 
     async def _history(self, account: str, last: int) -> dict[str, Any]: ...
 
+    async def _proof(self, account: str, number: int) -> dict[str, Any]: ...
+
     async def _wait(self, account: str, buy_in: int) -> dict[str, Any]: ...
 
     async def _unwait(self, account: str) -> dict[str, Any]: ...
@@ -400,6 +402,18 @@ _LIST: tuple[Spec, ...] = (
         result='`{"rounds": [round, ...]}` (as in `recall`)',
         handler=lambda o, c, cmd: o._history(c.account, cmd.args.get("last", 10)),
         login=False,
+    ),
+    _table(
+        "proof",
+        Field("round", "int", 1, 2**53, note="a round's number"),
+        does="the fairness proof of a past round the account was dealt into at that table (at whichever seat it "
+        "held), made again from the round's recorded seed and deal: the proof its seat's view gave once the round "
+        "was over; refused `illegal` for a round the account did not play there, or one not over",
+        result='`{"round": int, "seat": int, "commitment": str, "proof": proof, "cards": [card], "dealer": [card], '
+        '"board": [card]}`',
+        handler=lambda o, c, cmd: o._proof(c.account, cmd.args["round"]),
+        login=True,
+        seated=False,
     ),
     _socket(
         "advice",

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.events import Event, event_from_json
-from ..engine.history import seat_history
+from ..engine.history import round_proof, seat_history
+from ..variants import Variant
 from .schema import Tx
 
 __all__ = ["Hold", "Holds"]
@@ -79,6 +80,15 @@ class Holds:
         for number, seat in sorted(set(dealt))[-(last + 1) :]:
             found += seat_history(self._round_events(tx, number), seat, 1)
         return found[-last:]
+
+    def proof(self, tx: Tx, account: str, number: int, variant: Variant) -> dict[str, Any] | None:
+        """The fairness proof of round `number` for the seat the account held in it (None: it held
+        none that was dealt into it, or the round is not over)."""
+        for h in (h for h in self.all if h.account == account and h.covers(number)):
+            found = round_proof(self._round_events(tx, number), h.seat, variant)
+            if found is not None:
+                return found
+        return None
 
     def _round_events(self, tx: Tx, number: int) -> list[Event]:
         sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? ORDER BY seq"

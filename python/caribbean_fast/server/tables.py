@@ -279,6 +279,13 @@ class Owner:
     async def _history(self, account: str, last: int) -> dict[str, Any]:
         return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last))}
 
+    async def _proof(self, account: str, number: int) -> dict[str, Any]:
+        """A past round's proof, to the account that played it (`holds.proof`)."""
+        found = await self.db.run(lambda tx: self.holds.proof(tx, account, number, self.spec.variant))
+        if found is None:
+            raise ServerError(f"you were not dealt into a finished round {number} at {self.spec.id}", "illegal")
+        return found
+
     async def _disconnect(self, seat: int) -> dict[str, Any]:
         """The game's disconnect rule, and the seat stood up if its holder stays away; nothing if
         a socket of the holder came back while this command waited its turn."""
