@@ -303,3 +303,53 @@ def test_a_game_without_a_progressive_has_no_history_of_one(server: LiveServer) 
 
     answer = httpx.get(f"{server.http}/api/progressive/casino-holdem-1")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_table"
+
+
+def test_the_history_page_shows_every_round_with_its_bets_and_checks_its_fairness(
+    server: LiveServer, browser: Browser
+) -> None:
+    page = new_page(browser)
+    sit(page, server, "caribbean-poker")
+    owner, seat = seat_at(server, account_of(page))
+    code = owner.spec.variant.currency.code
+    nets = {}
+    for k, decision in enumerate(("#b-raise", "#b-fold")):
+        if k == 0:
+            page.locator(".chip-button").first.click()
+            page.locator("#spot-ante").click()
+        else:
+            page.locator("#b-rebet").click()
+        expect(page.locator("#b-deal")).to_be_enabled()
+        page.locator("#b-deal").click()
+        if k == 0:
+            page.locator("#b-exchange").click()
+            expect(page.locator("#b-exchange")).to_contain_text("(1/3)")
+        page.locator(decision).click()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+        results = owner.t.state.seats[seat].results
+        assert results is not None
+        nets[owner.t.round] = int(results["net"]["total"])
+    page.goto(f"{server.http}/history/{owner.spec.id}")
+    rounds = page.locator("article.round")
+    expect(rounds).to_have_count(2)
+    total = sum(nets.values())
+    said = f"won {money(total, code)}" if total > 0 else f"lost {money(-total, code)}" if total < 0 else "push"
+    expect(page.locator("#history-summary")).to_have_text(f"2 rounds at {owner.spec.id}, newest first: {said} in all.")
+    first, last = min(nets), max(nets)
+    exchanged = page.locator(f'article.round[data-round="{first}"]')
+    expect(exchanged).to_contain_text("Exchange 1")
+    expect(exchanged).to_contain_text("You: called")
+    expect(exchanged.locator('[data-spot="fees"]')).to_contain_text("Exchange fees:")
+    folded = page.locator(f'article.round[data-round="{last}"]')
+    expect(folded).to_contain_text("You: folded")
+    expect(folded.locator('[data-spot="ante"]')).to_contain_text(re.compile(r"Ante \$\d+\.\d\d: lost"))
+    for number, net in nets.items():
+        word = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "push"
+        expect(page.locator(f'article.round[data-round="{number}"] [data-spot="net"]')).to_have_text(f"Net: {word}")
+    exchanged.get_by_role("button", name="Check this round's fairness").click()
+    expect(exchanged.locator(".fair-result")).to_contain_text(f"Round {first}: verified")
+    expect(exchanged.locator(".fair-result li")).not_to_contain_text(["NO"])
+    shot(page, "history-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "history-phone")
+    page.context.close()
