@@ -74,7 +74,8 @@ def test_each_games_rules_page_is_the_variants(server: LiveServer, browser: Brow
     first = [rules["paytable"][0][c["key"]] for c in rules["paytable_columns"]]
     expect(paytable.first).to_have_text("".join(first))
     code = rules["currency"]["code"]
-    expect(page.get_by_text(re.compile(f"Ante at this table: {re.escape(money(rules['limits']['minimum'], code))}"))).to_be_visible()
+    least = re.escape(money(rules["limits"]["minimum"], code))
+    expect(page.get_by_text(re.compile(f"Ante at this table: {least}"))).to_be_visible()
     for name, part in (("Exchanges", rules["exchanges"]), ("Progressive", rules["progressive"])):
         expect(page.get_by_role("heading", name=name, exact=True)).to_have_count(1 if part else 0)
     for bet in rules["side_bets"]:
@@ -184,7 +185,9 @@ REMINDER = """async ([table, options]) => {
   const { startReminder } = await import('/static/js/reminder.js');
   const link = new Link({ onFrame: () => {}, onStatus: () => {} });
   link.connect();
-  await new Promise((ok) => { const t = setInterval(() => { if (link.ws.readyState === 1) { clearInterval(t); ok(); } }, 20); });
+  await new Promise((ok) => {
+    const t = setInterval(() => { if (link.ws.readyState === 1) { clearInterval(t); ok(); } }, 20);
+  });
   window.testReminder = startReminder(link, () => table, options);
   window.testLink = link;
 }"""
@@ -213,7 +216,8 @@ def test_the_session_reminder_tells_time_and_net_on_demand_and_every_hour(server
     shot(page, "reminder-desktop")
     dialog.get_by_role("button", name="Keep playing").click()
     expect(dialog).to_have_count(0)
-    expect(page.get_by_role("dialog", name="Reality check")).to_contain_text("1 round", timeout=8000)  # the hour, shortened
+    hourly = page.get_by_role("dialog", name="Reality check")  # the hour, shortened to 4 s
+    expect(hourly).to_contain_text("1 round", timeout=8000)
     page.context.close()
 
 
@@ -226,7 +230,7 @@ def test_game_5_gives_notice_before_its_idle_session_ends(server: LiveServer, br
     notice = page.get_by_role("alertdialog", name="Still there?")
     expect(notice).to_have_count(0)
     expect(notice).to_contain_text("unless you bet or play", timeout=8000)
-    page.evaluate("window.testLink.send('ante', {table: %r, amount: 500})" % owner.spec.id)
+    page.evaluate("([t]) => window.testLink.send('ante', {table: t, amount: 500})", [owner.spec.id])
     expect(notice).to_have_count(0)  # a bet is activity: the notice goes
     page.context.close()
 
