@@ -51,9 +51,9 @@ def new_page(browser: Browser, viewport: ViewportSize = DESKTOP, **options: Any)
     return page
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, full_page: bool = True) -> None:
     if SCREENS:
-        page.screenshot(path=str(Path(SCREENS) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SCREENS) / f"page-{name}.png"), full_page=full_page)
 
 
 @pytest.mark.parametrize("game", PRESETS)
@@ -63,7 +63,9 @@ def test_each_games_rules_page_is_the_variants(server: LiveServer, browser: Brow
     expect(page).to_have_url(f"{server.http}/rules/{game}-1")
     spec = server.app.state.server.owners[f"{game}-1"].spec  # the variant the table serves
     rules = rules_json(spec.id, spec.variant, spec.limits)
-    expect(page.locator("#title")).to_have_text(f"{rules['title']}: rules")
+    expect(page.locator("#title")).to_have_text(f"Rules: {rules['title']}")
+    for words in rules["limit_words"]:
+        expect(page.get_by_text(words, exact=True)).to_be_visible()
     steps = page.locator("#rules ol.steps li")
     expect(steps).to_have_count(len(rules["how_to_play"]))
     for k, step in enumerate(rules["how_to_play"]):
@@ -129,7 +131,7 @@ def test_the_lobby_lists_every_table_and_a_player_watches_sits_or_waits(server: 
     expect(page.locator("#lobby-message")).to_contain_text(f"number 1 on the waiting list of {table}")
     me = account_of(page)
     assert list(owner.waiting) == [me]
-    shot(page, "lobby-desktop")
+    shot(page, "lobby-desktop", full_page=False)
     # the seat frees: the engine seats the waiting player, the page goes to the table
     other.get_by_text("Seat", exact=True).click()
     other.locator("#b-leave").click()
@@ -145,7 +147,7 @@ def test_the_lobby_at_phone_size(server: LiveServer, browser: Browser) -> None:
     page = guest_page(browser, server, viewport=PHONE)
     expect(page.locator(".table-row")).to_have_count(len(server.app.state.server.owners))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(page, "lobby-phone")
+    shot(page, "lobby-phone", full_page=False)
     page.context.close()
 
 
@@ -349,6 +351,8 @@ def test_the_history_page_shows_every_round_with_its_bets_and_checks_its_fairnes
     expect(folded.locator('[data-spot="ante"]')).to_contain_text(re.compile(r"Ante \$\d+\.\d\d: lost"))
     for number, net in nets.items():
         word = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "push"
+        if not net and number == first:  # the exchange's fee, and a net of nothing
+            word = f"even after {money(owner.spec.variant.limits[0].minimum, code)} in exchange fees"
         expect(page.locator(f'article.round[data-round="{number}"] [data-spot="net"]')).to_have_text(f"Net: {word}")
     exchanged.get_by_role("button", name="Check this round's fairness").click()
     expect(exchanged.locator(".fair-result")).to_contain_text(f"Round {first}: verified")

@@ -30,6 +30,7 @@ __all__ = [
     "describe_paytable",
     "how_to_play",
     "layout",
+    "limit_words",
     "main_paytable",
     "pays",
     "paytable_columns",
@@ -396,7 +397,9 @@ def how_to_play(v: Variant) -> list[str]:
     )
     if v.progressive is not None:
         fold_note = ", folded or not" if v.progressive.paid_on_fold else ""
-        steps.append(f"The {_progressive_title(v)} is paid on your first five cards{fold_note}, by its own table.")
+        ticked = " Once ticked it stays ticked for the next rounds." if v.progressive.stays_ticked else ""
+        paid = f"is paid on your first five cards{fold_note}, by its own table."
+        steps.append(f"The {_progressive_title(v)} {paid}{ticked}")
     for b in v.side_bets:
         steps.append(
             f"The {side_bet_title(b.name)} is settled by its own table"
@@ -406,6 +409,27 @@ def how_to_play(v: Variant) -> list[str]:
         broken = "is void and its bets returned" if t.unfinished == "void" else "is completed by the automatic decision"
         steps.append(f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}.")
     return steps
+
+
+def limit_words(v: Variant, limits: BetLimits) -> list[str]:
+    """What the table does with an ante outside its limits, in words (game 1: raised to the
+    minimum, never over a third of the balance; game 5: lowered to the maximum)."""
+    words = []
+    if limits.below_minimum == "adjust":
+        words.append("An ante below the minimum is raised to the minimum.")
+    if limits.above_maximum == "adjust":
+        words.append("An ante over the maximum is lowered to the maximum.")
+    if limits.balance_fraction is not None:
+        words.append(
+            f"An ante is never more than {_fraction_words(limits.balance_fraction)} of your balance at the table, "
+            f"so the {bet_words(v).bet} can always be covered."
+        )
+    return words
+
+
+def _fraction_words(f: Fraction) -> str:
+    named = {Fraction(1, 2): "a half", Fraction(1, 3): "a third", Fraction(1, 4): "a quarter"}
+    return named.get(f, f"{f}")
 
 
 def _progressive_title(v: Variant) -> str:
@@ -457,6 +481,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
         "how_to_play": how_to_play(v),
         "keys": table_keys(v),
         "limits_all": [{"minimum": x.minimum, "maximum": x.maximum} for x in v.limits],
+        "limit_words": limit_words(v, lim),
         "currency": {"code": v.currency.code, "minor_per_major": v.currency.minor_per_major},
         "seats": v.seats,
     }

@@ -71,7 +71,9 @@ function roundCard(events) {
     }
   }
   if (revealed) {
-    const qualifies = settled ? (settled.outcome.dealer_qualifies ? " \u00b7 qualifies" : " \u00b7 does not qualify") : "";
+    // The settled outcome's word on the qualifier counts where the seat played on (after a fold it is moot).
+    const played = settled && settled.outcome.decision !== "fold";
+    const qualifies = played ? (settled.outcome.dealer_qualifies ? " \u00b7 qualifies" : " \u00b7 does not qualify") : "";
     line("Dealer", cards(texts(revealed.dealer)), ` ${revealed.dealer_hand}${qualifies}`);
     if (revealed.board) line("Board", cards(texts(revealed.board)));
   }
@@ -88,7 +90,7 @@ function roundCard(events) {
       bets.append(el("li", [`${betTitle(spot)} ${money(stake, code)}: `, el("span", text, { class: klass })], { "data-spot": spot }));
     }
     if (fees) bets.append(el("li", `Exchange fees: ${money(fees, code)}`, { "data-spot": "fees" }));
-    bets.append(el("li", [el("strong", "Net: "), el("span", resultWord(net, code)[0], { class: resultWord(net, code)[1] })], { "data-spot": "net" }));
+    bets.append(el("li", [el("strong", "Net: "), el("span", word, { class: cls })], { "data-spot": "net" }));
     list.append(el("li", [el("strong", "Bets: "), bets]));
   }
   article.append(list);

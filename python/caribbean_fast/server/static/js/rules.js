@@ -7,7 +7,7 @@ import { el, grid, lastPart, money, section, seconds } from "./pages.js";
 function render(r) {
   const code = r.currency.code;
   document.title = `caribbean-fast · Rules · ${r.title}`;
-  document.getElementById("title").textContent = `${r.title}: rules`;
+  document.getElementById("title").textContent = `Rules: ${r.title}`;
   const play = document.getElementById("play");
   play.href = `/play/${encodeURIComponent(r.game)}`;
   play.textContent = `Play ${r.title}`;
@@ -27,8 +27,12 @@ function render(r) {
     const all = r.limits_all.map((l) => `${money(l.minimum, code)} to ${money(l.maximum, code)}`).join("; ");
     limits.append(el("li", `This game's tables by limits: ${all}.`));
   }
+  for (const words of r.limit_words) limits.append(el("li", words));
   limits.append(el("li", `${r.words.title}: ${r.raise_multiple} times the ante.`));
   limits.append(el("li", `Suggested buy-in: ${money(r.stakes.buy_in, code)}. Chips: ${r.stakes.chips.map((c) => money(c, code)).join(", ")}.`));
+  const mine = el("li", null);
+  mine.append(el("a", "Your personal bet limit", { href: "/limit" }), " caps your ante at every table of your account.");
+  limits.append(mine);
   main.append(section("Limits", limits));
   if (r.exchanges) main.append(section("Exchanges", el("p", r.exchanges.rule)));
   if (r.progressive) {
