@@ -45,3 +45,23 @@ def test_a_past_rounds_proof_goes_only_to_its_player(live: LiveServer) -> None:
     assert anonymous.cmd("proof", table=table, round=first)["error"]["code"] == "unauthorized"
     for c in (alice, bob, anonymous):
         c.close()
+
+
+def test_history_reads_every_round_page_by_page(live: LiveServer) -> None:
+    table = "cyberstud-1"
+    alice = Client(live.ws, live.guest())
+    alice.ok("sit", table=table, buy_in=50_000)
+    for _ in range(5):
+        alice.ok("ante", table=table, amount=100)
+        alice.ok("deal", table=table)
+        alice.ok("fold", table=table)
+    numbers = []
+    before = None
+    while True:
+        page = alice.ok("history", table=table, last=2, **({"before": before} if before else {}))["rounds"]
+        if not page:
+            break
+        numbers = [r[0]["round"] for r in page] + numbers
+        before = page[0][0]["round"]
+    assert numbers == [1, 2, 3, 4, 5]
+    alice.close()

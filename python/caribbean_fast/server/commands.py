@@ -176,7 +176,7 @@ class TableOwner(Protocol):
 
     def _top_up(self, tx: Any, account: str, seat: int, amount: int) -> None: ...
 
-    async def _history(self, account: str, last: int) -> dict[str, Any]: ...
+    async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]: ...
 
     async def _proof(self, account: str, number: int) -> dict[str, Any]: ...
 
@@ -397,10 +397,12 @@ _LIST: tuple[Spec, ...] = (
     _table(
         "history",
         Field("last", "int", 1, 50, required=False, note="1 to 50, default 10"),
+        Field("before", "int", 1, 2**53, required=False, note="optional: only rounds numbered below it"),
         does="the game recall of the account at that table: the last rounds it was dealt into, at whichever seats it "
-        "held there (never a round another account played at its seat)",
+        "held there (never a round another account played at its seat); with `before`, the last of those numbered "
+        "below it, so a client reads every round, page by page",
         result='`{"rounds": [round, ...]}` (as in `recall`)',
-        handler=lambda o, c, cmd: o._history(c.account, cmd.args.get("last", 10)),
+        handler=lambda o, c, cmd: o._history(c.account, cmd.args.get("last", 10), cmd.args.get("before")),
         login=False,
     ),
     _table(

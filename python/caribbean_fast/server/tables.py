@@ -276,8 +276,8 @@ class Owner:
         await self._commit()
         return {}
 
-    async def _history(self, account: str, last: int) -> dict[str, Any]:
-        return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last))}
+    async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
+        return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last, before=before))}
 
     async def _proof(self, account: str, number: int) -> dict[str, Any]:
         """A past round's proof, to the account that played it (`holds.proof`)."""

@@ -119,8 +119,11 @@ async function checkRound(number, out) {
   out.append(ul);
 }
 
-async function load() {
-  const answer = await state.link.send("history", { table: state.table, last: 50 });
+const PAGE = 50;
+
+async function load(before) {
+  const fields = { table: state.table, last: PAGE, ...(before ? { before } : {}) };
+  const answer = await state.link.send("history", fields);
   const node = document.getElementById("history");
   const summary = document.getElementById("history-summary");
   if (!answer.ok) {
@@ -128,16 +131,25 @@ async function load() {
     return;
   }
   const rounds = answer.result.rounds;
+  state.rounds = [...rounds, ...(state.rounds || [])];
   const code = state.rules.currency.code;
   let net = 0;
-  for (const events of rounds) {
+  for (const events of state.rounds) {
     const s = events.find((e) => e.kind === "settled" && e.net && events.some((d) => d.kind === "dealt" && d.cards && d.seat === e.seat));
     if (s) net += Number(s.net.total);
   }
-  summary.textContent = rounds.length
-    ? `${rounds.length} round${rounds.length === 1 ? "" : "s"} at ${state.table}, newest first: ${resultWord(net, code)[0]} in all.`
+  const n = state.rounds.length;
+  summary.textContent = n
+    ? `${n} round${n === 1 ? "" : "s"} at ${state.table}, newest first: ${resultWord(net, code)[0]} in all.`
     : `You have played no round at ${state.table} yet.`;
-  node.replaceChildren(...[...rounds].reverse().map(roundCard));
+  for (const events of [...rounds].reverse()) node.append(roundCard(events));
+  const older = document.getElementById("older");
+  if (older) older.remove();
+  if (rounds.length === PAGE) {
+    const more = el("button", "Older rounds", { type: "button", class: "btn", id: "older" });
+    more.addEventListener("click", () => load(rounds[0][0].round));
+    node.after(more);
+  }
 }
 
 async function main() {
