@@ -55,7 +55,7 @@ def test_history_reads_every_round_page_by_page(live: LiveServer) -> None:
         alice.ok("ante", table=table, amount=100)
         alice.ok("deal", table=table)
         alice.ok("fold", table=table)
-    numbers = []
+    numbers: list[int] = []
     before = None
     while True:
         page = alice.ok("history", table=table, last=2, **({"before": before} if before else {}))["rounds"]
