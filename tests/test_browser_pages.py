@@ -361,3 +361,18 @@ def test_the_history_page_shows_every_round_with_its_bets_and_checks_its_fairnes
     page.set_viewport_size(PHONE)
     shot(page, "history-phone")
     page.context.close()
+
+
+def test_the_table_pages_seat_panel_links_the_players_pages(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "network-24h")
+    owner, _ = seat_at(server, account_of(page))
+    page.get_by_text("Seat", exact=True).click()
+    page.get_by_role("link", name="Your rounds").click()
+    expect(page).to_have_url(f"{server.http}/history/{owner.spec.id}")  # the table it sits at
+    expect(page.locator("#history-summary")).to_have_text(f"You have played no round at {owner.spec.id} yet.")
+    page.go_back()
+    page.get_by_text("Seat", exact=True).click()
+    page.get_by_role("link", name="Rules").click()
+    expect(page).to_have_url(f"{server.http}/rules/{owner.spec.id}")
+    page.context.close()

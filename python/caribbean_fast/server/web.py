@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -18,6 +18,7 @@ from ..errors import ServerError
 from .jackpots import progressive_history
 from .rules import rules_json
 from .server import Server
+from .ws import token_of
 
 __all__ = ["STATIC", "web_routes"]
 
@@ -72,6 +73,25 @@ def info_page(kind: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
+def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    """/<kind> with no table (a link on the table page, whose static HTML names none): the table
+    the account sits at, of the game of the page it came from (its Referer, /play/<game>) where
+    it sits at one, else of any game; else that game's first table; else the lobby."""
+
+    async def page(request: Request) -> Response:
+        server = _server(request)
+        referer = urlsplit(request.headers.get("referer", "")).path
+        game = unquote(referer.removeprefix("/play/")) if referer.startswith("/play/") else None
+        token = token_of(request.headers, request.cookies, {})
+        account = await server.accounts.who(token) if token else None
+        held = sorted(server.hub.held.get(account, {})) if account is not None else []
+        of_game = [t for t in held if t in server.owners and server.owners[t].spec.variant.name == game]
+        table = next(iter(of_game or held), None) or (_table_of(request, game) if game else None)
+        return RedirectResponse(f"/{kind}/{quote(table)}" if table else "/", 307)
+
+    return page
+
+
 async def rules(request: Request) -> Response:
     owner = _server(request).owners.get(request.path_params["table"])
     if owner is None:
@@ -112,5 +132,6 @@ def web_routes() -> list[BaseRoute]:
         Route("/api/rules/{table}", rules),
         Route("/api/progressive/{table}", progressive),
         *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
+        *(Route(f"/{kind}", info_here(kind)) for kind in INFO_PAGES),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]
