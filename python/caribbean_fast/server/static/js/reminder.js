@@ -45,7 +45,8 @@ export class Reminder {
     this.watchLink();
     this.styles();
     this.button();
-    this.timers = [setInterval(() => this.remind("hourly"), this.every), setInterval(() => this.checkIdle(), 1000)];
+    // Every `every` of time played (kept with the session, so a reload does not restart the hour).
+    this.timers = [setInterval(() => this.checkHour(), Math.min(1000, this.every / 4)), setInterval(() => this.checkIdle(), 1000)];
   }
 
   get key() {
@@ -135,6 +136,17 @@ export class Reminder {
     this.show("check", title, [
       `You have played for ${played} at ${this.table()}: ${rounds} round${rounds === 1 ? "" : "s"}, and ${net}.`,
     ]);
+  }
+
+  checkHour() {
+    const raw = sessionStorage.getItem(this.key);
+    if (!raw) return; // no seated view yet: nothing played
+    const s = this.session;
+    const due = (s.reminded || s.start) + this.every;
+    if (this.now() < due) return;
+    s.reminded = this.now();
+    this.save(s);
+    this.remind("hourly");
   }
 
   checkIdle() {
