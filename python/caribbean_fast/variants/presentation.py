@@ -439,13 +439,14 @@ def _progressive_title(v: Variant) -> str:
 def table_keys(v: Variant) -> list[dict[str, str]]:
     """The table page's keys (seed 000's client): what each does, in the game's words."""
     words = bet_words(v)
+    unit = stake_unit(v.currency)
     keys = [
         {"keys": "0 or Ins", "does": "repeat the last round's bets"},
         {"keys": "Enter", "does": f"deal; once dealt, {words.bet}"},
         {"keys": "-", "does": "fold, once dealt"},
         {"keys": "Del or .", "does": "clear the bets"},
-        {"keys": "Up / Down", "does": f"change the stake by {v.currency.code} 1"},
-        {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.code} 10"},
+        {"keys": "Up / Down", "does": f"change the stake by {v.currency.format(unit)}"},
+        {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}"},
     ]
     return keys
 
