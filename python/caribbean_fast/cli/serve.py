@@ -19,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--database", default="caribbean-fast.db", help="a SQLite file, or postgresql://... (default: %(default)s)"
     )
-    p.add_argument("--tables", default=None, help="a TOML file of tables (default: one of each preset)")
+    p.add_argument("--tables", default=None, help="a TOML file of tables (default: three of each preset)")
     p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
     p.add_argument(

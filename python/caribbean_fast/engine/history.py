@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cards import format_cards
+from ..cards import card_text, format_cards
 from ..variants import Currency, Variant
-from ..variants.presentation import bet_words, decision_word
+from ..variants.presentation import bet_words, decision_word, layout
 from .events import Event
+from .fairness import opening, root
+from .shuffle import deck_from_seed
 
-__all__ = ["describe_step", "outcome_words", "seat_history"]
+__all__ = ["describe_step", "outcome_words", "round_proof", "seat_history"]
 
 Step = dict[str, Any]
 
@@ -29,6 +31,54 @@ def seat_history(events: Sequence[Event], seat: int, last: int = 10) -> list[lis
                 rounds.append([x.seen_by(seat) for x in current])
             current = None
     return rounds[-last:] if last > 0 else []
+
+
+def round_proof(events: Sequence[Event], seat: int, variant: Variant) -> dict[str, Any] | None:
+    """A past round's fairness proof for `seat`, as the seat's view gave it once the round was
+    over (`views._proof`), made again from the round's recorded seed and deal with
+    `fairness.opening`: the round's root (`commitment`), the proof, and the cards the seat was
+    shown (its own at the end, the dealer's and the board's once revealed). None when the seat
+    was not dealt into the round, or the round is not over."""
+    opened = next((e for e in events if e.kind == "round_opened"), None)
+    dealing = next((e for e in events if e.kind == "dealing"), None)
+    if opened is None or dealing is None or seat not in dealing.public["seats"]:
+        return None
+    if not any(e.kind == "round_closed" for e in events):
+        return None
+    seed = bytes.fromhex(opened.secret["seed"])
+    deck = deck_from_seed(seed)
+    cards: list[int] = []
+    dealer: list[int] = []
+    board: list[int] = []
+    draws: list[tuple[int, int]] = []
+    shown = False
+    for e in events:
+        if e.kind == "dealt" and e.seat is None:
+            dealer = [*e.secret["hole"], *e.public.get("up", [])]
+            board = [*e.public.get("flop", []), *e.secret.get("turn_river", [])]
+        elif e.kind == "dealt" and e.seat == seat:
+            cards = list(e.private["cards"])
+        elif e.kind == "exchanged":
+            draws.append((int(e.seat or 0), int(e.public["count"])))
+            if e.seat == seat:
+                cards = list(e.private["cards"])
+        elif e.kind == "revealed":
+            shown = True
+    dealer, board = (dealer, board) if shown else ([], [])
+    shape = layout(variant)
+    dealt = list(dealing.public["seats"])
+    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, len(dealer), len(board))
+    if dealt == [seat]:  # the shuffle's own proof, to the only seat dealt (as the view gives it)
+        proof = proof | {"seed": seed.hex()}
+    return {
+        "round": opened.round,
+        "seat": seat,
+        "commitment": root(seed, tuple(deck)),
+        "proof": proof,
+        "cards": [card_text(c) for c in cards],
+        "dealer": [card_text(c) for c in dealer],
+        "board": [card_text(c) for c in board],
+    }
 
 
 def _bets(s: Step, c: Currency) -> str:

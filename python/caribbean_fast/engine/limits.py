@@ -8,7 +8,13 @@ from zoneinfo import ZoneInfo
 
 from ..errors import IllegalActionError
 
-__all__ = ["EASTERN", "check_limit_change", "may_change_limit", "next_week_start"]
+__all__ = ["EASTERN", "RULE", "check_limit_change", "may_change_limit", "next_week_start"]
+
+RULE = (
+    "The limit caps the ante you may place at every table of your account, whatever the game. You may change it, "
+    "or remove it, once a week: the week ends at midnight on Friday, US Eastern time."
+)
+"""The rule in a player's words, as a client shows it (`GET /api/limit`)."""
 
 EASTERN = ZoneInfo("America/New_York")
 _SATURDAY = 5

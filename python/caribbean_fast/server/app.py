@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.applications import Starlette
@@ -15,6 +16,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..engine.limits import RULE as LIMIT_RULE
+from ..engine.limits import may_change_limit, next_week_start
 from ..errors import ServerError
 from .accounts import Session, token_hash
 from .config import Settings
@@ -123,6 +126,27 @@ async def me(request: Request) -> Response:
     return JSONResponse({"account": account, "wallet": int(row[0]), "guest": bool(row[1])})
 
 
+async def limit(request: Request) -> Response:
+    """The account's personal limit (game 1's seed; it holds for every table of the account), when
+    it was last changed and from when it may change again; and the seats where the account can
+    change it (`set_limit` is a table's command, the engine's event at the account's seat)."""
+    account, _ = await _account(request)
+    server = _server(request)
+    amount, changed = server.book.limit(account)
+    now = datetime.now(UTC)
+    again = None if changed is None else next_week_start(changed)
+    seats = [{"table": t, "seat": s} for t, s in sorted(server.hub.held.get(account, {}).items())]
+    body = {
+        "limit": amount,
+        "changed": None if changed is None else changed.isoformat(),
+        "may_change": may_change_limit(changed, now),
+        "next_change": None if again is None else again.isoformat(),
+        "seats": seats,
+        "rule": LIMIT_RULE,
+    }
+    return JSONResponse(body)
+
+
 async def lobby(request: Request) -> Response:
     return JSONResponse({"tables": _server(request).lobby()})
 
@@ -190,6 +214,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/lobby", lobby),
+        Route("/api/limit", limit),
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", endpoint),

@@ -168,7 +168,7 @@ class Socket(Protocol):
 class TableOwner(Protocol):
     """What the handlers of table commands use (`tables.Owner`, its commands' methods)."""
 
-    async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]: ...
+    async def _sit(self, account: str, wanted: int | None, buy_in: int, waited: bool = False) -> dict[str, Any]: ...
 
     async def _leave(self, account: str, seat: int) -> dict[str, Any]: ...
 
@@ -176,7 +176,15 @@ class TableOwner(Protocol):
 
     def _top_up(self, tx: Any, account: str, seat: int, amount: int) -> None: ...
 
-    async def _history(self, account: str, last: int) -> dict[str, Any]: ...
+    async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]: ...
+
+    async def _proof(self, account: str, number: int) -> dict[str, Any]: ...
+
+    async def _wait(self, account: str, buy_in: int) -> dict[str, Any]: ...
+
+    async def _unwait(self, account: str) -> dict[str, Any]: ...
+
+    async def _seat_waiting(self, account: str) -> dict[str, Any]: ...
 
     async def _disconnect(self, seat: int) -> dict[str, Any]: ...
 
@@ -326,6 +334,23 @@ _LIST: tuple[Spec, ...] = (
         result='`{"returned": int}`',
         handler=lambda o, c, cmd: o._leave(c.account, c.seat),
     ),
+    _table(
+        "wait",
+        _amount("buy_in"),
+        does="joins the table's waiting list with the buy-in to sit with: at once (as `sit` at the lowest free "
+        "seat) when a seat is free and nobody waits, else when the engine frees a seat and the account is first on "
+        "the list; a `waitlist` frame tells the account it sat, or why it did not. Sending it again keeps the "
+        "account's place and changes its buy-in. While accounts wait, `sit` leaves the seats that free to them",
+        result='`{"seat": int}` when seated at once, else `{"place": int, "waiting": int}` (1 is first)',
+        handler=lambda o, c, cmd: o._wait(c.account, cmd.args["buy_in"]),
+        seated=False,
+    ),
+    _table(
+        "unwait",
+        does="leaves the table's waiting list",
+        handler=lambda o, c, cmd: o._unwait(c.account),
+        seated=False,
+    ),
     _table("top_up", _amount(), does="moves more money from the wallet to the seat", handler=_top_up),
     _table(
         "ante",
@@ -372,11 +397,25 @@ _LIST: tuple[Spec, ...] = (
     _table(
         "history",
         Field("last", "int", 1, 50, required=False, note="1 to 50, default 10"),
+        Field("before", "int", 1, 2**53, required=False, note="optional: only rounds numbered below it"),
         does="the game recall of the account at that table: the last rounds it was dealt into, at whichever seats it "
-        "held there (never a round another account played at its seat)",
+        "held there (never a round another account played at its seat); with `before`, the last of those numbered "
+        "below it, so a client reads every round, page by page",
         result='`{"rounds": [round, ...]}` (as in `recall`)',
-        handler=lambda o, c, cmd: o._history(c.account, cmd.args.get("last", 10)),
+        handler=lambda o, c, cmd: o._history(c.account, cmd.args.get("last", 10), cmd.args.get("before")),
         login=False,
+    ),
+    _table(
+        "proof",
+        Field("round", "int", 1, 2**53, note="a round's number"),
+        does="the fairness proof of a past round the account was dealt into at that table (at whichever seat it "
+        "held), made again from the round's recorded seed and deal: the proof its seat's view gave once the round "
+        "was over; refused `illegal` for a round the account did not play there, or one not over",
+        result='`{"round": int, "seat": int, "commitment": str, "proof": proof, "cards": [card], "dealer": [card], '
+        '"board": [card]}`',
+        handler=lambda o, c, cmd: o._proof(c.account, cmd.args["round"]),
+        login=True,
+        seated=False,
     ),
     _socket(
         "advice",
@@ -392,6 +431,13 @@ _LIST: tuple[Spec, ...] = (
         does="the grace period ran out with no socket of the account: the game's disconnect rule, and the "
         "seat stood up if the account stays away",
         handler=lambda o, c, cmd: o._disconnect(c.seat),
+        internal=True,
+    ),
+    _table(
+        "_seat_waiting",
+        does="a seat freed while the account is first on the waiting list: it sits with its buy-in",
+        handler=lambda o, c, cmd: o._seat_waiting(c.account),
+        seated=False,
         internal=True,
     ),
     _table(

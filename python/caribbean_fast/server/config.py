@@ -1,4 +1,4 @@
-"""The server's settings, and its tables from a TOML file (by default one table of each preset).
+"""The server's settings, and its tables from a TOML file (by default three tables of each preset).
 
 ```toml
 [[table]]
@@ -54,8 +54,16 @@ class Settings:
     registrations: int = 20  # accounts (guests too) one address may open a minute
 
 
+DEFAULT_COUNT = 3
+"""Tables of each preset a server serves without a tables file: players have a choice."""
+
+
 def default_tables(away: float = STAND_AFTER) -> list[TableSpec]:
-    return [TableSpec(f"{name}-1", load_variant(name), load_variant(name).seats, away=away) for name in PRESETS]
+    specs = []
+    for name in PRESETS:
+        v = load_variant(name)
+        specs += [TableSpec(f"{name}-{k}", v, v.seats, away=away) for k in range(1, DEFAULT_COUNT + 1)]
+    return specs
 
 
 def load_tables(path: str | Path, away: float = STAND_AFTER) -> list[TableSpec]:

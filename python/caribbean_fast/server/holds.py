@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.events import Event, event_from_json
-from ..engine.history import seat_history
+from ..engine.history import round_proof, seat_history
+from ..variants import Variant
 from .schema import Tx
 
 __all__ = ["Hold", "Holds"]
@@ -59,26 +60,37 @@ class Holds:
         if hold is not None:
             hold.end = end
 
-    def rounds(self, tx: Tx, account: str, last: int, after: int = -1) -> list[Round]:
+    def rounds(self, tx: Tx, account: str, last: int, after: int = -1, before: int | None = None) -> list[Round]:
         """The last `last` rounds the account was dealt into at this table, at whichever seats it
         held, each as its seat saw it; oldest first; only rounds numbered above `after` (game
         recall asks for those that ended while the player was away: reading and parsing only
         those kept a reconnect from reading ten rounds to show none). Read from the table's
         committed record (the table keeps only its latest round in memory): a round counts once
-        its close is committed."""
+        its close is committed. `before`: only rounds numbered below it (a history read page by
+        page, older each time)."""
         if last <= 0:
             return []
         dealt: list[tuple[int, int]] = []  # (round, seat)
         for h in (h for h in self.all if h.account == account):
             sql = "SELECT DISTINCT round FROM table_events WHERE table_id = ? AND kind = 'dealt' AND seat = ?"
-            sql += " AND round >= ?" + ("" if h.end is None else " AND round < ?")
-            params = (self.table_id, h.seat, max(h.first, after + 1)) + (() if h.end is None else (h.end,))
+            end = h.end if before is None else before if h.end is None else min(h.end, before)
+            sql += " AND round >= ?" + ("" if end is None else " AND round < ?")
+            params = (self.table_id, h.seat, max(h.first, after + 1)) + (() if end is None else (end,))
             rows = tx.all(sql + " ORDER BY round DESC LIMIT ?", (*params, last + 1))
             dealt += [(int(r), h.seat) for (r,) in rows]
         found: list[Round] = []
         for number, seat in sorted(set(dealt))[-(last + 1) :]:
             found += seat_history(self._round_events(tx, number), seat, 1)
         return found[-last:]
+
+    def proof(self, tx: Tx, account: str, number: int, variant: Variant) -> dict[str, Any] | None:
+        """The fairness proof of round `number` for the seat the account held in it (None: it held
+        none that was dealt into it, or the round is not over)."""
+        for h in (h for h in self.all if h.account == account and h.covers(number)):
+            found = round_proof(self._round_events(tx, number), h.seat, variant)
+            if found is not None:
+                return found
+        return None
 
     def _round_events(self, tx: Tx, number: int) -> list[Event]:
         sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? ORDER BY seq"

@@ -19,7 +19,7 @@ from .tables import Owner, TableSpec
 
 __all__ = ["Lobby", "changing", "fixed"]
 
-_CHANGING = ("seats", "taken", "free", "meter", "phase", "available")
+_CHANGING = ("seats", "taken", "free", "waiting", "meter", "phase", "available")
 _UPSERT = "INSERT INTO lobby_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state"
 
 
@@ -47,6 +47,7 @@ def changing(owner: Owner) -> dict[str, Any]:
         "seats": seats,
         "taken": sorted(owner.players),
         "free": seats - len(owner.players) if t is None else len(t.free_seats()),
+        "waiting": len(owner.waiting),
         "meter": None if t is None else t.meter,
         "phase": "stopped" if t is None else str(t.phase),
         "available": t is not None,

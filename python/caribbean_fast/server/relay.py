@@ -43,7 +43,7 @@ _log = logging.getLogger(__name__)
 ANSWER_SECONDS = 30.0  # the most a relayed command waits for the serving process's answer
 REROUTE_SECONDS = 30.0  # how long the player's seats are sought after their process died
 RELAYED = "x-caribbean-relay"  # the header that marks a relay's socket: it relays no further
-_PASSED = frozenset({"view", "recall"})  # what the serving process sends that the player gets
+_PASSED = frozenset({"view", "recall", "waitlist"})  # what the serving process sends that the player gets
 
 
 class Server(Protocol):

@@ -39,6 +39,7 @@ __all__ = ["Owner", "TableSpec"]
 
 _log = logging.getLogger(__name__)
 RECALL = 10
+WAITING_MOST = 100  # accounts on one table's waiting list
 _SEATING = frozenset({"seated", "stood"})
 RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
@@ -79,6 +80,8 @@ class Owner:
         self._restoring: asyncio.Task[None] | None = None
         self.players: dict[int, str] = {}
         self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
+        self.waiting: dict[str, int] = {}  # the waiting list, first first: account -> its buy-in
+        self._calling = False  # a `_seat_waiting` for the list's first is queued
         self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
         self._queue = asyncio.Queue()
         self._tick_queued = False
@@ -273,8 +276,15 @@ class Owner:
         await self._commit()
         return {}
 
-    async def _history(self, account: str, last: int) -> dict[str, Any]:
-        return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last))}
+    async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
+        return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last, before=before))}
+
+    async def _proof(self, account: str, number: int) -> dict[str, Any]:
+        """A past round's proof, to the account that played it (`holds.proof`)."""
+        found = await self.db.run(lambda tx: self.holds.proof(tx, account, number, self.spec.variant))
+        if found is None:
+            raise ServerError(f"you were not dealt into a finished round {number} at {self.spec.id}", "illegal")
+        return found
 
     async def _disconnect(self, seat: int) -> dict[str, Any]:
         """The game's disconnect rule, and the seat stood up if its holder stays away; nothing if
@@ -290,10 +300,17 @@ class Owner:
             raise ServerError(f"you hold no seat at {self.spec.id}", "not_seated")
         return seat
 
-    async def _sit(self, account: str, wanted: int | None, buy_in: int) -> dict[str, Any]:
+    async def _sit(self, account: str, wanted: int | None, buy_in: int, waited: bool = False) -> dict[str, Any]:
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
         free = self.t.free_seats()
+        others = [a for a in self.waiting if a != account]
+        if not waited and others and len(free) <= len(others):
+            n = len(others)
+            raise ServerError(
+                f"{n} player{'s wait' if n > 1 else ' waits'} for a seat at {self.spec.id}: join the waiting list",
+                "seat_taken",
+            )
         seat = free[0] if wanted is None and free else wanted
         if seat is None or seat not in free:
             raise ServerError(
@@ -306,6 +323,64 @@ class Owner:
 
         await self._money_job(job)
         self.away.pop(account, None)
+        self.waiting.pop(account, None)
+        return {"seat": seat}
+
+    # ---- the waiting list: the server keeps it, the engine seats (`sit`) --------------------------------
+
+    async def _wait(self, account: str, buy_in: int) -> dict[str, Any]:
+        """Joins the list (or changes the buy-in, keeping the place); sits at once when a seat is
+        free and nobody waits before the account."""
+        if self.seat_of(account) is not None:
+            raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
+        ahead = [a for a in self.waiting if a != account]
+        if self.t.free_seats() and len(self.t.free_seats()) > len(ahead):
+            return await self._sit(account, None, buy_in, waited=True)
+        if account not in self.waiting and len(self.waiting) >= WAITING_MOST:
+            raise ServerError(f"the waiting list of {self.spec.id} is full ({WAITING_MOST})", "illegal")
+        self.waiting[account] = buy_in
+        return {"place": list(self.waiting).index(account) + 1, "waiting": len(self.waiting)}
+
+    async def _unwait(self, account: str) -> dict[str, Any]:
+        self.waiting.pop(account, None)
+        return {}
+
+    def _call_waiting(self) -> None:
+        """After a commit: a free seat and an account waiting: the first is seated through the queue
+        (its own money job, after the command under way has answered)."""
+        if self._calling or not self.waiting or self.table is None or not self.t.free_seats():
+            return
+        self._calling = True
+        first = next(iter(self.waiting))
+
+        async def call() -> None:
+            try:
+                await self.submit(Command(None, "_seat_waiting"), first)
+            except CaribbeanFastError:
+                pass  # the table stopped: the list waits for it
+            finally:
+                self._calling = False
+            self._call_waiting()
+
+        asyncio.get_running_loop().create_task(call(), name=f"seat waiting {self.spec.id}")
+
+    async def _seat_waiting(self, account: str) -> dict[str, Any]:
+        """The list's first sits with its buy-in (the engine's `sit`, in the normal money job) and
+        is told with a `waitlist` frame; one who is not connected, or whose sit is refused, leaves
+        the list (told why where connected)."""
+        if next(iter(self.waiting), None) != account or not self.t.free_seats():
+            return {}
+        buy_in = self.waiting[account]
+        if not self.hub.online(account):
+            self.waiting.pop(account)
+            return {}
+        try:
+            seat = (await self._sit(account, None, buy_in, waited=True))["seat"]
+        except CaribbeanFastError as err:
+            self.waiting.pop(account, None)
+            self.hub.to_account(account, frame("waitlist", table=self.spec.id, seat=None, reason=str(err)))
+            return {}
+        self.hub.to_account(account, frame("waitlist", table=self.spec.id, seat=seat, reason=None))
         return {"seat": seat}
 
     async def _back(self, seat: int) -> dict[str, Any]:
@@ -379,6 +454,7 @@ class Owner:
         self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self._count_rounds()
         self._broadcast()
+        self._call_waiting()
 
     def _seating(self) -> list[Event]:
         return [e for e in self.record.pending_events() if e.kind in _SEATING]

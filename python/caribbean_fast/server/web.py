@@ -5,16 +5,20 @@ each table's rules as JSON for the page (`/api/rules/<table>`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import ServerError
+from .jackpots import progressive_history
 from .rules import rules_json
 from .server import Server
+from .ws import token_of
 
 __all__ = ["STATIC", "web_routes"]
 
@@ -30,11 +34,62 @@ async def lobby_page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
+async def limit_page(request: Request) -> Response:
+    return FileResponse(STATIC / "limit.html")
+
+
 async def table_page(request: Request) -> Response:
     game = request.path_params["game"]
     if not any(o.spec.variant.name == game for o in _server(request).owners.values()):
         return Response(f"No table of the game {game!r} here. The lobby is at /.", 404, media_type="text/plain")
     return FileResponse(STATIC / "table.html")
+
+
+def _table_of(request: Request, name: str) -> str | None:
+    """A table id from a path's name: a table's id, or a game's name (its first table)."""
+    owners = _server(request).owners
+    if name in owners:
+        return name
+    return next((o.spec.id for o in owners.values() if o.spec.variant.name == name), None)
+
+
+INFO_PAGES = ("rules", "progressive", "history")
+
+
+def info_page(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    """A page about one table (its rules, its progressive, the account's history there) at
+    /<kind>/<table>: the page reads its data from the endpoints; a game's name is redirected to
+    its first table."""
+
+    async def page(request: Request) -> Response:
+        name = request.path_params["table"]
+        table = _table_of(request, name)
+        if table is None:
+            return Response(f"No table {name!r} here. The lobby is at /.", 404, media_type="text/plain")
+        if table != name:
+            return RedirectResponse(f"/{kind}/{quote(table)}", 307)
+        return FileResponse(STATIC / f"{kind}.html")
+
+    return page
+
+
+def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    """/<kind> with no table (a link on the table page, whose static HTML names none): the table
+    the account sits at, of the game of the page it came from (its Referer, /play/<game>) where
+    it sits at one, else of any game; else that game's first table; else the lobby."""
+
+    async def page(request: Request) -> Response:
+        server = _server(request)
+        referer = urlsplit(request.headers.get("referer", "")).path
+        game = unquote(referer.removeprefix("/play/")) if referer.startswith("/play/") else None
+        token = token_of(request.headers, request.cookies, {})
+        account = await server.accounts.who(token) if token else None
+        held = sorted(server.hub.held.get(account, {})) if account is not None else []
+        of_game = [t for t in held if t in server.owners and server.owners[t].spec.variant.name == game]
+        table = next(iter(of_game or held), None) or (_table_of(request, game) if game else None)
+        return RedirectResponse(f"/{kind}/{quote(table)}" if table else "/", 307)
+
+    return page
 
 
 async def rules(request: Request) -> Response:
@@ -47,6 +102,21 @@ async def rules(request: Request) -> Response:
 async def favicon(request: Request) -> Response:
     """The tab's icon, for a browser that asks /favicon.ico before reading the page's own link."""
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
+async def progressive(request: Request) -> Response:
+    """The progressive's history of a table of a game that has one (`jackpots`)."""
+    server = _server(request)
+    owner = server.owners.get(request.path_params["table"])
+    if owner is None:
+        raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
+    v = owner.spec.variant
+    if v.progressive is None:
+        raise ServerError(f"{owner.spec.id} has no progressive", "no_table")
+    table = owner.spec.id
+    found = await server.db.run(lambda tx: progressive_history(tx, table, v))
+    meter = owner.table.meter if owner.table is not None else None
+    return JSONResponse({"table": table, "title": v.title, "currency": v.currency.code, "meter": meter, **found})
 
 
 class _Static(StaticFiles):
@@ -64,6 +134,10 @@ def web_routes() -> list[BaseRoute]:
         Route("/", lobby_page),
         Route("/play/{game}", table_page),
         Route("/favicon.ico", favicon),
+        Route("/limit", limit_page),
         Route("/api/rules/{table}", rules),
+        Route("/api/progressive/{table}", progressive),
+        *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
+        *(Route(f"/{kind}", info_here(kind)) for kind in INFO_PAGES),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]

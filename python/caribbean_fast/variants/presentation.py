@@ -29,7 +29,9 @@ __all__ = [
     "default_stake",
     "denominations",
     "describe_paytable",
+    "how_to_play",
     "layout",
+    "limit_words",
     "main_paytable",
     "pays",
     "paytable_columns",
@@ -41,6 +43,7 @@ __all__ = [
     "stake_step",
     "stake_unit",
     "suggested_buy_in",
+    "table_keys",
     "threshold_label",
 ]
 
@@ -376,6 +379,131 @@ def _stakes(v: Variant, limits: BetLimits) -> dict[str, Any]:
     }
 
 
+def _seconds(seconds: float) -> str:
+    whole = int(seconds)
+    if whole % 60 == 0 and whole >= 60:
+        minutes = whole // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} seconds"
+
+
+def how_to_play(v: Variant) -> list[str]:
+    """The round of the game step by step, in words, from the variant (RULES.md's flow): what a
+    rules page shows under "How to play"."""
+    words = bet_words(v)
+    lay = layout(v)
+    t = v.timing
+    extra = []
+    if v.progressive is not None:
+        extra.append(f"the {_progressive_title(v)}")
+    extra += [f"the {side_bet_title(b.name)}" for b in v.side_bets]
+    bets = "Place the ante" + (f", and if you like {' and '.join(extra)}" if extra else "") + ", then deal."
+    steps = [bets]
+    if t.bet_seconds:
+        steps.append(
+            f"Bets close {_seconds(t.bet_seconds)} after the betting opens, or sooner once every seated "
+            "player has bet; a seat that has not bet sits the round out."
+        )
+    if lay.board:
+        steps.append(
+            f"You get {lay.hand} cards face up, the dealer {lay.dealer} face down, and {lay.flop} community cards "
+            f"(the flop) are shown."
+        )
+    else:
+        steps.append(f"You get {lay.hand} cards; the dealer gets {lay.dealer}, {lay.dealer_up} of them face up.")
+    fold = "Fold and lose the ante" + (" (and every side bet)" if any(b.lost_on_fold for b in v.side_bets) else "")
+    choice = f"{fold}, or {words.bet} by adding {v.raise_multiple} times the ante."
+    if v.exchanges is not None:
+        x = v.exchanges
+        what = "all five cards" if x.cards == "all" else f"1 to {x.most_cards} cards you choose"
+        choice += (
+            f" Or exchange {what} for new ones, for {x.fee_antes} ante (not returned), at most "
+            f"{x.most_per_round} times a round; then decide again."
+        )
+    steps.append(choice)
+    if t.decision_seconds:
+        auto = t.auto_raise
+        rule = (
+            f"it {words.does} with {_threshold_words(auto)} or better and folds otherwise"
+            if auto is not None
+            else "it folds"
+        )
+        steps.append(
+            f"You have {_seconds(t.decision_seconds)} to decide; a seat that runs out of time or disconnects "
+            f"after the deal decides automatically: {rule}."
+        )
+    if lay.board:
+        steps.append(
+            f"The turn and the river complete the board of {lay.board}; each side plays its best five cards of seven."
+        )
+    steps.append(f"The dealer shows every card. The dealer qualifies with {qualifier_words(v)}.")
+    no_q = "pays by the ante table" if v.ante_paytable_no_qualify or lay.board else "pays 1 to 1"
+    raise_no_q = (
+        f"the {words.bet} pays by its column for a dealer who does not qualify (a push where it has none)"
+        if v.raise_paytable_no_qualify
+        else f"the {words.bet} pushes"
+    )
+    steps.append(f"Dealer does not qualify: the ante {no_q} and {raise_no_q}.")
+    steps.append(
+        f"Dealer qualifies: beat the dealer and the ante and {words.bet} pay by the table below; "
+        f"equal hands push both; a higher dealer hand takes both."
+    )
+    if v.progressive is not None:
+        fold_note = ", folded or not" if v.progressive.paid_on_fold else ""
+        ticked = " Once ticked it stays ticked for the next rounds." if v.progressive.stays_ticked else ""
+        paid = f"is paid on your first five cards{fold_note}, by its own table."
+        steps.append(f"The {_progressive_title(v)} {paid}{ticked}")
+    for b in v.side_bets:
+        steps.append(
+            f"The {side_bet_title(b.name)} is settled by its own table"
+            + (", once you have called; a fold loses it." if b.lost_on_fold else ".")
+        )
+    if t.idle_seconds:
+        broken = "is void and its bets returned" if t.unfinished == "void" else "is completed by the automatic decision"
+        steps.append(f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}.")
+    return steps
+
+
+def limit_words(v: Variant, limits: BetLimits) -> list[str]:
+    """What the table does with an ante outside its limits, in words (game 1: raised to the
+    minimum, never over a third of the balance; game 5: lowered to the maximum)."""
+    words = []
+    if limits.below_minimum == "adjust":
+        words.append("An ante below the minimum is raised to the minimum.")
+    if limits.above_maximum == "adjust":
+        words.append("An ante over the maximum is lowered to the maximum.")
+    if limits.balance_fraction is not None:
+        words.append(
+            f"An ante is never more than {_fraction_words(limits.balance_fraction)} of your balance at the table, "
+            f"so the {bet_words(v).bet} can always be covered."
+        )
+    return words
+
+
+def _fraction_words(f: Fraction) -> str:
+    named = {Fraction(1, 2): "a half", Fraction(1, 3): "a third", Fraction(1, 4): "a quarter"}
+    return named.get(f, f"{f}")
+
+
+def _progressive_title(v: Variant) -> str:
+    return "progressive (jackpot) bet"
+
+
+def table_keys(v: Variant) -> list[dict[str, str]]:
+    """The table page's keys (seed 000's client): what each does, in the game's words."""
+    words = bet_words(v)
+    unit = stake_unit(v.currency)
+    keys = [
+        {"keys": "0 or Ins", "does": "repeat the last round's bets"},
+        {"keys": "Enter", "does": f"deal; once dealt, {words.bet}"},
+        {"keys": "-", "does": "fold, once dealt"},
+        {"keys": "Del or .", "does": "clear the bets"},
+        {"keys": "Up / Down", "does": f"change the stake by {v.currency.format(unit)}"},
+        {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}"},
+    ]
+    return keys
+
+
 def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, Any]:
     """Everything a client shows of a table of `v` played under its `limits_index`th limits, as
     JSON-ready data (docs/protocol.md, "The rules of a table")."""
@@ -399,7 +527,15 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
         "progressive": _progressive(v),
         "side_bets": _side_bets(v),
         "exchanges": _exchanges(v),
-        "timing": {"bet_seconds": t.bet_seconds, "decision_seconds": t.decision_seconds},
+        "timing": {
+            "bet_seconds": t.bet_seconds,
+            "decision_seconds": t.decision_seconds,
+            "idle_seconds": t.idle_seconds,
+        },
+        "how_to_play": how_to_play(v),
+        "keys": table_keys(v),
+        "limits_all": [{"minimum": x.minimum, "maximum": x.maximum} for x in v.limits],
+        "limit_words": limit_words(v, lim),
         "currency": {"code": v.currency.code, "minor_per_major": v.currency.minor_per_major},
         "seats": v.seats,
     }

@@ -1,11 +1,21 @@
-// The lobby: log in (or play as a guest), then every table of the server with its game, limits,
-// free seats and progressive meter, each a link to /play/<game>.
+// The lobby: log in (or play as a guest), then every game with every one of its tables: the
+// limits, the free seats, how many wait, the progressive meter. At a table a player may watch it
+// (its public view, here), sit at the next free seat, or join its waiting list when it is full (the
+// server keeps the list and tells this page with a `waitlist` frame when the engine seated them).
+// Sitting opens the game's table page, which finds the seat in its welcome.
 
 import { askLogin, logOut, whoAmI } from "./auth.js";
-import { api } from "./net.js";
+import { Link, api, refusal } from "./net.js";
+import { el } from "./pages.js";
+
+const state = { me: null, link: null, tables: [], rules: new Map(), watching: null, seats: [] };
 
 function money(amount, code) {
   return new Intl.NumberFormat("en", { style: "currency", currency: code }).format(amount / 100);
+}
+
+function say(text) {
+  document.getElementById("lobby-message").textContent = text;
 }
 
 function showWho(me) {
@@ -20,38 +30,176 @@ function showWho(me) {
   who.append(out);
 }
 
-function gameCard(entry) {
-  const card = document.createElement("article");
-  card.className = "game-card";
-  const limits = `${money(entry.limits.minimum, entry.currency)} to ${money(entry.limits.maximum, entry.currency)}`;
-  card.innerHTML = `
-    <h2></h2>
-    <p class="game-meta"></p>
-    <p class="game-meter"></p>
-    <a class="btn primary" href="/play/${encodeURIComponent(entry.game)}">Play</a>`;
-  card.querySelector("h2").textContent = entry.title;
+function facts(entry) {
+  const limits = `ante ${money(entry.limits.minimum, entry.currency)} to ${money(entry.limits.maximum, entry.currency)}`;
   const seats = `${entry.seats} seat${entry.seats > 1 ? "s" : ""}`;
   // A table another process serves shows its seats once that process has published them.
   const free = entry.free === undefined ? seats : `${entry.free} of ${seats} free`;
+  const waiting = entry.waiting ? ` · ${entry.waiting} waiting` : "";
   const stopped = entry.available === false ? " · stopped: being restored from its record" : "";
-  card.querySelector(".game-meta").textContent = `Table ${entry.table} · ante ${limits} · ${free}${stopped}`;
-  card.querySelector(".game-meter").textContent = entry.meter ? `Progressive meter ${money(entry.meter, entry.currency)}` : "";
-  card.querySelector("a").setAttribute("aria-label", `Play ${entry.title}`);
+  const meter = entry.meter ? ` · meter ${money(entry.meter, entry.currency)}` : "";
+  return `${limits} · ${free}${waiting}${meter}${stopped}`;
+}
+
+function button(text, label, onClick, primary = false) {
+  const b = el("button", text, { type: "button", class: `btn small${primary ? " primary" : ""}`, "aria-label": label });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function tableRow(entry) {
+  const row = el("div", null, { class: "table-row", "data-table": entry.table });
+  row.append(el("span", entry.table, { class: "table-name" }), el("span", facts(entry), { class: "table-facts" }));
+  const buttons = el("span", null, { class: "table-buttons" });
+  const mine = state.seats.some((s) => s.table === entry.table);
+  if (mine) {
+    const back = el("a", "Back to your seat", { class: "btn small primary", href: `/play/${encodeURIComponent(entry.game)}` });
+    buttons.append(back);
+  } else if (state.waitingAt === entry.table) {
+    buttons.append(button("Leave waiting list", `Leave the waiting list of ${entry.table}`, () => unwait(entry)));
+  } else if (entry.free > 0 && !entry.waiting) {
+    buttons.append(button("Sit", `Sit at ${entry.table}`, () => sitAt(entry), true));
+  } else {
+    buttons.append(button("Join waiting list", `Wait for a seat at ${entry.table}`, () => waitFor(entry), true));
+  }
+  buttons.append(button(state.watching === entry.table ? "Stop watching" : "Watch", `Watch ${entry.table}`, () => watch(entry)));
+  row.append(buttons, el("div", "", { class: "table-state", "aria-live": "polite" }));
+  return row;
+}
+
+function gameCard(entries) {
+  const entry = entries[0];
+  const card = el("article", null, { class: "game-card" });
+  card.append(el("h2", entry.title));
+  const links = el("p", null, { class: "game-links" });
+  const play = el("a", "Play", { class: "btn primary", href: `/play/${encodeURIComponent(entry.game)}`, "aria-label": `Play ${entry.title}` });
+  links.append(play, el("a", "Rules", { href: `/rules/${encodeURIComponent(entry.table)}` }));
+  if (entries.some((e) => e.meter)) links.append(el("a", "Jackpot history", { href: `/progressive/${encodeURIComponent(entry.table)}` }));
+  links.append(el("a", "My history", { href: `/history/${encodeURIComponent(entry.table)}` }));
+  card.append(links);
+  const list = el("div", null, { class: "table-list" });
+  for (const e of entries) list.append(tableRow(e));
+  card.append(list);
   return card;
 }
 
-async function main() {
-  let me = await whoAmI();
-  if (!me) me = await askLogin(document.getElementById("auth"));
-  showWho(me);
-  const lobby = await api("/api/lobby");
-  const seen = new Set();
+function render() {
   const games = document.getElementById("games");
-  for (const entry of lobby.body.tables) {
-    if (seen.has(entry.game)) continue;
-    seen.add(entry.game);
-    games.append(gameCard(entry));
+  const byGame = new Map();
+  for (const entry of state.tables) {
+    if (!byGame.has(entry.game)) byGame.set(entry.game, []);
+    byGame.get(entry.game).push(entry);
   }
+  games.replaceChildren(...[...byGame.values()].map(gameCard));
+  if (state.watching && state.lastView) showWatch(state.lastView);
+}
+
+async function refresh() {
+  const lobby = await api("/api/lobby");
+  if (lobby.ok) state.tables = lobby.body.tables;
+  render();
+}
+
+async function rulesOf(table) {
+  if (!state.rules.has(table)) state.rules.set(table, (await api(`/api/rules/${encodeURIComponent(table)}`)).body);
+  return state.rules.get(table);
+}
+
+async function buyIn(entry) {
+  const rules = await rulesOf(entry.table);
+  const me = await whoAmI();
+  return Math.min(rules.stakes.buy_in, me ? me.wallet : rules.stakes.buy_in);
+}
+
+async function sitAt(entry) {
+  const buy_in = await buyIn(entry);
+  const answer = await state.link.send("sit", { table: entry.table, buy_in });
+  if (!answer.ok) {
+    say(`${entry.table}: ${refusal(answer)}`);
+    await refresh();
+    return;
+  }
+  location.assign(`/play/${encodeURIComponent(entry.game)}`);
+}
+
+async function waitFor(entry) {
+  const buy_in = await buyIn(entry);
+  const answer = await state.link.send("wait", { table: entry.table, buy_in });
+  if (!answer.ok) {
+    say(`${entry.table}: ${refusal(answer)}`);
+    return;
+  }
+  if (answer.result.seat !== undefined) {
+    location.assign(`/play/${encodeURIComponent(entry.game)}`);
+    return;
+  }
+  state.waitingAt = entry.table;
+  say(`You are number ${answer.result.place} on the waiting list of ${entry.table} (buy-in ${money(buy_in, entry.currency)}). Keep this page open: you are seated when a seat frees.`);
+  await refresh();
+}
+
+async function unwait(entry) {
+  await state.link.send("unwait", { table: entry.table });
+  state.waitingAt = null;
+  say(`You left the waiting list of ${entry.table}.`);
+  await refresh();
+}
+
+async function watch(entry) {
+  const was = state.watching;
+  if (was) await state.link.send("unwatch", { table: was });
+  state.watching = null;
+  state.lastView = null;
+  if (was !== entry.table) {
+    const answer = await state.link.send("watch", { table: entry.table });
+    if (answer.ok) state.watching = entry.table;
+    else say(`${entry.table}: ${refusal(answer)}`);
+  }
+  render();
+}
+
+function showWatch(frame) {
+  const row = document.querySelector(`.table-row[data-table="${CSS.escape(frame.table)}"] .table-state`);
+  if (!row) return;
+  const v = frame.view;
+  const seats = v.others.map((o) => {
+    const who = o.player || "free";
+    const bet = o.bets && o.bets.ante ? ` ante ${money(o.bets.ante, v.currency)}` : "";
+    const did = o.decision ? ` · ${o.decision}` : "";
+    return `seat ${o.seat + 1}: ${who}${bet}${did}`;
+  });
+  const dealer = v.dealer.length ? ` · dealer ${v.dealer.join(" ")}${v.dealer_hand ? ` (${v.dealer_hand})` : ""}` : "";
+  const board = v.board.length ? ` · board ${v.board.join(" ")}` : "";
+  row.textContent = `Watching: round ${v.round}, ${v.phase}${dealer}${board}. ${seats.join("; ") || "Nobody seated."}`;
+}
+
+function onFrame(frame) {
+  if (frame.type === "welcome") {
+    state.seats = frame.seats || [];
+    render();
+  } else if (frame.type === "view" && frame.table === state.watching && frame.view.seat === null) {
+    state.lastView = frame;
+    showWatch(frame);
+  } else if (frame.type === "waitlist") {
+    const entry = state.tables.find((t) => t.table === frame.table);
+    if (frame.seat !== null && entry) {
+      say(`A seat freed at ${frame.table}: you sit at seat ${frame.seat + 1}. Opening the table…`);
+      setTimeout(() => location.assign(`/play/${encodeURIComponent(entry.game)}`), 800);
+    } else {
+      state.waitingAt = null;
+      say(`You are off the waiting list of ${frame.table}: ${frame.reason}`);
+    }
+  }
+}
+
+async function main() {
+  state.me = await whoAmI();
+  if (!state.me) state.me = await askLogin(document.getElementById("auth"));
+  showWho(state.me);
+  state.link = new Link({ onFrame, onStatus: () => {} });
+  state.link.connect();
+  await refresh();
+  setInterval(refresh, 5000);
 }
 
 main();

@@ -1,0 +1,87 @@
+// The personal bet limit (seed 000): the account's limit, when it may change again, and a form to
+// set or remove it. The change is the engine's `set_limit`, sent to a table where the account sits
+// (the engine records it at the seat; the server's book holds it for every table of the account).
+// The page keeps no rule: the once-a-week check and its words are the server's.
+
+import { askLogin, whoAmI } from "./auth.js";
+import { Link, api, refusal } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { link: null, seats: [] };
+
+function amount(minor) {
+  return (minor / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleString("en", { dateStyle: "full", timeStyle: "short" });
+}
+
+async function load() {
+  const answer = await api("/api/limit");
+  if (!answer.ok) {
+    $("limit-now").textContent = refusal(answer);
+    return;
+  }
+  const l = answer.body;
+  $("limit-now").textContent =
+    l.limit === null ? "No limit is set." : `Your ante is limited to ${amount(l.limit)} (in each table's currency).`;
+  const parts = [];
+  if (l.changed) parts.push(`Last changed ${when(l.changed)}.`);
+  parts.push(l.may_change ? "You may change it now." : `You may change it again from ${when(l.next_change)}.`);
+  $("limit-when").textContent = parts.join(" ");
+  $("limit-rule").textContent = l.rule;
+  state.seats = l.seats;
+  const select = $("limit-table");
+  select.replaceChildren(
+    ...l.seats.map((s) => {
+      const option = document.createElement("option");
+      option.value = s.table;
+      option.textContent = `${s.table}, seat ${s.seat + 1}`;
+      return option;
+    }),
+  );
+  const can = l.may_change && l.seats.length > 0;
+  for (const id of ["limit-amount", "limit-table", "b-set-limit", "b-remove-limit"]) $(id).disabled = !can;
+  if (!l.seats.length) {
+    $("limit-message").replaceChildren(
+      "Take a seat at any table to change your limit: the table records the change at your seat. ",
+      Object.assign(document.createElement("a"), { href: "/", textContent: "Go to the lobby" }),
+    );
+  }
+}
+
+async function setLimit(value) {
+  const table = $("limit-table").value;
+  const answer = await state.link.send("set_limit", { table, amount: value });
+  $("limit-message").textContent = answer.ok
+    ? value === null
+      ? "Your limit is removed."
+      : `Your limit is now ${amount(value)}.`
+    : refusal(answer);
+  await load();
+}
+
+function wire() {
+  $("limit-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("limit-amount").value.trim().replace(/,/g, "");
+    const minor = Math.round(Number(text) * 100);
+    if (!/^\d+(\.\d{1,2})?$/.test(text) || minor <= 0) {
+      $("limit-message").textContent = "The limit is an amount of money, such as 50 or 12.50";
+      return;
+    }
+    setLimit(minor);
+  });
+  $("b-remove-limit").addEventListener("click", () => setLimit(null));
+}
+
+async function main() {
+  wire();
+  if (!(await whoAmI())) await askLogin($("auth"));
+  state.link = new Link({ onFrame: () => {}, onStatus: () => {} });
+  state.link.connect();
+  await load();
+}
+
+main();

@@ -1,0 +1,81 @@
+// A table's progressive (/progressive/<table>): the meter now, the meter over time (a line after
+// each round that moved it) and every prize paid, from GET /api/progressive/<table>, which the
+// server reads from the table's record. The prizes' table is the rules' (GET /api/rules/<table>).
+
+import { api } from "./net.js";
+import { el, grid, lastPart, money, section } from "./pages.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function chart(points, code) {
+  const room = document.getElementById("progressive").clientWidth - 60; // drawn at the page's width: labels stay legible
+  const w = Math.max(300, Math.min(900, room));
+  const h = w < 500 ? 200 : 260;
+  const pad = w < 500 ? 36 : 56;
+  const chartNode = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "meter-chart", role: "img" });
+  const values = points.map((p) => p.meter);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = high - low || 1;
+  const x = (k) => pad + (points.length === 1 ? 0 : (k * (w - 2 * pad)) / (points.length - 1));
+  const y = (m) => h - pad / 2 - ((m - low) * (h - pad)) / span;
+  chartNode.setAttribute(
+    "aria-label",
+    `The meter over ${points.length} rounds, from ${money(values[0], code)} to ${money(values.at(-1), code)}, highest ${money(high, code)}`,
+  );
+  chartNode.append(svg("polyline", { points: points.map((p, k) => `${x(k)},${y(p.meter)}`).join(" ") }));
+  for (const [m, label] of [[high, money(high, code)], [low, money(low, code)]]) {
+    const t = svg("text", { x: 4, y: y(m) + 4 });
+    t.textContent = label;
+    chartNode.append(t);
+  }
+  const first = svg("text", { x: pad, y: h - 4 });
+  first.textContent = `round ${points[0].round}`;
+  const last = svg("text", { x: w - pad, y: h - 4, "text-anchor": "end" });
+  last.textContent = `round ${points.at(-1).round}`;
+  chartNode.append(first, last);
+  return chartNode;
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" });
+}
+
+async function main() {
+  const table = lastPart();
+  const node = document.getElementById("progressive");
+  const [answer, rules] = await Promise.all([
+    api(`/api/progressive/${encodeURIComponent(table)}`),
+    api(`/api/rules/${encodeURIComponent(table)}`),
+  ]);
+  if (!answer.ok) {
+    node.replaceChildren(el("p", answer.body.error ? answer.body.error.message : "No progressive here.", { role: "alert" }));
+    return;
+  }
+  const p = answer.body;
+  const code = p.currency;
+  document.title = `caribbean-fast · Progressive · ${p.title}`;
+  document.getElementById("title").textContent = `${p.title}: progressive at ${p.table}`;
+  node.replaceChildren();
+  node.append(el("p", p.meter === null ? "The table is being restored: the meter shows once it serves." : `The meter now: ${money(p.meter, code)}`, { class: "lead", "data-testid": "meter-now" }));
+  const over = p.points.length > 1 ? chart(p.points, code) : el("p", "The meter has not moved yet: no progressive bet has been placed here.");
+  node.append(section("The meter over time", over));
+  const rows = [...p.prizes].reverse().map((z) => [`Round ${z.round}`, when(z.time), z.hand, money(z.prize, code), z.from_meter ? money(z.from_meter, code) : "–"]);
+  const prizes = rows.length ? grid(null, ["Round", "When", "Hand", "Prize", "From the meter"], rows) : el("p", "No prize paid yet.");
+  const wrap = el("div", null, { class: "scroll" });
+  wrap.append(prizes);
+  node.append(section(`Prizes paid (${p.prizes.length})`, wrap));
+  if (rules.ok && rules.body.progressive) {
+    const r = rules.body.progressive;
+    const table = grid(null, ["Hand", "Prize"], r.prizes.map((z) => [z.hand, z.amount ? money(z.amount, code) : `${z.meter_percent}% of the meter`]));
+    node.append(section("What it pays", el("p", `Stake ${money(r.stake, code)}, of which ${money(r.contribution, code)} goes to the meter.`), table));
+  }
+}
+
+main();

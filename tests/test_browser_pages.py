@@ -1,0 +1,378 @@
+"""The pages around the table in a real browser (Playwright, Debian's Chromium): each game's
+rules page, the lobby's choice of tables with its waiting list, the personal limit, the session
+reminder, the progressive's history and the account's full history. Each asserts on what the page
+shows against the server's own data (the rules document, the engine's tables, the record)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, account_of, browser_settings, money, seat_at, sit
+from live_server import LiveServer
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from caribbean_fast.cards import card_text
+from caribbean_fast.engine import deck_from_seed
+from caribbean_fast.hands import HandClass, evaluate
+from caribbean_fast.server.rules import rules_json
+from caribbean_fast.variants import PRESETS
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save their pages' screenshots there
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(browser_settings(str(tmp_path_factory.mktemp("pages") / "tables.db"))) as live:
+        yield live
+
+
+def new_page(browser: Browser, viewport: ViewportSize = DESKTOP, **options: Any) -> Page:
+    page = browser.new_context(viewport=viewport, **options).new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    if SCREENS:
+        page.screenshot(path=str(Path(SCREENS) / f"page-{name}.png"), full_page=full_page)
+
+
+@pytest.mark.parametrize("game", PRESETS)
+def test_each_games_rules_page_is_the_variants(server: LiveServer, browser: Browser, game: str) -> None:
+    page = new_page(browser)
+    page.goto(f"{server.http}/rules/{game}")
+    expect(page).to_have_url(f"{server.http}/rules/{game}-1")
+    spec = server.app.state.server.owners[f"{game}-1"].spec  # the variant the table serves
+    rules = rules_json(spec.id, spec.variant, spec.limits)
+    expect(page.locator("#title")).to_have_text(f"Rules: {rules['title']}")
+    for words in rules["limit_words"]:
+        expect(page.get_by_text(words, exact=True)).to_be_visible()
+    steps = page.locator("#rules ol.steps li")
+    expect(steps).to_have_count(len(rules["how_to_play"]))
+    for k, step in enumerate(rules["how_to_play"]):
+        expect(steps.nth(k)).to_have_text(step)
+    expect(page.get_by_text(f"The dealer qualifies with {rules['qualifier']}.", exact=True)).to_be_visible()
+    paytable = page.locator("section", has=page.get_by_role("heading", name="Paytable")).locator("tbody tr")
+    expect(paytable).to_have_count(len(rules["paytable"]))
+    first = [rules["paytable"][0][c["key"]] for c in rules["paytable_columns"]]
+    expect(paytable.first).to_have_text("".join(first))
+    code = rules["currency"]["code"]
+    least = re.escape(money(rules["limits"]["minimum"], code))
+    expect(page.get_by_text(re.compile(f"Ante at this table: {least}"))).to_be_visible()
+    for name, part in (("Exchanges", rules["exchanges"]), ("Progressive", rules["progressive"])):
+        expect(page.get_by_role("heading", name=name, exact=True)).to_have_count(1 if part else 0)
+    for bet in rules["side_bets"]:
+        expect(page.get_by_role("heading", name=bet["title"], exact=True)).to_be_visible()
+    if rules["timing"]["idle_seconds"]:
+        expect(page.get_by_text(re.compile("An idle session ends after"))).to_be_visible()
+    keys = page.locator("section", has=page.get_by_role("heading", name="Keys")).locator("tbody tr")
+    expect(keys).to_have_count(len(rules["keys"]))
+    expect(page.get_by_role("link", name=f"Play {rules['title']}")).to_have_attribute("href", f"/play/{game}")
+    shot(page, f"rules-{game}-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, f"rules-{game}-phone")
+    page.context.close()
+
+
+def test_a_rules_page_of_no_table_is_not_found(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    response = page.goto(f"{server.http}/rules/no-such-game")
+    assert response is not None and response.status == 404
+    page.context.close()
+
+
+def guest_page(browser: Browser, server: LiveServer, path: str = "/", viewport: ViewportSize = DESKTOP) -> Page:
+    page = new_page(browser, viewport)
+    page.goto(f"{server.http}{path}")
+    page.get_by_role("button", name="Play as guest").click()
+    return page
+
+
+def test_the_lobby_lists_every_table_and_a_player_watches_sits_or_waits(server: LiveServer, browser: Browser) -> None:
+    owners = server.app.state.server.owners
+    table = "cyberstud-2"  # one seat
+    owner = owners[table]
+    page = guest_page(browser, server)
+    expect(page.locator(".table-row")).to_have_count(len(owners))
+    row = page.locator(f'.table-row[data-table="{table}"]')
+    expect(row.locator(".table-facts")).to_contain_text("1 of 1 seat free")
+    # watch: the table's public view in the row
+    row.get_by_role("button", name=f"Watch {table}").click()
+    expect(row.locator(".table-state")).to_contain_text("Watching: round")
+    # another player takes the only seat; the lobby offers the waiting list
+    other = guest_page(browser, server)
+    other.locator(f'.table-row[data-table="{table}"]').get_by_role("button", name=f"Sit at {table}").click()
+    expect(other).to_have_url(f"{server.http}/play/cyberstud")
+    expect(other.locator("#balance")).not_to_have_text("\u2013")
+    sitter = account_of(other)
+    assert owner.players == {0: sitter}
+    expect(row.locator(".table-state")).to_contain_text(sitter)
+    expect(row.get_by_role("button", name=f"Wait for a seat at {table}")).to_be_visible(timeout=10_000)
+    row.get_by_role("button", name=f"Wait for a seat at {table}").click()
+    expect(page.locator("#lobby-message")).to_contain_text(f"number 1 on the waiting list of {table}")
+    me = account_of(page)
+    assert list(owner.waiting) == [me]
+    shot(page, "lobby-desktop", full_page=False)
+    # the seat frees: the engine seats the waiting player, the page goes to the table
+    other.get_by_text("Seat", exact=True).click()
+    other.locator("#b-leave").click()
+    expect(page.locator("#lobby-message")).to_contain_text(f"A seat freed at {table}")
+    expect(page).to_have_url(f"{server.http}/play/cyberstud")
+    assert owner.seat_of(me) == 0
+    expect(page.locator("#balance")).not_to_have_text("\u2013")
+    for p in (page, other):
+        p.context.close()
+
+
+def test_the_lobby_at_phone_size(server: LiveServer, browser: Browser) -> None:
+    page = guest_page(browser, server, viewport=PHONE)
+    expect(page.locator(".table-row")).to_have_count(len(server.app.state.server.owners))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "lobby-phone", full_page=False)
+    page.context.close()
+
+
+def test_the_personal_limit_screen_sets_and_shows_it(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "atlantic-city")
+    me = account_of(page)
+    owner, seat = seat_at(server, me)
+    page.goto(f"{server.http}/limit")
+    expect(page.get_by_test_id("limit-now")).to_have_text("No limit is set.")
+    expect(page.locator("#limit-when")).to_have_text("You may change it now.")
+    expect(page.locator("#limit-table option")).to_have_text([f"{owner.spec.id}, seat {seat + 1}"])
+    page.locator("#limit-amount").fill("12.50")
+    page.get_by_role("button", name="Set the limit").click()
+    expect(page.locator("#limit-message")).to_have_text("Your limit is now 12.50.")
+    expect(page.get_by_test_id("limit-now")).to_have_text("Your ante is limited to 12.50 (in each table's currency).")
+    expect(page.locator("#limit-when")).to_contain_text("You may change it again from")
+    assert owner.t.view(seat).limit == 1250
+    assert server.app.state.server.book.limit(me)[0] == 1250
+    expect(page.get_by_role("button", name="Remove the limit")).to_be_disabled()
+    shot(page, "limit-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "limit-phone")
+    page.context.close()
+
+
+def test_the_limit_screen_without_a_seat_says_where_to_change_it(server: LiveServer, browser: Browser) -> None:
+    page = guest_page(browser, server, "/limit")
+    expect(page.get_by_test_id("limit-now")).to_have_text("No limit is set.")
+    expect(page.locator("#limit-message")).to_contain_text("Take a seat at any table to change your limit")
+    expect(page.get_by_role("button", name="Set the limit")).to_be_disabled()
+    page.context.close()
+
+
+REMINDER = """async ([table, options]) => {
+  const { Link } = await import('/static/js/net.js');
+  const { startReminder } = await import('/static/js/reminder.js');
+  const link = new Link({ onFrame: () => {}, onStatus: () => {} });
+  link.connect();
+  await new Promise((ok) => {
+    const t = setInterval(() => { if (link.ws.readyState === 1) { clearInterval(t); ok(); } }, 20);
+  });
+  window.testReminder = startReminder(link, () => table, options);
+  window.testLink = link;
+}"""
+
+
+def _play_a_round(page: Page, table: str, ante: int) -> None:
+    for kind, fields in (("ante", {"amount": ante}), ("deal", {}), ("call", {})):
+        answer = page.evaluate("([k, f]) => window.testLink.send(k, f)", [kind, {"table": table, **fields}])
+        assert answer["ok"], answer
+
+
+def test_the_session_reminder_tells_time_and_net_on_demand_and_every_hour(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, seat = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {"every": 4000}])
+    _play_a_round(page, owner.spec.id, 500)
+    results = owner.t.state.seats[seat].results
+    assert results is not None
+    net = int(results["net"]["total"])
+    code = owner.spec.variant.currency.code
+    said = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "neither won nor lost"
+    page.get_by_role("button", name="Session: time played and net so far").click()
+    dialog = page.get_by_role("dialog", name="Your session")
+    expect(dialog).to_contain_text(f"You have played for 0 minutes at {owner.spec.id}: 1 round, and {said}.")
+    shot(page, "reminder-desktop")
+    dialog.get_by_role("button", name="Keep playing").click()
+    expect(dialog).to_have_count(0)
+    hourly = page.get_by_role("dialog", name="Reality check")  # the hour, shortened to 4 s
+    expect(hourly).to_contain_text("1 round", timeout=8000)
+    page.context.close()
+
+
+def test_game_5_gives_notice_before_its_idle_session_ends(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, _ = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {"idleSeconds": 5}])  # the preset's 900 s, shortened
+    _play_a_round(page, owner.spec.id, 500)
+    notice = page.get_by_role("alertdialog", name="Still there?")
+    expect(notice).to_have_count(0)
+    expect(notice).to_contain_text("unless you bet or play", timeout=8000)
+    page.evaluate("([t]) => window.testLink.send('ante', {table: t, amount: 500})", [owner.spec.id])
+    expect(notice).to_have_count(0)  # a bet is activity: the notice goes
+    page.context.close()
+
+
+def test_the_reminder_reads_the_games_idle_time_from_its_rules(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, _ = seat_at(server, account_of(page))
+    page.evaluate(REMINDER, [owner.spec.id, {}])
+    _play_a_round(page, owner.spec.id, 500)
+    idle = owner.spec.variant.timing.idle_seconds
+    assert idle
+    page.wait_for_function(f"window.testReminder.idleSeconds === {idle}")
+    page.context.close()
+
+
+def _seed_with(cards_class: HandClass, seats: int = 1) -> bytes:
+    """A round seed whose deal gives seat 0 (of `seats`, and the dealer) `cards_class` or better."""
+    while True:
+        seed = os.urandom(32)
+        deck = deck_from_seed(seed)
+        mine = [card_text(deck[k * (seats + 1)]) for k in range(5)]
+        if evaluate(mine).hand_class >= cards_class:
+            return seed
+
+
+def test_the_progressive_page_shows_the_meter_over_time_and_every_prize(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "cyberstud")
+    owner, seat = seat_at(server, account_of(page))
+    table = owner.t
+    seed = _seed_with(HandClass.FLUSH)
+    rounds = 3
+    for k in range(rounds):
+        if k == rounds - 1:
+            table._seeds = lambda number: seed  # the last round's deal pays a progressive prize
+        if k == 0:
+            page.locator(".chip-button").first.click()
+            page.locator("#spot-ante").click()
+            page.locator("#b-progressive").click()
+        else:
+            page.locator("#b-rebet").click()  # the ante and the progressive again
+        expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#b-deal")).to_be_enabled()
+        page.locator("#b-deal").click()
+        page.locator("#b-raise").click()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+    results = owner.t.state.seats[seat].results
+    assert results is not None and int(results["net"]["progressive"]) > 0
+    progressive = owner.spec.variant.progressive
+    assert progressive is not None
+    prize = int(results["net"]["progressive"]) + progressive.stake  # the paytable's prize (the net is less the stake)
+    code = owner.spec.variant.currency.code
+    page.goto(f"{server.http}/progressive/{owner.spec.id}")
+    expect(page.get_by_test_id("meter-now")).to_have_text(f"The meter now: {money(owner.t.meter, code)}")
+    answer = page.evaluate(f"fetch('/api/progressive/{owner.spec.id}').then((r) => r.json())")
+    assert answer["points"][-1]["meter"] == owner.t.meter
+    assert len(answer["points"]) >= rounds
+    expect(page.locator(".meter-chart polyline")).to_have_count(1)
+    rows = page.locator("section", has=page.get_by_role("heading", name=re.compile("Prizes paid"))).locator("tbody tr")
+    expect(rows).to_have_count(1)
+    hand = evaluate([card_text(c) for c in deck_from_seed(seed)[0:10:2]]).hand_class.label
+    expect(rows.first).to_contain_text(f"Round {owner.t.round}")
+    expect(rows.first).to_contain_text(hand)
+    expect(rows.first).to_contain_text(money(prize, code))
+    shot(page, "progressive-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "progressive-phone")
+    page.context.close()
+
+
+def test_a_game_without_a_progressive_has_no_history_of_one(server: LiveServer) -> None:
+    import httpx
+
+    answer = httpx.get(f"{server.http}/api/progressive/casino-holdem-1")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_table"
+
+
+def test_the_history_page_shows_every_round_with_its_bets_and_checks_its_fairness(
+    server: LiveServer, browser: Browser
+) -> None:
+    page = new_page(browser)
+    sit(page, server, "caribbean-poker")
+    owner, seat = seat_at(server, account_of(page))
+    code = owner.spec.variant.currency.code
+    nets = {}
+    for k, decision in enumerate(("#b-raise", "#b-fold")):
+        if k == 0:
+            page.locator(".chip-button").first.click()
+            page.locator("#spot-ante").click()
+        else:
+            page.locator("#b-rebet").click()
+        expect(page.locator("#b-deal")).to_be_enabled()
+        page.locator("#b-deal").click()
+        if k == 0:
+            page.locator("#b-exchange").click()
+            expect(page.locator("#b-exchange")).to_contain_text("(1/3)")
+        page.locator(decision).click()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+        results = owner.t.state.seats[seat].results
+        assert results is not None
+        nets[owner.t.round] = int(results["net"]["total"])
+    page.goto(f"{server.http}/history/{owner.spec.id}")
+    rounds = page.locator("article.round")
+    expect(rounds).to_have_count(2)
+    total = sum(nets.values())
+    said = f"won {money(total, code)}" if total > 0 else f"lost {money(-total, code)}" if total < 0 else "push"
+    expect(page.locator("#history-summary")).to_have_text(f"2 rounds at {owner.spec.id}, newest first: {said} in all.")
+    first, last = min(nets), max(nets)
+    exchanged = page.locator(f'article.round[data-round="{first}"]')
+    expect(exchanged).to_contain_text("Exchange 1")
+    expect(exchanged).to_contain_text("You: called")
+    expect(exchanged.locator('[data-spot="fees"]')).to_contain_text("Exchange fees:")
+    folded = page.locator(f'article.round[data-round="{last}"]')
+    expect(folded).to_contain_text("You: folded")
+    expect(folded.locator('[data-spot="ante"]')).to_contain_text(re.compile(r"Ante \$\d+\.\d\d: lost"))
+    for number, net in nets.items():
+        word = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "push"
+        if not net and number == first:  # the exchange's fee, and a net of nothing
+            word = f"even after {money(owner.spec.variant.limits[0].minimum, code)} in exchange fees"
+        expect(page.locator(f'article.round[data-round="{number}"] [data-spot="net"]')).to_have_text(f"Net: {word}")
+    exchanged.get_by_role("button", name="Check this round's fairness").click()
+    expect(exchanged.locator(".fair-result")).to_contain_text(f"Round {first}: verified")
+    expect(exchanged.locator(".fair-result li")).not_to_contain_text(["NO"])
+    shot(page, "history-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "history-phone")
+    page.context.close()
+
+
+def test_the_table_pages_seat_panel_links_the_players_pages(server: LiveServer, browser: Browser) -> None:
+    page = new_page(browser)
+    sit(page, server, "network-24h")
+    owner, _ = seat_at(server, account_of(page))
+    page.get_by_text("Seat", exact=True).click()
+    page.get_by_role("link", name="Your rounds").click()
+    expect(page).to_have_url(f"{server.http}/history/{owner.spec.id}")  # the table it sits at
+    expect(page.locator("#history-summary")).to_have_text(f"You have played no round at {owner.spec.id} yet.")
+    page.go_back()
+    page.get_by_text("Seat", exact=True).click()
+    page.get_by_role("link", name="Rules").click()
+    expect(page).to_have_url(f"{server.http}/rules/{owner.spec.id}")
+    page.context.close()
