@@ -490,16 +490,32 @@ def _progressive_title(v: Variant) -> str:
 
 
 def table_keys(v: Variant) -> list[dict[str, str]]:
-    """The table page's keys (seed 000's client): what each does, in the game's words."""
-    words = bet_words(v)
-    unit = stake_unit(v.currency)
+    """The table page's keys (seed 000's, and the game's own extras): `keys`, what each `does` in
+    the game's words (the rules page), and a `short` form for the table's key help line ("": said
+    by the key before it)."""
+    words, unit = bet_words(v), stake_unit(v.currency)
     keys = [
-        {"keys": "0 or Ins", "does": "repeat the last round's bets"},
-        {"keys": "Enter", "does": f"deal; once dealt, {words.bet}"},
-        {"keys": "-", "does": "fold, once dealt"},
-        {"keys": "Del or .", "does": "clear the bets"},
-        {"keys": "Up / Down", "does": f"change the stake by {v.currency.format(unit)}"},
-        {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}"},
+        {"keys": "Enter", "does": f"deal; once dealt, {words.bet}", "short": f"Enter deal / {words.bet}"},
+        {"keys": "-", "does": "fold, once dealt", "short": "- fold"},
+    ]
+    if v.exchanges is not None:
+        keys.append({"keys": "X", "does": "exchange the hand, once dealt", "short": "X exchange"})
+    if v.progressive is not None:
+        does = f"the {_progressive_title(v)} on or off"
+        keys.append({"keys": "P", "does": does, "short": "P Progressive on / off"})
+    for bet in v.side_bets[:1]:
+        title = side_bet_title(bet.name)
+        keys.append({"keys": "B", "does": f"the {title} bet on or off", "short": f"B {title} on / off"})
+    keys += [
+        {"keys": "0 or Ins", "does": "repeat the last round's bets", "short": "Ins or 0 rebet"},
+        {"keys": "Del or .", "does": "clear the bets", "short": "Del or . clear"},
+        {
+            "keys": "Up / Down",
+            "does": f"change the stake by {v.currency.format(unit)}",
+            "short": "↑ ↓ stake (Shift x10)",
+        },
+        {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}", "short": ""},
+        {"keys": "Space", "does": "press the focused button", "short": "Space presses the focused button"},
     ]
     return keys
 

@@ -6,6 +6,7 @@ import { askLogin, whoAmI } from "./auth.js";
 import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
+import { startReminder } from "./reminder.js";
 import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -444,12 +445,7 @@ function renderStatic() {
 
 /** The key help line, in the game's words (the rules document's). */
 function keyHelp(r) {
-  const keys = [`Enter deal / ${r.words.bet}`, "− fold"];
-  if (r.exchanges) keys.push(`X ${r.words.decisions.exchange}`);
-  if (r.progressive) keys.push(`P ${r.progressive.title} on / off`);
-  for (const side of r.side_bets.slice(0, 1)) keys.push(`B ${side.title} on / off`);
-  keys.push("Ins or 0 rebet", "Del or . clear", "↑ ↓ stake (Shift ×10)", "Space presses the focused button");
-  return `Keys: ${keys.join(" · ")}`;
+  return `Keys: ${r.keys.map((k) => k.short).filter(Boolean).join(" · ")}`; // the rules document's words
 }
 
 function renderChips() {
@@ -554,6 +550,7 @@ async function main() {
   state.table = state.tables[0].table;
   await loadRules();
   state.link = new Link({ onFrame, onStatus });
+  startReminder(state.link, () => state.table); // time played and net so far: on demand and hourly
   state.link.connect();
 }
 
