@@ -550,7 +550,7 @@ async function main() {
   state.table = state.tables[0].table;
   await loadRules();
   state.link = new Link({ onFrame, onStatus });
-  startReminder(state.link, () => state.table); // time played and net so far: on demand and hourly
+  startReminder(state.link, () => state.table, { into: $("session-slot") }); // time and net: asked, and hourly
   state.link.connect();
 }
 
