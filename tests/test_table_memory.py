@@ -4,9 +4,10 @@ recall, restore and the audit read the store and answer exactly as a table keepi
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
-from tables import Clock
+from tables import START, Clock
 
 from caribbean_fast.engine import SqliteStore, Table, audit, restore
 from caribbean_fast.engine.core import KEEP
@@ -69,7 +70,7 @@ def test_restore_and_audit_read_the_whole_record(tmp_path: Path) -> None:
     store.close()
     report = audit(SqliteStore(tmp_path / "t.db", mode="read"))
     assert report.ok and report.events == whole.seq and report.rounds == ROUNDS
-    again = restore(SqliteStore(tmp_path / "t.db"), Clock())
+    again = restore(SqliteStore(tmp_path / "t.db"), Clock(START + timedelta(hours=1)))  # after the record
     assert [e.kind for e in again.recorded()[whole.seq :]][:1] == ["restore"]  # the record was whole
     assert len(again.events) <= 2 * 40
     assert same(again.history(1, 5), whole.history(1, 5))

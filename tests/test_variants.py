@@ -179,7 +179,7 @@ def variants(draw: st.DrawFn) -> Variant:
     ace_king = draw(st.booleans())
     classes = [c for c in HandClass if ace_king or c is not HandClass.ACE_KING]
     currency = Currency(draw(st.sampled_from(["USD", "EUR", "JPY"])), draw(st.sampled_from([1, 100, 1000])))
-    low = draw(money)
+    low = 2 * draw(money)  # halves of a minimum ante (a raise or fee of 1/2) are whole minor units
     limits = tuple(
         BetLimits(
             low,
@@ -242,7 +242,7 @@ def variants(draw: st.DrawFn) -> Variant:
     )
     return Variant(
         name=draw(st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)),
-        title=draw(st.text(max_size=30)),
+        title=draw(st.text(max_size=30).filter(str.isprintable)),
         family=family,
         raise_multiple=draw(st.fractions(Fraction(1, 2), 5, max_denominator=2)),
         qualifier=draw(thresholds),
@@ -255,7 +255,9 @@ def variants(draw: st.DrawFn) -> Variant:
         progressive=progressive,
         side_bets=side_bets,
         exchanges=exchanges,
-        seats=draw(st.integers(1, max(s for s in range(1, 8) if exchanges is None or exchanges.cards_needed(s) <= 52))),
+        seats=1
+        if family is Family.HOLDEM
+        else draw(st.integers(1, max(s for s in range(1, 8) if exchanges is None or exchanges.cards_needed(s) <= 52))),
         timing=Timing(
             draw(st.none() | st.integers(1, 99).map(float)),
             draw(st.none() | st.floats(0.5, 600)),
