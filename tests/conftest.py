@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +64,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path, postgres_cluste
     from pg_server import fresh_database
 
     return fresh_database(postgres_cluster)
+
+
+# ---- the browser tests' Chromium: Debian's, driven by Playwright ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, for a module of browser tests (under CI a missing one fails)."""
+    from browser_helpers import CHROMIUM
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()

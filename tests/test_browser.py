@@ -6,7 +6,6 @@ Chromium fails these tests; elsewhere it skips them."""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,6 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
-    CHROMIUM,
     PortServer,
     account_of,
     browser_settings,
@@ -25,7 +23,7 @@ from browser_helpers import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from live_server import Client, LiveServer
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
@@ -39,18 +37,6 @@ from caribbean_fast.variants.presentation import bet_words, suggested_buy_in
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

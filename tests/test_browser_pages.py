@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, account_of, browser_settings, money, seat_at, sit
+from browser_helpers import account_of, browser_settings, money, seat_at, sit
 from live_server import LiveServer
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
@@ -25,18 +25,6 @@ from caribbean_fast.variants import PRESETS
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save their pages' screenshots there
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -191,7 +191,8 @@ class Database:
         self.commits = 0
         self.generation = 0  # connections made again: a lease taken on an earlier one is gone
         self.failing: str | None = None  # why the last transaction failed, until one commits
-        self.on_reconnect: Callable[[], None] | None = None  # the server gives up its tables' leases
+        self.on_reconnect: Callable[[], None] | None = None  # connection lost: the server gives up its leases
+        self._lost_told = False  # the server was told this connection is lost (`_lost`)
         self._retry_at, self._backoff = 0.0, RECONNECT_FIRST
         self._busy = False  # a batch is being written (PostgreSQL's in the thread, SQLite's partly)
 
@@ -259,6 +260,7 @@ class Database:
             self._busy = True
             try:
                 if self.dialect.broken:
+                    self._lost()
                     refusal = await self._reconnect()
                     batch, self._jobs = batch + self._jobs, []  # queued for the lost connection
                     outcomes: list[Any] = [refusal] * len(batch)
@@ -292,6 +294,8 @@ class Database:
         except Exception as err:
             self.failing = f"{type(err).__name__}: {err}"
             _log.error("a commit failed", extra={"fields": {"error": self.failing, "jobs": len(batch)}})
+            if self.dialect.broken:  # the connection, and its table leases, are gone: said at once
+                self._lost()
             return [ServerError(f"the database did not commit: {self.failing}", "unavailable")] * len(batch)
         self.failing = None
         return outcomes
@@ -311,14 +315,24 @@ class Database:
             _log.error("the database is unreachable", extra={"fields": {"error": self.failing, "retry": self._backoff}})
             return ServerError(f"the database is unreachable ({type(err).__name__}); try again", "unavailable")
         self._retry_at, self._backoff, self.failing = 0.0, RECONNECT_FIRST, None
-        self.generation += 1
+        self._lost_told = False
         _log.warning("reconnected to the database", extra={"fields": {"generation": self.generation}})
+        return ServerError("the database connection was lost and is back; try again", "unavailable")
+
+    def _lost(self) -> None:
+        """The connection is lost: its table leases went with it (PostgreSQL's advisory locks are
+        the connection's), so the server gives up every table now, before any later job and
+        without waiting for a new connection: another process may take them over at once, and
+        this one must not go on listing them as its own meanwhile."""
+        if self._lost_told:
+            return
+        self._lost_told = True
+        self.generation += 1
         if self.on_reconnect is not None:
             try:
                 self.on_reconnect()
             except Exception:  # the worker must live on: every later job waits on it
-                _log.exception("giving up the tables after a reconnect failed")
-        return ServerError("the database connection was lost and is back; try again", "unavailable")
+                _log.exception("giving up the tables after the connection was lost failed")
 
     def _batch(self, batch: list[_Job]) -> list[Any]:
         """One transaction; each job in a savepoint. Returns (result,) or the exception per job."""

@@ -78,26 +78,31 @@ class Server:
             tables = f"{waiting} table{'s' if waiting > 1 else ''}"
             _log.info(f"standing by for {tables}: {why}", extra={"fields": {"tables": waiting}})
 
-    async def _take_over(self, foreign: bool = True) -> None:
+    async def _take_over(self, foreign: bool = True, settle: float = 0.0) -> None:
         """Serves every table whose lease this process can take: at start, and when the process
         that served it has died. The table is restored from its record by the engine's rules.
         With `share` (i, k), the first pass takes only every k-th table from the i-th, so k
-        processes started together split the tables; later passes take any table left free."""
+        processes started together split the tables; later passes take any table left free, each
+        holding its new lease `settle` seconds before serving: a process whose connection was just
+        cut may not have noticed yet, and lists the table as its own until it does (at its next
+        database job, within a lease period or a session check)."""
         mine = [
             spec
             for k, spec in enumerate(self.settings.tables)
             if spec.id not in self.owners and (foreign or k % self.settings.share[1] == self.settings.share[0])
         ]
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
-            await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
+            await asyncio.gather(*(self._serve(spec, settle) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
 
-    async def _serve(self, spec: TableSpec) -> None:
+    async def _serve(self, spec: TableSpec, settle: float = 0.0) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
         kept) when the database fails meanwhile."""
         taken, generation = await self._lease(spec.id)
         if not taken:
             return
+        if settle:
+            await asyncio.sleep(settle)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         why = None
         try:
@@ -113,7 +118,7 @@ class Server:
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
 
     def _connection_lost(self) -> None:
-        """The database connection was lost and made again: the table leases went with it
+        """The database connection was lost (told at once, not once it is made again): the table leases went with it
         (PostgreSQL's advisory locks are the connection's), so another process may serve those
         tables now. Every table is given up at once, before any later job runs; the lease loop
         takes back those that no other process took."""
@@ -162,7 +167,7 @@ class Server:
 
     async def _take_over_left(self) -> None:
         if len(self.owners) < len(self.settings.tables):
-            await self._take_over()
+            await self._take_over(settle=self.settings.lease + SESSION_CHECK)
 
     async def _load_limits(self) -> None:
         await self.db.run(self.book.load)  # personal limits other processes changed
