@@ -89,6 +89,9 @@ def figure(variant: str, key: str) -> Any:
     """One figure of the variant's par sheet (JSON), by its dotted path."""
     value: Any = json.loads(run(f"analyze {variant} --format json"))
     for part in key.split("."):
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]  # an interval's end: `beaten_by.ci95.0`
+            continue
         if not isinstance(value, dict) or part not in value:
             raise KeyError(f"{variant}'s par sheet has no figure {key!r}")
         value = value[part]

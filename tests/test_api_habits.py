@@ -91,3 +91,16 @@ def test_reprs_are_short() -> None:
     assert len(repr(result)) < 200 and repr(result).startswith("SimulationResult('cyberstud'")
     sessions = cf.simulate_sessions("cyberstud", 3, 10, bankroll=20)
     assert len(repr(sessions)) < 200
+
+
+def test_a_par_sheet_says_what_its_figure_is_where_the_seat_chooses_its_exchange() -> None:
+    """caribbean-poker-choose's exact figures value every exchange as giving up all five cards,
+    while keeping an ace and a king beats the house: the sheet does not call them the best play."""
+    from caribbean_fast.analysis.report import par_sheet_markdown, strategy_words
+
+    sheet = cf.analyze("caribbean-poker-choose")
+    assert sheet.beaten_by is not None and sheet.expected_return < 0 < sheet.beaten_by.mean
+    words = strategy_words(sheet)
+    assert "every exchange gives up all five cards" in words and "not the best play" in words
+    assert words in par_sheet_markdown(sheet).splitlines()[0]
+    assert strategy_words(cf.analyze("caribbean-poker")) == "best strategy"

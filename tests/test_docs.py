@@ -4,6 +4,7 @@ copy of the report, which must be what the command prints today."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 from types import ModuleType
@@ -97,3 +98,12 @@ def test_the_page_check_fails_when_the_page_and_the_code_differ() -> None:
     stale = page.replace("| `rebet` | `table` |", "| `rebet` | `table`, `amount` |")
     assert stale != page and script.on_page(stale) != script.tables()
     assert script.written(stale) == page
+
+
+def test_the_game_4_page_quotes_the_simulated_edge_the_cli_prints() -> None:
+    """The choose variant's simulated edge on docs/games/caribbean-poker.md comes from its par
+    sheet when the site is built, so it cannot drift from what `analyze` prints."""
+    page = (ROOT / "docs" / "games" / "caribbean-poker.md").read_text()
+    assert "<!-- pct: caribbean-poker-choose beaten_by.mean -->" in page
+    sheet = json.loads(load_hook().run("analyze caribbean-poker-choose --format json"))
+    assert f"{sheet['beaten_by']['mean'] * 100:.4f}%" in load_hook().expand(page)

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import RANKS
+from ..variants import ExchangeCards
 from ..variants.presentation import bet_words
 from .exchange import ExchangePlan
 from .parsheet import ParSheet
@@ -164,7 +165,7 @@ def _headline(p: ParSheet) -> list[tuple[str, str]]:
 
 
 def par_sheet_markdown(p: ParSheet) -> str:
-    lines = [f"# {p.variant.title}: par sheet, {p.strategy} strategy", ""]
+    lines = [f"# {p.variant.title}: par sheet, {strategy_words(p)}", ""]
     lines += [f"> {w}" for w in warnings(p)] + ([""] if warnings(p) else [])
     lines += ["| figure | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in _headline(p)]
     lines += [
@@ -186,8 +187,18 @@ def par_sheet_markdown(p: ParSheet) -> str:
     return "\n".join(lines) + "\n"
 
 
+def strategy_words(p: ParSheet) -> str:
+    """What strategy the sheet's figures are: where the seat chooses the cards to exchange, the
+    exact count values every exchange as giving up all five, so its "best" is the best of those
+    strategies only (the warning gives what choosing does)."""
+    x = p.variant.exchanges
+    if x is not None and x.cards is ExchangeCards.CHOOSE:
+        return f"{p.strategy} strategy when every exchange gives up all five cards (not the best play: see the warning)"
+    return f"{p.strategy} strategy"
+
+
 def render_par_sheet(p: ParSheet) -> RenderableType:
-    head = Table(title=f"{p.variant.title}: {p.strategy} strategy", show_header=False)
+    head = Table(title=f"{p.variant.title}: {strategy_words(p)}", show_header=False)
     head.add_column("figure", style="bold")
     head.add_column("value")
     for k, v in _headline(p):
