@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from ..settlement import Decision, Outcome, settle
 from ..variants import Variant
+from ..variants.presentation import bet_words
 from .exchange import ExchangePlan
 from .strategy import StrategyTable
 
@@ -123,13 +124,14 @@ class ParSheet:
         return self.expected_return > 0 or self.beaten_by is not None
 
 
-def _label(o: Outcome) -> str:
+def _label(o: Outcome, bet: str) -> str:
+    """An outcome in words, its second bet named as the game names it (`bet`: "raise", "call")."""
     after = f"{o.exchanges} exchange{'s' if o.exchanges > 1 else ''}, " if o.exchanges else ""
     if o.decision is Decision.FOLD:
         return f"{after}fold"
     if not o.dealer_qualifies:
-        return f"{after}raise, {o.hand_class.label}, dealer does not qualify"
-    return f"{after}raise, {o.hand_class.label}, {o.showdown}"
+        return f"{after}{bet}, {o.hand_class.label}, dealer does not qualify"
+    return f"{after}{bet}, {o.hand_class.label}, {o.showdown}"
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ class MainGame:
 
 def settle_count_table(variant: Variant, table: Sequence[tuple[Outcome, int]]) -> MainGame:
     """Settles every category once; every figure of the main game follows from the sums."""
-    total = sum(n for _, n in table)
+    total, bet = sum(n for _, n in table), bet_words(variant).bet
     rows = [(o, n, settle(variant, o).main) for o, n in table if n]
     mean = Fraction(sum(n * net for _, n, net in rows), total)
     square = Fraction(sum(n * net * net for _, n, net in rows), total)
@@ -158,7 +160,7 @@ def settle_count_table(variant: Variant, table: Sequence[tuple[Outcome, int]]) -
     pushed = Fraction(sum(n for _, n, net in rows if net == 0), total)
     events = tuple(
         sorted(
-            (Event(_label(o), net, n, Fraction(n, total), Fraction(n, total) * net) for o, n, net in rows),
+            (Event(_label(o, bet), net, n, Fraction(n, total), Fraction(n, total) * net) for o, n, net in rows),
             key=lambda e: (-e.net, e.label),
         )
     )
