@@ -23,9 +23,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text, parse_cards
+from ..variants import Variant
+from ..variants.presentation import layout
 from .shuffle import deck_from_seed
 
-__all__ = ["Deal", "leaves", "opening", "positions", "root", "verify"]
+__all__ = ["Deal", "leaves", "opening", "positions", "root", "seat_proof", "verify"]
 
 
 def _salt(seed: bytes, position: int) -> bytes:
@@ -93,6 +95,24 @@ def opening(seed: bytes, deck: list[int], deal: Deal, seat: int, dealer: int, bo
     of the first `board` of the board's. Remembered: a settled round's view may go out again."""
     seats, hand, on_board, draws = deal
     return _opening(seed, tuple(deck), (tuple(seats), hand, on_board, tuple(draws)), seat, dealer, board)
+
+
+def seat_proof(
+    seed: bytes,
+    deck: list[int],
+    variant: Variant,
+    dealt: list[int],
+    draws: list[tuple[int, int]],
+    seat: int,
+    dealer: int,
+    board: int,
+) -> dict[str, Any]:
+    """A seat's proof of a finished round (what its view gives, and what game recall makes again
+    from the record): the openings for the deal as the variant's layout deals it, and the seed
+    too where it reveals no one else's cards, to a seat that was the only one dealt."""
+    shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
+    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board)
+    return proof | {"seed": seed.hex()} if dealt == [seat] else proof
 
 
 def verify(commitment: str, proof: dict[str, Any], cards: list[str], dealer: list[str], board: list[str]) -> list[str]:

@@ -7,9 +7,9 @@ from typing import Any
 
 from ..cards import card_text, format_cards
 from ..variants import Currency, Variant
-from ..variants.presentation import bet_words, decision_word, layout
+from ..variants.presentation import bet_words, decision_word
 from .events import Event
-from .fairness import opening, root
+from .fairness import root, seat_proof
 from .shuffle import deck_from_seed
 
 __all__ = ["describe_step", "outcome_words", "round_proof", "seat_history"]
@@ -65,11 +65,8 @@ def round_proof(events: Sequence[Event], seat: int, variant: Variant) -> dict[st
         elif e.kind == "revealed":
             shown = True
     dealer, board = (dealer, board) if shown else ([], [])
-    shape = layout(variant)
     dealt = list(dealing.public["seats"])
-    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, len(dealer), len(board))
-    if dealt == [seat]:  # the shuffle's own proof, to the only seat dealt (as the view gives it)
-        proof = proof | {"seed": seed.hex()}
+    proof = seat_proof(seed, deck, variant, dealt, draws, seat, len(dealer), len(board))
     return {
         "round": opened.round,
         "seat": seat,

@@ -13,8 +13,8 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
-from ..variants.presentation import bet_results, layout
-from .fairness import opening, root
+from ..variants.presentation import bet_results
+from .fairness import root, seat_proof
 from .ledger import wallet
 from .state import Bets, Phase, SeatState, TableState
 
@@ -108,10 +108,7 @@ def _proof(
     r, me = state.round, state.seats[seat]
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
-    shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
-    proof = opening(r.seed, r.deck, (r.dealt_seats, shape.hand, shape.board, r.draws), seat, len(dealer), len(board))
-    # The shuffle's own proof, where it reveals no one else's cards: the seed, to the only seat dealt.
-    return proof | {"seed": r.seed.hex()} if r.dealt_seats == [seat] else proof
+    return seat_proof(r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board))
 
 
 def _root(state: TableState) -> str:

@@ -2,8 +2,8 @@
 
 `parse` turns one text frame into a `Command` of the list in `commands` (which checks its fields)
 or raises `ServerError` with the protocol's code and a message naming the field; nothing else in
-the server reads raw frames. `view_json` is the only
-place a `SeatView` becomes JSON, so what a seat is shown is decided by the engine's `view` alone.
+the server reads raw frames. A view goes out as the engine writes it (`engine.views.view_to_json`),
+so what a seat is shown is decided by the engine's `view` alone.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any
 
 import orjson
 
-from ..engine.views import SeatView, view_to_json
 from ..errors import ServerError
 from .commands import MOST, PROTOCOL, VERSION, Command
 
@@ -28,7 +27,6 @@ __all__ = [
     "frame_id",
     "load_json",
     "parse",
-    "view_json",
 ]
 
 MAX_FRAME = 4096
@@ -102,8 +100,3 @@ def answer(ident: int | str | None, result: dict[str, Any] | None = None, error:
     if error is not None:
         return frame("answer", id=ident, ok=False, error={"code": error.code, "message": str(error)})
     return frame("answer", id=ident, ok=True, result=result or {})
-
-
-def view_json(view: SeatView) -> dict[str, Any]:
-    """A view as the protocol writes it: the engine's own JSON form, none added or changed."""
-    return view_to_json(view)

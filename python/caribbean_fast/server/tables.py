@@ -23,6 +23,7 @@ from typing import Any
 from ..engine import Table, restore
 from ..engine.events import Event
 from ..engine.seats import STAND_AFTER
+from ..engine.views import view_to_json
 from ..errors import CaribbeanFastError, ServerError
 from ..variants import Variant
 from . import wallets
@@ -32,7 +33,7 @@ from .db import Database, Tx
 from .holds import Hold, Holds
 from .hub import Hub
 from .metrics import Metrics
-from .protocol import Command, frame, view_json
+from .protocol import Command, frame
 from .record import TableRecord
 
 __all__ = ["Owner", "TableSpec"]
@@ -515,7 +516,7 @@ class Owner:
 
     def view_frame(self, seat: int | None) -> str:
         """A seat's view (None: an onlooker's), as the engine makes it."""
-        return frame("view", table=self.spec.id, view=view_json(self.t.view(seat)))
+        return frame("view", table=self.spec.id, view=view_to_json(self.t.view(seat)))
 
     def _broadcast(self) -> None:
         for seat, account in list(self.players.items()):
