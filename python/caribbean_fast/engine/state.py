@@ -87,6 +87,7 @@ class SeatState:
     dealt: bool = False
     results: dict[str, Any] | None = None
     staked: Bets = Bets()  # the bets the round settled (`results`), kept once the round closes
+    result_shown: dict[str, Any] | None = None  # `results` as views show them, worked out once
     shown: list[int] = field(default_factory=list)  # every card the seat was shown this round
     account: str | None = None  # who sits here (`sit`); None: nobody sat down (a table without a server)
     since: int = 0  # the first round the seat's holder may see: one it could be dealt into
@@ -158,7 +159,7 @@ def _round_opened(state: TableState, e: Event) -> None:
     state.phase = Phase.BETTING
     for seat in state.seats:
         seat.cards, seat.first_five, seat.decision, seat.auto = [], [], None, False
-        seat.exchanges, seat.dealt, seat.results, seat.shown = 0, False, None, []
+        seat.exchanges, seat.dealt, seat.results, seat.shown, seat.result_shown = 0, False, None, [], None
 
 
 def _dealing(state: TableState, e: Event) -> None:
@@ -203,7 +204,7 @@ def _revealed(state: TableState, e: Event) -> None:
 
 def _settled(state: TableState, e: Event) -> None:
     seat = state.seats[_seat(e)]
-    seat.results, seat.staked = dict(e.public), seat.bets
+    seat.results, seat.staked, seat.result_shown = dict(e.public), seat.bets, None
 
 
 def _round_closed(state: TableState, e: Event) -> None:

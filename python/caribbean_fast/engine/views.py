@@ -120,10 +120,13 @@ def _root(state: TableState) -> str:
 
 
 def _result(variant: Variant, me: SeatState) -> dict[str, Any] | None:
-    """The seat's settled result with each bet spot's own result (`presentation.bet_results`)."""
+    """The seat's settled result with each bet spot's own result (`presentation.bet_results`),
+    worked out once: every view of the settled round shows it again."""
     if me.results is None:
         return None
-    return {**me.results, "bets": bet_results(variant, me.results, me.staked.to_dict())}
+    if me.result_shown is None:
+        me.result_shown = {**me.results, "bets": bet_results(variant, me.results, me.staked.to_dict())}
+    return me.result_shown
 
 
 def seat_view(
