@@ -4,7 +4,10 @@ with random disconnects and reconnects, against `caribbean-fast serve` processes
 Run: ``python benches/server_load.py --clients 2000 --seconds 60 --pace 1 --format json``
 (``--database postgresql://...`` with ``--processes 2``; ``--kill-at 30`` kills the server with
 SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watchers open instead
-and reports the server's memory per connection). Prints one JSON object: clients, tables, rounds,
+and reports the server's memory per connection; ``--floor`` then drives `floor_server.py`, the web
+stack doing only what a command must, with the same bots, and prints the ratio of the CPU per
+command; ``--find-load 80`` runs again at the paced load where the server uses 80% of a core).
+Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
 reconciles and every table's record audits clean afterwards), the host it ran on (`host`), the
 share of the load's time the hypervisor ran other machines in (`steal_percent`), and more.
@@ -61,6 +64,8 @@ class Stats:
     lost: int = 0  # commands in flight when the server was killed
     reconnects: int = 0
     latencies: list[float] = field(default_factory=list)
+    views: int = 0  # view frames the bots received, and their bytes
+    view_bytes: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
 
     def error(self, code: str) -> None:
@@ -117,6 +122,9 @@ class Process:
         self.proc = self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
+
+    def command(self) -> list[str]:
         command = [
             sys.executable,
             "-m",
@@ -132,7 +140,7 @@ class Process:
         # every bot is on 127.0.0.1: the front door's limits by address lifted
         command += ["--registrations", "1000000", "--address-rate", "1000000", "--total-rate", "1000000"]
         command += ["--connections-per-address", "100000", "--connections", "100000"]
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
+        return command
 
     def health(self) -> dict[str, Any] | None:
         try:
@@ -157,6 +165,13 @@ class Process:
             return self.killed_cpu
         return self.killed_cpu + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def disk_bytes(self) -> int:
+        """Bytes the process sent to the storage layer so far (`write_bytes` of /proc/<pid>/io)."""
+        for line in Path(f"/proc/{self.proc.pid}/io").read_text().splitlines():
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+        return 0
+
     def kill_and_restart(self) -> None:
         self.killed_cpu = self.cpu_seconds()
         self.proc.send_signal(signal.SIGKILL)
@@ -166,6 +181,16 @@ class Process:
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
         self.proc.wait(120)
+
+
+class FloorProcess(Process):
+    """`floor_server.py`: the web stack doing only what a command must (`--floor`)."""
+
+    view_bytes = 900
+
+    def command(self) -> list[str]:
+        floor = Path(__file__).with_name("floor_server.py")
+        return [sys.executable, str(floor), "--port", str(self.port), "--view-bytes", str(self.view_bytes)]
 
 
 def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> None:
@@ -220,6 +245,8 @@ class Bot:
                 if frame["type"] == "answer" and frame["id"] in self.answers:
                     self.answers.pop(frame["id"]).set_result(frame)
                 elif frame["type"] == "view" and frame["table"] == self.table:
+                    self.stats.views += 1
+                    self.stats.view_bytes += len(text)
                     self.view = frame["view"]
                     self.changed.set()
         finally:  # the socket is gone: the commands in flight will get no answer
@@ -347,53 +374,95 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--kill-at", type=float, default=None, help="SIGKILL the (first) server this many s in")
     parser.add_argument("--idle", type=int, default=0, help="hold this many lobby watchers open instead")
+    parser.add_argument("--floor", action="store_true", help="then drive the floor server in turn, and compare")
+    parser.add_argument(
+        "--find-load",
+        type=float,
+        default=None,
+        metavar="PERCENT",
+        help="after the run, the paced clients at which the server uses PERCENT of a core, run there (with --floor)",
+    )
     parser.add_argument("--format", choices=["json"], default="json")
     args = parser.parse_args()
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    with tempfile.TemporaryDirectory() as folder:
-        print(json.dumps(run(args, Path(folder))))
+    with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
+        result = measure(args, Path(folder) / "first", args.clients)
+        if args.find_load and args.pace:
+            cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
+            clients = int(args.find_load / 100 * args.pace / cpu_s)
+            result = {**result, "at_load": measure(args, Path(folder) / "at-load", clients)}
+        print(json.dumps(result))
 
 
-def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, Any]:
+    """One run against the game server at `clients` bots, then (`--floor`) the floor's with the
+    same bots; a fresh database each."""
+    folder.mkdir()
     host = describe()  # before the load: its load average is other work's
     url = args.database or str(folder / "casino.db")
-    text, tables, seats = plan(max(args.clients, 1))
+    text, tables, seats = plan(max(clients, 1))
     tables_file = folder / "tables.toml"
     tables_file.write_text(text)
     tokens = seed_accounts(url, len(seats))
     ports = [_free_port() for _ in range(args.processes)]
     log = folder / "serve.log"
     processes = [Process(url, tables_file, p, f"{i}/{args.processes}", log) for i, p in enumerate(ports)]
+    if args.idle:
+        return idle_memory(processes, tables, args.idle, host)
+    stats, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables))
+    reconciled, rounds, failed = books(url)
+    result |= {
+        "tables": tables,
+        "rounds": rounds,
+        "rounds_per_second": round(rounds / result["seconds"], 1),
+        "reconciled": reconciled,
+        "audit_failures": failed[:5],
+        "processes": args.processes,
+        "database": "postgresql" if url.startswith("postgres") else "sqlite",
+        "host": host,
+    }
+    if args.floor:
+        result |= against_floor(args, result, stats, tokens, seats, folder)
+    return result
+
+
+def against_floor(
+    args: argparse.Namespace, served: dict[str, Any], stats: Stats, tokens: list[str], seats: Any, folder: Path
+) -> dict[str, Any]:
+    """The floor server driven by the same bots, its views padded to the game server's mean size."""
+    FloorProcess.view_bytes = stats.view_bytes // max(stats.views, 1)
+    floor = FloorProcess("", folder, _free_port(), "0/1", folder / "floor.log")
+    _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
+    return {
+        "floor": {k: result[k] for k in ("commands", "p50_ms", "p99_ms", "views_per_command", "view_bytes")}
+        | {"servers_cpu_percent": result["servers_cpu_percent"]},
+        "floor_cpu_us_per_command": result["cpu_us_per_command"],
+        "cpu_ratio_to_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
+    }
+
+
+def drive(
+    args: argparse.Namespace, processes: list[Process], tokens: list[str], seats: Any, ready: Any
+) -> tuple[Stats, dict[str, Any]]:
+    """The bots against the processes, once they are `ready`; the load's figures."""
+    ports = [p.port for p in processes]
     try:
-        wait_served(processes, tables)
-        if args.idle:
-            before = processes[0].rss_kb()
-            answered = uvloop.run(idle(args.idle, ports[0]))
-            after = processes[0].rss_kb()
-            return {
-                "connections": args.idle,
-                "answered": answered,
-                "rss_before_kb": before,
-                "rss_after_kb": after,
-                "kb_per_connection": round((after - before) / args.idle, 2),
-                "host": host,
-            }
+        ready()
         stats = Stats()
         bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
-        cpu_before, ticks = _cpu(processes), cpu_ticks()
+        cpu_before, disk_before, ticks = _cpu(processes), sum(p.disk_bytes() for p in processes), cpu_ticks()
         elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
         cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
+        disk = sum(p.disk_bytes() for p in processes) - disk_before
         steal = steal_since(ticks)
     finally:
         for p in processes:
             p.stop()
-    reconciled, rounds, failed = books(url)
-    return {
+    commands = max(stats.commands, 1)
+    return stats, {
         "clients": len(bots),
-        "tables": tables,
         "seconds": round(elapsed, 1),
-        "rounds": rounds,
         "commands": stats.commands,
         "errors": stats.errors,
         "refused": stats.refused,
@@ -401,19 +470,43 @@ def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "reconnects": stats.reconnects,
         "p50_ms": percentile(stats.latencies, 0.5),
         "p99_ms": percentile(stats.latencies, 0.99),
-        "rounds_per_second": round(rounds / elapsed, 1),
-        "reconciled": reconciled,
-        "audit_failures": failed[:5],
         "error_codes": stats.error_codes,
-        "processes": args.processes,
+        "views_per_command": round(stats.views / commands, 2),
+        "view_bytes": stats.view_bytes // max(stats.views, 1),
         "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
         "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
-        # Their CPU per command answered, threads included: steadier than a saturated run's
-        # latencies, and lower under more load (larger commit batches, fewer idle wake-ups).
-        "server_cpu_us_per_command": round(1e6 * sum(cpu[1:]) / max(stats.commands, 1)),
-        "database": "postgresql" if url.startswith("postgres") else "sqlite",
-        "host": host,
+        # The whole server process's CPU per command answered, its threads (the commit's) included.
+        "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
+        "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
         "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
+    }
+
+
+def wait_answering(process: Process, seconds: float = 60) -> None:
+    start = time.monotonic()
+    while process.health() is None:
+        if time.monotonic() - start > seconds:
+            raise TimeoutError("the floor server did not start")
+        time.sleep(0.2)
+
+
+def idle_memory(processes: list[Process], tables: int, n: int, host: str) -> dict[str, Any]:
+    """n lobby watchers held open: the server's memory per connection."""
+    try:
+        wait_served(processes, tables)
+        before = processes[0].rss_kb()
+        answered = uvloop.run(idle(n, processes[0].port))
+        after = processes[0].rss_kb()
+    finally:
+        for p in processes:
+            p.stop()
+    return {
+        "connections": n,
+        "answered": answered,
+        "rss_before_kb": before,
+        "rss_after_kb": after,
+        "kb_per_connection": round((after - before) / n, 2),
+        "host": host,
     }
 
 
