@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from functools import lru_cache
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text, parse_cards
@@ -38,15 +37,14 @@ def _leaf(salt: bytes, card: int) -> str:
     return hashlib.sha256(salt + bytes([card])).hexdigest()
 
 
-@lru_cache(maxsize=64)
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
-    """Every position's leaf, in deck order."""
+    """Every position's leaf, in deck order (a live table keeps its round's: `RoundState.leaves`)."""
     return tuple(_leaf(_salt(seed, p), card) for p, card in enumerate(deck))
 
 
-def root(seed: bytes, deck: tuple[int, ...]) -> str:
-    """The commitment every seat sees before the deal."""
-    return hashlib.sha256("".join(leaves(seed, deck)).encode()).hexdigest()
+def root(seed: bytes, deck: tuple[int, ...], known: tuple[str, ...] = ()) -> str:
+    """The commitment every seat sees before the deal (from the `known` leaves, when given)."""
+    return hashlib.sha256("".join(known or leaves(seed, deck)).encode()).hexdigest()
 
 
 def positions(deal: dict[str, Any]) -> dict[str, list[int]]:
@@ -65,16 +63,22 @@ def positions(deal: dict[str, Any]) -> dict[str, list[int]]:
     return found
 
 
-@lru_cache(maxsize=1024)
-def _opening(
-    seed: bytes, deck: tuple[int, ...], deal: tuple[Any, ...], seat: int, dealer: int, board: int
+Deal = tuple[list[int], int, int, list[tuple[int, int]]]
+"""The seats dealt in order, the cards to a hand, the cards to the board, each exchange's (seat, count)."""
+
+
+def opening(
+    seed: bytes, deck: list[int], deal: Deal, seat: int, dealer: int, board: int, known: tuple[str, ...] = ()
 ) -> dict[str, Any]:
+    """The proof for `seat`: every leaf (the `known` ones, when given), the deal, and the
+    openings of its own positions, of the last `dealer` of the dealer's (all of them once shown;
+    stud's up card is the last dealt) and of the first `board` of the board's."""
     seats, hand, on_board, draws = deal
     described = {"seats": list(seats), "hand": hand, "board": on_board, "draws": [list(d) for d in draws]}
     at = positions(described)
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
     return {
-        "leaves": list(leaves(seed, deck)),
+        "leaves": list(known or leaves(seed, tuple(deck))),
         "deal": described,
         "seat": seat,
         "openings": [
@@ -83,18 +87,6 @@ def _opening(
             for p in where
         ],
     }
-
-
-Deal = tuple[list[int], int, int, list[tuple[int, int]]]
-"""The seats dealt in order, the cards to a hand, the cards to the board, each exchange's (seat, count)."""
-
-
-def opening(seed: bytes, deck: list[int], deal: Deal, seat: int, dealer: int, board: int) -> dict[str, Any]:
-    """The proof for `seat`: every leaf, the deal, and the openings of its own positions, of the
-    last `dealer` of the dealer's (all of them once shown; stud's up card is the last dealt) and
-    of the first `board` of the board's. Remembered: a settled round's view may go out again."""
-    seats, hand, on_board, draws = deal
-    return _opening(seed, tuple(deck), (tuple(seats), hand, on_board, tuple(draws)), seat, dealer, board)
 
 
 def seat_proof(
@@ -106,12 +98,13 @@ def seat_proof(
     seat: int,
     dealer: int,
     board: int,
+    known: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """A seat's proof of a finished round (what its view gives, and what game recall makes again
     from the record): the openings for the deal as the variant's layout deals it, and the seed
     too where it reveals no one else's cards, to a seat that was the only one dealt."""
     shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
-    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board)
+    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board, known)
     return proof | {"seed": seed.hex()} if dealt == [seat] else proof
 
 

@@ -88,6 +88,7 @@ class SeatState:
     results: dict[str, Any] | None = None
     staked: Bets = Bets()  # the bets the round settled (`results`), kept once the round closes
     result_shown: dict[str, Any] | None = None  # `results` as views show them, worked out once
+    proof_shown: dict[str, Any] | None = None  # the seat's proof of the round, worked out once
     shown: list[int] = field(default_factory=list)  # every card the seat was shown this round
     account: str | None = None  # who sits here (`sit`); None: nobody sat down (a table without a server)
     since: int = 0  # the first round the seat's holder may see: one it could be dealt into
@@ -110,6 +111,7 @@ class RoundState:
     revealed: dict[str, Any] | None = None
     dealt_seats: list[int] = field(default_factory=list)  # in dealing order
     draws: list[tuple[int, int]] = field(default_factory=list)  # (seat, cards) of each exchange, in order
+    leaves: tuple[str, ...] = ()  # every deck position's leaf (`fairness.leaves`), worked out when first needed
     root: str = ""  # the commitment to every deck position (`fairness.root`), worked out when first shown
 
     def next_cards(self, n: int) -> list[int]:
@@ -160,6 +162,7 @@ def _round_opened(state: TableState, e: Event) -> None:
     for seat in state.seats:
         seat.cards, seat.first_five, seat.decision, seat.auto = [], [], None, False
         seat.exchanges, seat.dealt, seat.results, seat.shown, seat.result_shown = 0, False, None, [], None
+        seat.proof_shown = None
 
 
 def _dealing(state: TableState, e: Event) -> None:

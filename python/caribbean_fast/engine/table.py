@@ -62,14 +62,18 @@ class Table(Betting, Seating):
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now, with their usual arguments: the seat's ante (or its
         last round's, or the table minimum), and for a seat that chooses what to exchange, one
-        card. The commands' own checks decide; those that begin with `_betting` (the bets) or
-        `_deciding` (the decisions) are asked only when that first check passes."""
-        k = self._seat(seat)
-        found = self._bet_actions(k) if self._allows(self._betting, k) else []
-        if self._allows(self._check_deal):
+        card. The phase and the seat's state say which commands could run at all (a server asks
+        for every view it sends, and most commands are out of the question in most states); the
+        commands' own checks decide those that could."""
+        k, phase = self._seat(seat), self.phase
+        if phase is Phase.CLOSED:
+            return []
+        if phase is Phase.DECIDING:
+            s = self.state.seats[k]
+            return self._decision_actions(k) if s.dealt and s.decision is None else []
+        found = self._bet_actions(k)
+        if phase is Phase.BETTING and self._allows(self._check_deal):
             found.append("deal")
-        if self._allows(self._deciding, k):
-            found += self._decision_actions(k)
         return found
 
     def _bet_actions(self, k: int) -> list[str]:
@@ -77,17 +81,20 @@ class Table(Betting, Seating):
         ante = s.bets.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum)
         account = self._account(k)
         found = ["ante"] if self._allows(self._check_ante, k, ante, **account) else []
-        if self._allows(self._check_progressive, k, True):
+        if self.variant.progressive is not None and self._allows(self._check_progressive, k, True):
             found.append("progressive")
-        if self._allows(self._check_rebet, k, **account):
+        if s.last_bets is not None and not s.bets.total and self._allows(self._check_rebet, k, **account):
             found.append("rebet")
-        if self._allows(self._check_clear, k):
+        if self.phase is Phase.BETTING and s.bets.total:  # `_check_clear`'s whole rule
             found.append("clear")
         return found
 
     def _decision_actions(self, k: int) -> list[str]:
-        named = (("raise", self._check_raise), ("fold", self._check_fold), ("exchange", self._check_some_exchange))
-        return [name for name, check in named if self._allows(check, k)]
+        found = ["raise"] if self._allows(self._check_raise, k) else []
+        found.append("fold")  # a dealt seat still to decide may always fold (`_check_fold`)
+        if self.variant.exchanges is not None and self._allows(self._check_some_exchange, k):
+            found.append("exchange")
+        return found
 
     # ---- commands --------------------------------------------------------------------------------
 

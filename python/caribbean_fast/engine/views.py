@@ -14,9 +14,9 @@ from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
 from ..variants.presentation import bet_results
-from .fairness import root, seat_proof
+from .fairness import leaves, root, seat_proof
 from .ledger import wallet
-from .state import Bets, Phase, SeatState, TableState
+from .state import Bets, Phase, RoundState, SeatState, TableState
 
 __all__ = ["OtherSeat", "SeatView", "describe", "seat_view", "view_from_json", "view_to_json"]
 
@@ -108,14 +108,25 @@ def _proof(
     r, me = state.round, state.seats[seat]
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
-    return seat_proof(r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board))
+    if me.proof_shown is None:  # worked out once: every view of the settled round shows it again
+        known = _leaves(r)
+        me.proof_shown = seat_proof(
+            r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board), known
+        )
+    return me.proof_shown
+
+
+def _leaves(r: RoundState) -> tuple[str, ...]:
+    if not r.leaves:
+        r.leaves = leaves(r.seed, tuple(r.deck))
+    return r.leaves
 
 
 def _root(state: TableState) -> str:
     """The round's commitment, worked out once (the first view that shows it)."""
     r = state.round
     if r.seed and not r.root:
-        r.root = root(r.seed, tuple(r.deck))
+        r.root = root(r.seed, tuple(r.deck), _leaves(r))
     return r.root
 
 
