@@ -47,10 +47,10 @@ class Floor:
         seats = self.tables.setdefault(command["table"], {})
         kind, seat = command["type"], seats.get(token)
         if kind == "sit":
-            seats[token] = Seat(socket, command["buy_in"])
-        elif seat is None:
+            seats[token] = seat = Seat(socket, command["buy_in"])
+        if seat is None:
             return
-        elif kind == "top_up":
+        if kind == "top_up":
             seat.balance += command["amount"]
         elif kind == "ante":
             seat.ante, seat.phase = command["amount"], "betting"
@@ -110,8 +110,17 @@ def main() -> None:
     args = parser.parse_args()
     app = Starlette(routes=[Route("/healthz", health), WebSocketRoute("/ws", endpoint)])
     app.state.floor = Floor(args.view_bytes)
-    options = {"ws": BurstWebSockets, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
-    uvicorn.run(app, host="127.0.0.1", port=args.port, loop="uvloop", http="httptools", log_level="warning", **options)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=args.port,
+        loop="uvloop",
+        http="httptools",
+        ws=BurstWebSockets,
+        ws_max_size=MAX_FRAME,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
 
 
 if __name__ == "__main__":

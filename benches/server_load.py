@@ -434,7 +434,7 @@ def against_floor(
     floor = FloorProcess("", folder, _free_port(), "0/1", folder / "floor.log")
     _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
     return {
-        "floor": {k: result[k] for k in ("commands", "p50_ms", "p99_ms", "views_per_command", "view_bytes")}
+        "floor": {k: result[k] for k in ("commands", "reconnects", "p50_ms", "p99_ms", "views_per_command", "view_bytes")}
         | {"servers_cpu_percent": result["servers_cpu_percent"]},
         "floor_cpu_us_per_command": result["cpu_us_per_command"],
         "cpu_ratio_to_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),

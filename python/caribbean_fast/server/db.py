@@ -217,23 +217,32 @@ class Database:
     async def run(self, job: Callable[[Tx], T]) -> T:
         """Runs `job` in the next transaction; returns its result once that has committed, or
         raises what the job raised (its savepoint rolled back, nothing changed)."""
+        return await self.landing(job)
+
+    def landing(self, job: Callable[[Tx], T]) -> asyncio.Future[T]:
+        """`run`'s job, queued; the future its outcome lands in (a caller that must see the
+        outcome even when it is cancelled meanwhile shields it: `tables.Owner._commit`)."""
         assert self._wake is not None, "Database.start() first"
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._jobs.append(_Job(job, done))
         self._wake.set()
-        return await done
+        return done
 
     async def write(self, writes: Writes) -> None:
-        """Writes rows in the next transaction, once that has committed. The batch writes every
-        such job's rows in one statement each (a few calls to the database for hundreds of tables,
-        where a job of its own costs a savepoint and the worker thread's turn at the interpreter
-        lock around each call); where that fails, each job is tried alone, so a job whose rows
-        cannot go in fails alone, as `run`'s do."""
+        """Writes rows in the next transaction, once that has committed (`writing`)."""
+        await self.writing(writes)
+
+    def writing(self, writes: Writes) -> asyncio.Future[None]:
+        """Rows to write in the next transaction, queued; the future its outcome lands in. The
+        batch writes every such job's rows in one statement each (a few calls to the database for
+        hundreds of tables, where a job of its own costs a savepoint and the worker thread's turn
+        at the interpreter lock around each call); where that fails, each job is tried alone, so a
+        job whose rows cannot go in fails alone, as `run`'s do."""
         assert self._wake is not None, "Database.start() first"
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._jobs.append(_Job(_write(writes), done, writes))
         self._wake.set()
-        await done
+        return done
 
     def run_now(self, job: Callable[[Tx], T]) -> T:
         """Runs `job` in a transaction of its own, here and now (command-line tools, checks),

@@ -87,6 +87,8 @@ class Owner:
         self._queue = asyncio.Queue()
         self._tick_queued = False
         self._idle = False  # the owner waits for its queue: nothing of a command is under way
+        self._free = asyncio.Event()  # cleared while a command runs in its caller's task (`submit`)
+        self._free.set()
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events counted in the metrics
 
@@ -192,7 +194,7 @@ class Owner:
         table, a tick joins the queue (unless one waits there already) and the owner commits."""
         if self.down is not None:
             return
-        if self._idle and not self._queue.qsize() and not self.record.dirty:
+        if self._idle and self._free.is_set() and not self._queue.qsize() and not self.record.dirty:
             try:
                 if not self.t.tick():
                     return
@@ -204,18 +206,38 @@ class Owner:
             self._queue.put_nowait(None)
 
     async def submit(self, command: Command, account: str | None) -> dict[str, Any]:
-        """Queues a command for the owner; its result once committed, or the refusal raised."""
+        """The command's result once committed, or the refusal raised. An idle owner's command
+        runs here, in the caller's task; otherwise it waits its turn in the owner's queue."""
         if self.down is not None or self.gone:
             raise _unavailable(self.down or "this process stopped serving it")
+        if self._idle and self._free.is_set() and not self._queue.qsize():
+            self._free.clear()  # the owner's task, woken meanwhile, waits for this command
+            try:
+                return await self._execute(command, account)
+            finally:
+                self._free.set()
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, account, done))
         return await done
+
+    async def _execute(self, command: Command, account: str | None) -> dict[str, Any]:
+        """Runs one command; a failure that is not a refusal is logged and answered `internal`."""
+        if self.down is not None:
+            raise _unavailable(self.down)
+        try:
+            return await self._run(command, account)
+        except (CaribbeanFastError, asyncio.CancelledError):
+            raise
+        except Exception as err:
+            _log.exception("table %s: command %s failed", self.spec.id, command.type)
+            raise ServerError(f"the server failed: {type(err).__name__}") from None
 
     async def _serve(self) -> None:
         while True:
             self._idle = True
             item = await self._queue.get()
             self._idle = False
+            await self._free.wait()  # a command running in its caller's task ends first
             if item is None:
                 self._tick_queued = False
                 if self.down is None:
@@ -223,9 +245,7 @@ class Owner:
                 continue
             command, account, done = item
             try:
-                if self.down is not None:
-                    raise _unavailable(self.down)
-                result = await self._run(command, account)
+                result = await self._execute(command, account)
                 if not done.cancelled():
                     done.set_result(result)
             except asyncio.CancelledError:
@@ -235,10 +255,6 @@ class Owner:
             except CaribbeanFastError as err:
                 if not done.cancelled():
                     done.set_exception(err)
-            except Exception as err:
-                _log.exception("table %s: command %s failed", self.spec.id, command.type)
-                if not done.cancelled():
-                    done.set_exception(ServerError(f"the server failed: {type(err).__name__}"))
 
     async def _guarded(self, step: Callable[[], Any]) -> None:
         try:
@@ -439,23 +455,42 @@ class Owner:
             self.record.flush(tx)
 
         start = time.perf_counter()
+        if job is None and not self.book.dirty and not self._seating():
+            landing = self.db.writing(self.record.take())
+        else:
+            landing = self.db.landing(run)
         try:
-            if job is None and not self.book.dirty and not self._seating():
-                await self.db.write(self.record.take())
-            else:
-                await self.db.run(run)
+            await asyncio.shield(landing)
+        except asyncio.CancelledError:  # the caller went away: the commit still lands, and counts
+            landing.add_done_callback(self._landed_late)
+            raise
         except Exception as err:
             refused = isinstance(err, CaribbeanFastError) and not isinstance(err, ServerError)
             if job is not None and not self.record.dirty and (refused or _refusal(err)):
                 raise  # the job refused before the table moved: its savepoint undid it all
             self._fail(f"a commit failed: {err}")
             raise _unavailable(self.down or "") from None
+        self.metrics.commit_seconds.observe(time.perf_counter() - start)
+        self._committed()
+
+    def _committed(self) -> None:
+        """The table's moves are in the record: its answers may go out, and its views."""
         self.book.settle()
         self._sync_players()
-        self.metrics.commit_seconds.observe(time.perf_counter() - start)
         self._count_rounds()
         self._broadcast()
         self._call_waiting()
+
+    def _landed_late(self, landing: asyncio.Future[Any]) -> None:
+        """A commit whose caller was cancelled has landed: the table goes on as after any commit,
+        or, when it failed, stops (its memory moved where the record may not have)."""
+        if self.gone or self.table is None:
+            return
+        err = None if landing.cancelled() else landing.exception()
+        if landing.cancelled() or err is not None:
+            self._fail(f"a commit failed: {err or 'cancelled'}")
+            return
+        self._committed()
 
     def _seating(self) -> list[Event]:
         return [e for e in self.record.pending_events() if e.kind in _SEATING]
