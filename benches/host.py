@@ -53,3 +53,7 @@ def steal_since(start: tuple[int, int]) -> float:
     hypervisor may move it after a migration) counts as none."""
     steal, total = (now - then for now, then in zip(cpu_ticks(), start, strict=True))
     return 100 * max(steal, 0) / total if total > 0 else 0.0
+
+
+if __name__ == "__main__":  # the machine's line, for a row of benches/results.toml
+    print(describe())

@@ -147,7 +147,7 @@ def test_holdem_reproduces_the_seed(holdem: ParSheet) -> None:
     assert bonus.name == "aa-bonus"
     assert round(float(bonus.rtp("calling whenever it wins")) * 100, 2) == 93.60  # seed: 93.60%
     assert bonus.returns["always settled"] == bonus.returns["calling whenever it wins"]
-    # The seed says 90.9% with the best strategy; the exact figure is 90.78% (see the README).
+    # The seed says 90.9% with the best strategy; the exact figure is 90.78% (docs/games/casino-holdem.md).
     assert round(float(bonus.rtp("with this strategy")) * 100, 2) == 90.78
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -22,6 +23,7 @@ def load_docs_script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, ROOT / "docs" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # where its dataclasses look themselves up
     spec.loader.exec_module(module)
     return module
 
@@ -107,3 +109,67 @@ def test_the_game_4_page_quotes_the_simulated_edge_the_cli_prints() -> None:
     assert "<!-- pct: caribbean-poker-choose beaten_by.mean -->" in page
     sheet = json.loads(load_hook().run("analyze caribbean-poker-choose --format json"))
     assert f"{sheet['beaten_by']['mean'] * 100:.4f}%" in load_hook().expand(page)
+
+
+def load_figures_table() -> ModuleType:
+    return load_docs_script("figures_table")
+
+
+def test_the_readme_and_the_benchmarks_page_hold_the_results_files_figures() -> None:
+    """README.md's figures table and docs/benchmarks.md's current figures are what
+    `python docs/figures_table.py` writes from benches/results.toml: a new result is an edit of
+    that file and a run of the script."""
+    script = load_figures_table()
+    for path, block in script.pages(script.load()).items():
+        page = path.read_text()
+        assert script.on_page(page) == block, f"{path.name} is stale: run python docs/figures_table.py"
+        assert script.written(page, block) == page
+
+
+def test_a_new_row_reaches_the_readme_with_its_goal_worked_out() -> None:
+    script = load_figures_table()
+    rows: list[dict[str, object]] = [
+        {"section": "S", "what": "a ratio", "value": "1.30", "unit": "times", "goal": "<= 2"},
+        {"section": "S", "what": "a rate", "value": 75.2, "range": [72.0, 85.1], "unit": "M/s", "goal": ">= 100"},
+        {"section": "T", "what": "runs", "range": [123, 167], "unit": "M/s", "goal": ">= 150"},
+        {"section": "T", "what": "games", "values": {"a": 3, "b": 1}, "unit": "x", "goal": ">= 2"},
+        {"section": "T", "what": "words", "value": 0, "unit": "", "goal": "every `ok` kept", "met": True},
+    ]
+    for row in rows:
+        row.update(command="python benches/x.py", readme=True)
+    machines = {"m": {"processor": "a processor", "cores": 2, "date": "2026-12-04"}}
+    data = {"machine": "m", "machines": machines, "row": rows}
+    results = script.parse(data)
+    readme = script.readme_table(results)
+    assert "| a ratio | 1.30 times | ≤ 2: met | `python benches/x.py` |" in readme
+    assert "| a rate | 75.2 M/s (72.0-85.1) | ≥ 100: not met |" in readme
+    assert "| runs | 123-167 M/s | ≥ 150: met in some runs |" in readme
+    assert "| games | a 3, b 1 x | ≥ 2: met by 1 of 2 |" in readme
+    assert "| words | 0 | every `ok` kept: met |" in readme
+    page = script.page_tables(results)
+    assert "| `m` | a processor | 2 | not recorded | 2026-12-04 |" in page
+    assert page.index("### S") < page.index("### T")
+    stale = "before\n<!-- figures:start -->\nold\n<!-- figures:end -->\nafter"
+    assert script.written(stale, readme) == f"before\n<!-- figures:start -->\n{readme}\n<!-- figures:end -->\nafter"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"comand": "x"}, r"unknown keys \['comand'\]"),
+        ({"machine": "elsewhere"}, "machine 'elsewhere' is not among"),
+        ({"value": None, "goal": None}, "no figure"),
+        ({"goal": "fast enough"}, "is words: say `met = true` or `false`"),
+        ({"met": True}, "is worked out: no `met`"),
+        ({"range": [3, 1]}, "from the lowest to the highest"),
+        ({"value": "fast"}, "a number"),
+    ],
+)
+def test_the_results_file_refuses_a_row_it_cannot_render(change: dict[str, object], message: str) -> None:
+    script = load_figures_table()
+    row: dict[str, object] = {"section": "S", "what": "w", "value": 1, "unit": "s", "goal": "<= 2", "command": "c"}
+    row.update(change)
+    row = {k: v for k, v in row.items() if v is not None}
+    data = {"machine": "m", "machines": {"m": {"processor": "p", "cores": 2, "date": "d"}}, "row": [row]}
+    with pytest.raises(ValueError, match=message):
+        script.parse(data)

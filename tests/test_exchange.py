@@ -31,7 +31,7 @@ from caribbean_fast.simulation import simulate
 
 GAME4 = load_variant("caribbean-poker")
 
-# |true return - figure under the approximation|, measured by 10^9 simulated rounds (README),
+# |true return - figure under the approximation|, measured by 10^9 simulated rounds (docs/games/caribbean-poker.md),
 # 0.00278 (95% interval 0.00263 to 0.00294), rounded up: the analysis ignores the discarded cards.
 MEASURED_GAP = 0.003
 

@@ -4,8 +4,8 @@ A request past them would not fail honestly: it would run for days, grow until t
 kills it, or abort inside Rust on an allocation it cannot make. Each entry point (the
 simulations, the meter, the plots, the command line) checks its arguments here and refuses the
 rest with one ArgumentError naming the argument and its bound. The figures are what the machine
-the project measures on can finish: 10**12 rounds is hours at the simulator's 20-35 million
-rounds a second, and 10**7 sessions is 160 MB of results.
+the project measures on can finish: 10**12 rounds is hours of simulation there
+(docs/benchmarks.md), and 10**7 sessions is 160 MB of results.
 """
 
 from __future__ import annotations

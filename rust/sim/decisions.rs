@@ -370,7 +370,7 @@ impl StudDecisions {
 /// read (each padded to a power of two: 1 MB and 512 KB allocated, the padding never touched),
 /// which stayed in a core's 2 MB cache on the host where a bit per concrete (pair, flop), 3.7 MB,
 /// missed it on most rounds (other hosts have 512 KB a core; a bit per unordered pair, 291 KB,
-/// was no faster there: docs/benchmarks.md). Every index is
+/// was no faster there: `git show 47054fe:docs/benchmarks.md`). Every index is
 /// found without sorting: the flop's entry is read by its three cards in the order dealt, and
 /// the renamed cards index the bits as they come, so a lookup is three short steps (the flop's
 /// entry, the two renamed cards, the bit) with no comparisons.

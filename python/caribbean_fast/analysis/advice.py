@@ -90,7 +90,7 @@ class Advisor:
             keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
             self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
             self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
-        else:  # about a minute to count on a busy host: counted once per variant and version
+        else:  # slow to count: counted once per variant and version, and kept
             arrays = cached_arrays("trainer", variant, lambda: _holdem_arrays(variant))
             self._keys, self._raise, self._fold = arrays["keys"], arrays["raise"], arrays["fold"]
             self._weight, self._per_row = arrays["weight"], int(arrays["per_row"])
@@ -98,7 +98,7 @@ class Advisor:
     @staticmethod
     def kept(variant: Variant) -> bool:
         """Whether the variant's tables are kept in the cache of counted tables (hold'em's, which
-        take about a minute to count; stud's take seconds and are counted when first asked)."""
+        are slow to count; stud's are quick, and counted when first asked)."""
         return variant.family is Family.HOLDEM
 
     def _set(

@@ -1,8 +1,8 @@
-"""The user's cache of tables the package counted: tables that take seconds to a minute to count
-and are the same for every use of a variant (the trainer's hold'em tables) are kept on disk,
-keyed by the variant and the package's version, so that a server's first hold'em decision gets
-advice at once. The folder is `platformdirs.user_cache_dir("caribbean-fast")`, or
-$CARIBBEAN_FAST_CACHE; deleting it only costs the counting again.
+"""The user's cache of tables the package counted: tables that are slow to count and are the same
+for every use of a variant (the trainer's hold'em tables) are kept on disk, keyed by the variant
+and the package's version, so that a server's first hold'em decision gets advice at once. The
+folder is `platformdirs.user_cache_dir("caribbean-fast")`, or $CARIBBEAN_FAST_CACHE; deleting it
+only costs the counting again.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ worth W_k(u) against up card u, whatever hand it replaced, and
 with each mean taken exactly (Fractions) over the enumeration's (hand, up card) rows. Exchanging
 pays where -fee + W_(k-1)(u) beats both folding and calling: the fresh hand must be worth more
 than the fee, which happens against low up cards. The true return of this strategy, with the
-discarded cards really out of play, is measured by simulation (see the README)."""
+discarded cards really out of play, is measured by simulation (docs/games/caribbean-poker.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The trainer's advice over the wire (`advice`): what folding and raising (calling) are worth
 for the seat's undecided hand, in antes, from the exact tables (analysis/advice.py), exactly as
 the terminal trainer shows them (game 4, while an exchange is allowed: exchanging the hand too).
-Each variant's tables are built once, in a worker thread (a few seconds for stud, about a minute
-for hold'em); until they are ready the answer says so at once, `{"ready": false}`, rather than
-holding up the socket's other commands."""
+Each variant's tables are built once, in a worker thread (stud's quickly, hold'em's slowly); until
+they are ready the answer says so at once, `{"ready": false}`, rather than holding up the
+socket's other commands."""
 
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ class Advisors:
     def warm(self, variants: Iterable[Variant]) -> None:
         """Builds the advisors whose tables are kept in the cache of counted tables (hold'em's)
         now, one after another, so that the first decision at any table gets advice: read from the
-        cache (analysis/cache.py) in well under a second, or counted once (about a minute on a
-        busy host) and kept there."""
+        cache (analysis/cache.py), or counted once (slowly) and kept there."""
         slow = {v.name: v for v in variants if Advisor.kept(v)}  # stud's take seconds: counted when asked
         self._warming = asyncio.create_task(self._warm(slow.values()))
 

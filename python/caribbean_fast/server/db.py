@@ -2,9 +2,9 @@
 
 All database work runs as jobs on one connection, a batch at a time: PostgreSQL's in a worker
 thread, so the event loop never waits on the network; SQLite's statements on the loop itself, as
-its calls take microseconds, while from a thread each of its calls waited for the interpreter
-lock behind the busy loop (a batch took tens of milliseconds, measured); its commit, one local
-fsync that releases the interpreter lock, in a thread.
+its calls are short, while from a thread each of its calls waited for the interpreter lock
+behind the busy loop (a batch then took far longer than its work); its commit, one local fsync
+that releases the interpreter lock, in a thread.
 Jobs that arrive while a transaction commits wait for the next one and then share it (group
 commit): each job runs in its own savepoint, so a job that refuses (raises a
 `CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
@@ -357,8 +357,8 @@ class Database:
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
         """`_batch` for SQLite: the statements on the loop; the begin (which may wait for another
-        process's write lock, up to the busy timeout) and the commit (the fsync, 4 ms on average
-        at load, measured) in the connection's thread, while the loop runs the commands of other
+        process's write lock, up to the busy timeout) and the commit (the fsync, which the loop would
+        otherwise wait for) in the connection's thread, while the loop runs the commands of other
         tables (whose rows wait for the next batch); nothing else touches the connection meanwhile
         (`_work` runs one batch at a time, and `run_now` refuses a started database)."""
         try:

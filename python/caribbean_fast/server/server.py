@@ -269,10 +269,10 @@ class Server:
 def tune_process() -> None:
     """A serving process's runtime: the collector (`quiet_gc`), and the database thread's wait for
     the interpreter lock. PostgreSQL's batches and SQLite's commit run in a thread that drops the
-    lock for each call to the database and then waits for the busy loop to hand it back, 5 ms at
-    most by default, per call; at 0.5 ms, two PostgreSQL processes under 2,000 paced clients
-    answered 94,782 commands, p50 191 ms, p99 1,289 ms, against 86,523 to 88,910, p50 265 to
-    277 ms and p99 1,576 to 2,324 ms in two runs before (under the lock)."""
+    lock for each call to the database and then waits for the busy loop to hand it back, per
+    call; a shorter switch interval than Python's default (5 ms) hands it back sooner, and two
+    PostgreSQL processes under load answered more commands, with a lower p99, with it
+    (docs/benchmarks.md says how the server is measured)."""
     quiet_gc()
     sys.setswitchinterval(SWITCH_INTERVAL)
 
@@ -280,10 +280,9 @@ def tune_process() -> None:
 def quiet_gc() -> None:
     """Moves what start-up built (every table, its variant and state) out of the collector's
     reach and lets it run less often: most of a serving process's objects are freed by their
-    reference counts. With the default thresholds, at 2,000 paced clients the cyclic collector
-    took 8.8 s of the server's 60 s of CPU and paused the loop for up to 376 ms in full passes
-    over every table; with these, 1.4 s, and the server answered 15 % more commands (one run
-    each, measured with gc.callbacks)."""
+    reference counts. With the default thresholds the cyclic collector took a large share of a
+    loaded server's CPU and paused the loop in full passes over every table (seen with
+    gc.callbacks); with these it takes a small one, and the server answers more commands."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
