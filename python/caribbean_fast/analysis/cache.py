@@ -20,7 +20,7 @@ import platformdirs
 from ..variants import Variant
 from ..variants.toml_io import to_toml
 
-__all__ = ["cache_dir", "cached_arrays"]
+__all__ = ["cache_dir", "cached_arrays", "cached_by_key"]
 
 Arrays = dict[str, npt.NDArray[np.int64]]
 
@@ -30,18 +30,23 @@ def cache_dir() -> Path:
     return Path(os.environ.get("CARIBBEAN_FAST_CACHE") or platformdirs.user_cache_dir("caribbean-fast"))
 
 
-def _key(kind: str, variant: Variant) -> str:
+def _key(kind: str, what: str) -> str:
     from .. import __version__  # the package's own, read when first needed (the package imports this)
 
-    text = f"{kind}\n{__version__}\n{to_toml(variant)}"
+    text = f"{kind}\n{__version__}\n{what}"
     return f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:24]}.npz"
 
 
 def cached_arrays(kind: str, variant: Variant, build: Callable[[], Arrays]) -> Arrays:
-    """The arrays `build` counts for the variant, read from the cache when they are there, and
-    written there otherwise (a cache that cannot be read or written is counted around, never an
-    error: it is only a cache)."""
-    path = cache_dir() / _key(kind, variant)
+    """The arrays `build` counts for the variant (keyed by all of it: `cached_by_key`)."""
+    return cached_by_key(kind, to_toml(variant), build)
+
+
+def cached_by_key(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
+    """The arrays `build` counts for what `key` names, read from the cache when they are there,
+    and written there otherwise (a cache that cannot be read or written is counted around, never
+    an error: it is only a cache)."""
+    path = cache_dir() / _key(kind, key)
     try:
         with np.load(path) as stored:
             return {name: stored[name] for name in stored.files}

@@ -1,0 +1,152 @@
+"""The exact main game of a new paytable from counts already made: the paytable designer's try.
+
+An enumeration's count tables do not depend on the payouts. `Counted` keeps them for one game
+shape (family, qualifier, the variant's classes and exchange rules), with the rows that end the
+same way merged (stud: 5.6 million situations are 0.36 million distinct (class, counts) rows),
+and `Counted.main` settles them for any paytable of that shape: the best strategy is chosen again
+for the new payouts, every figure stays an exact Fraction, and no deal is enumerated again.
+
+The arrays are float64 for the matrix products: every product and sum of these integers stays
+below 2^53, so they are exact (the same argument as `stud._count_table`'s).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from ..settlement import Decision, Outcome
+from ..variants import Family, Variant
+from .cache import cached_by_key
+from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, classify_many, raise_outcome, scaled_nets
+from .exchange import exchange_count_table, exchange_plan
+from .parsheet import MainGame, settle_count_table
+from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS, holdem_situations, stud_situations
+
+__all__ = ["Counted", "counted", "shape_of"]
+
+Floats = npt.NDArray[np.float64]
+
+
+def shape_of(variant: Variant) -> tuple[object, ...]:
+    """What the counts depend on: a paytable of a variant with the same shape re-settles them."""
+    x = variant.exchanges
+    return (
+        variant.family,
+        variant.qualifier.strength,
+        variant.classes,
+        None if x is None else (x.fee_antes, x.most_per_round),
+    )
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One shape's rows: the class slot of each (stud: its index in `variant.classes`; hold'em:
+    the situation), the up card (stud), the weight and the showdown counts."""
+
+    family: Family
+    slot: npt.NDArray[np.int64]
+    up_rank: npt.NDArray[np.uint8]
+    weight: Floats
+    counts: Floats  # (row, class slot * showdown column) for hold'em; (row, showdown column) for stud
+
+    def main(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
+        """The best strategy's main game under the variant's payouts, and where it raises."""
+        if self.family is Family.HOLDEM:
+            return self._holdem(variant)
+        return self._stud(variant)
+
+    def _stud(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
+        nets = scaled_nets(variant, variant.classes)
+        raise_value = np.einsum("ij,ij->i", self.counts, nets.raise_[self.slot].astype(np.float64))
+        fold_value = nets.fold * STUD_DEALER_HANDS
+        raises = raise_value >= fold_value
+        x = variant.exchanges
+        if x is None:
+            return settle_count_table(variant, self._stud_table(variant, raises)), raises
+        scaled = np.rint(raise_value).astype(np.int64)
+        weight = self.weight.astype(np.int64)
+        plan = exchange_plan(scaled, fold_value, self.up_rank, weight, nets.scale, x.fee_antes, x.most_per_round)
+        table = exchange_count_table(raises, self.up_rank, weight, plan, lambda r, at: self._stud_table(variant, r, at))
+        return settle_count_table(variant, table), raises
+
+    def _stud_table(
+        self, variant: Variant, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.intp] | None = None
+    ) -> list[tuple[Outcome, int]]:
+        classes = variant.classes
+        slot, weight, counts = self.slot, self.weight, self.counts
+        if among is not None:
+            slot, weight, counts, raises = slot[among], weight[among], counts[among], raises[among]
+        folded = round(float(weight[~raises].sum())) * STUD_DEALER_HANDS
+        raised = weight * raises
+        table = [(Outcome(Decision.FOLD), folded)]
+        sums = np.stack(
+            [
+                np.bincount(slot, weights=raised * counts[:, col], minlength=len(classes))
+                for col in range(SHOWDOWN_COLUMNS)
+            ],
+            axis=1,
+        )
+        sums = np.rint(sums).astype(np.int64)
+        table += [
+            (raise_outcome(c, col), int(sums[i, col])) for i, c in enumerate(classes) for col in range(SHOWDOWN_COLUMNS)
+        ]
+        return table
+
+    def _holdem(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
+        scaled = scaled_nets(variant, HOLDEM_SLOTS)
+        call_value = self.counts @ scaled.raise_.reshape(-1).astype(np.float64)
+        calls = call_value >= self.weight * (HOLDEM_DEALS_PER_FLOP * scaled.fold)
+        table = [(Outcome(Decision.FOLD), round(float(self.weight[~calls].sum())) * HOLDEM_DEALS_PER_FLOP)]
+        sums = np.rint(calls.astype(np.float64) @ self.counts).astype(np.int64).reshape(len(HOLDEM_SLOTS), -1)
+        for i, c in enumerate(HOLDEM_SLOTS):
+            table.extend((raise_outcome(c, col), int(sums[i, col])) for col in range(SHOWDOWN_COLUMNS))
+        return settle_count_table(variant, table), calls
+
+
+def counted(variant: Variant) -> Counted:
+    """The counts of the variant's shape: from the user's cache of counted tables when they are
+    there (`cache.cache_dir`), else enumerated and merged once and kept there."""
+    key = repr(shape_of(variant))
+    build = _holdem_arrays if variant.family is Family.HOLDEM else _stud_arrays
+    arrays = cached_by_key("resettle", key, lambda: build(variant))
+    return Counted(
+        variant.family,
+        arrays["slot"],
+        arrays["up_rank"].astype(np.uint8),
+        arrays["weight"].astype(np.float64),
+        arrays["counts"].astype(np.float64),
+    )
+
+
+def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+    """Stud's situations merged where they end alike: the same class slot, up card (for the
+    exchanges' plan, which reads rows by up card) and counts."""
+    s = stud_situations(variant.qualifier.strength)
+    classes = np.array([int(c) for c in variant.classes])
+    slot = np.searchsorted(classes, classify_many(variant, s.strength))
+    up = s.up_rank.astype(np.int64) if variant.exchanges else np.zeros(len(slot), dtype=np.int64)
+    keys, where = np.unique(np.column_stack([slot, up, s.counts]), axis=0, return_inverse=True)
+    weight = np.bincount(where.reshape(-1), weights=s.weight.astype(np.float64), minlength=len(keys))
+    return {
+        "slot": keys[:, 0],
+        "up_rank": keys[:, 1],
+        "weight": np.rint(weight).astype(np.int64),
+        "counts": keys[:, 2:],
+    }
+
+
+def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+    s = holdem_situations(variant.qualifier.strength)
+    n = len(s.weight)
+    counts = s.counts.reshape(n, -1).astype(np.int64)
+    zeros = np.zeros(n, dtype=np.int64)
+    return {"slot": zeros, "up_rank": zeros, "weight": s.weight.astype(np.int64), "counts": counts}
+
+
+def rtp(main: MainGame) -> Fraction:
+    """Return to player per unit wagered, as `ParSheet.rtp`."""
+    return (main.average_wager + main.expected_return) / main.average_wager

@@ -1,0 +1,115 @@
+"""``caribbean-fast tune VARIANT --target-rtp 98.5% --adjust raise:royal-flush,...``: the paytable
+designer (`analysis.tune`), its candidates as a table, the chosen paytable written as TOML."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis.cache import cache_dir
+from ..analysis.tune import Candidate, TuneResult, tune
+from ..errors import ArgumentError
+from ..variants import load_variant
+from ..variants.toml_io import to_toml
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    t = commands.add_parser(
+        "tune",
+        help="solve named paytable entries for a target return, exactly",
+        description=(
+            "Finds the values of the named paytable entries that bring the return to player to the "
+            "target under the best strategy, each try an exact re-settle of counts already made "
+            f"(kept in {cache_dir()}; delete the folder to count again)."
+        ),
+    )
+    t.add_argument("variant", metavar="NAME_OR_PATH")
+    t.add_argument("--target-rtp", required=True, type=_percent, help="e.g. 98.5%% (or 0.985)")
+    t.add_argument("--adjust", required=True, help="entries bet:hand, comma-separated, e.g. raise:royal-flush")
+    t.add_argument("--step", type=Fraction, default=Fraction(1), help="the unit of a payout: 1 (default) or 1/2")
+    t.add_argument(
+        "--bound", action="append", default=[], metavar="ENTRY=LOW..HIGH", help="e.g. raise:royal-flush=100..500"
+    )
+    t.add_argument("--std-dev", metavar="LOW..HIGH", help="a range for the standard deviation, in antes")
+    t.add_argument("--name", help="the tuned variant's name (default: NAME-tuned)")
+    t.add_argument("--out", type=Path, help="write the chosen paytable as a variant TOML file here")
+    t.set_defaults(run=run_tune)
+
+
+def _percent(text: str) -> Fraction:
+    try:
+        value = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a return such as 98.5% or 0.985") from None
+    if not 0 < value < 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a return from 0% to 200%")
+    return value
+
+
+def _range(text: str, what: str) -> tuple[Fraction, Fraction]:
+    low, sep, high = text.partition("..")
+    try:
+        if not sep:
+            raise ValueError
+        return Fraction(low), Fraction(high)
+    except (ValueError, ZeroDivisionError):
+        raise ArgumentError(f"{what}: {text!r} is not LOW..HIGH") from None
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    variant = load_variant(args.variant)
+    bounds = {}
+    for text in args.bound:
+        entry, _, span = text.partition("=")
+        bounds[entry] = _range(span, f"bound {entry}")
+    std = _range(args.std_dev, "std-dev") if args.std_dev else None
+    result = tune(
+        variant,
+        args.target_rtp,
+        [a.strip() for a in args.adjust.split(",") if a.strip()],
+        step=args.step,
+        bounds=bounds,
+        std_range=(float(std[0]), float(std[1])) if std else None,
+    )
+    console = Console(width=max(Console().width, 132))
+    console.print(_table(result))
+    if result.note:
+        console.print(result.note)
+    chosen = result.chosen
+    console.print(f"chosen: {_values(result, chosen)}: return {chosen.rtp} = {float(chosen.rtp):.6%} exactly")
+    if args.out:
+        args.out.write_text(to_toml(replace(chosen.variant, name=args.name or f"{variant.name}-tuned")))
+        console.print(f"written: {args.out} (caribbean-fast analyze {args.out} confirms it)")
+    return 0
+
+
+def _values(result: TuneResult, c: Candidate) -> str:
+    return ", ".join(f"{e.name} {v}" for e, v in zip(result.entries, c.values, strict=True))
+
+
+def _table(result: TuneResult) -> Table:
+    table = Table(title=f"Paytables nearest a return of {float(result.target):.4%} ({result.tries} tried, each exact)")
+    table.add_column("")
+    for column in (*(e.name for e in result.entries), "return", "house edge", "element of risk", "std dev"):
+        table.add_column(column, justify="right")
+    table.add_column("raise rate", justify="right")
+    table.add_column("hit freq.", justify="right")
+    rows = [("below", c) for c in reversed(result.below)] + [("above", c) for c in result.above]
+    for side, c in rows:
+        mark = "chosen" if c is result.chosen else side
+        table.add_row(
+            mark,
+            *(str(v) for v in c.values),
+            f"{float(c.rtp):.4%}",
+            f"{float(c.house_edge):.4%}",
+            f"{float(c.element_of_risk):.4%}",
+            f"{c.std_dev:.4f}",
+            f"{float(c.raise_rate):.2%}",
+            f"{float(c.hit_frequency):.2%}",
+        )
+    return table
