@@ -29,6 +29,7 @@ from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS, holdem_situati
 __all__ = ["Counted", "counted", "shape_of"]
 
 Floats = npt.NDArray[np.float64]
+FIELD = 25  # bits of a count in the merge's keys (a count is at most the dealer's 1,533,939 hands)
 
 
 def shape_of(variant: Variant) -> tuple[object, ...]:
@@ -127,16 +128,21 @@ def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
     exchanges' plan, which reads rows by up card) and counts."""
     s = stud_situations(variant.qualifier.strength)
     classes = np.array([int(c) for c in variant.classes])
-    slot = np.searchsorted(classes, classify_many(variant, s.strength))
+    slot = np.searchsorted(classes, classify_many(variant, s.strength)).astype(np.int64)
     up = s.up_rank.astype(np.int64) if variant.exchanges else np.zeros(len(slot), dtype=np.int64)
-    keys, where = np.unique(np.column_stack([slot, up, s.counts]), axis=0, return_inverse=True)
-    weight = np.bincount(where.reshape(-1), weights=s.weight.astype(np.float64), minlength=len(keys))
-    return {
-        "slot": keys[:, 0],
-        "up_rank": keys[:, 1],
-        "weight": np.rint(weight).astype(np.int64),
-        "counts": keys[:, 2:],
-    }
+    c = s.counts
+    assert int(c.max()) < 1 << FIELD, "a count wider than its field"
+    # Two integer keys per row (a sort of two keys is ten times faster than np.unique on rows).
+    high = (slot << (2 * FIELD + 4)) | (up << (2 * FIELD)) | (c[:, 0] << FIELD) | c[:, 1]
+    low = (c[:, 2] << FIELD) | c[:, 3]
+    order = np.lexsort((low, high))
+    high, low = high[order], low[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (high[1:] != high[:-1]) | (low[1:] != low[:-1])
+    group = np.cumsum(first) - 1
+    weight = np.bincount(group, weights=s.weight[order].astype(np.float64))
+    rows = order[first]
+    return {"slot": slot[rows], "up_rank": up[rows], "weight": np.rint(weight).astype(np.int64), "counts": c[rows]}
 
 
 def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
