@@ -125,10 +125,10 @@ def test_simulations_refuse_sizes_before_any_work() -> None:
 
 
 def test_batches_are_made_as_they_are_needed() -> None:
-    from caribbean_fast import simulation
+    from caribbean_fast.analysis import simulator
 
-    batches = simulation._batches(MAX_ROUNDS)
-    assert isinstance(batches, Iterator) and next(batches) == (0, simulation.BATCH_CHUNKS)
+    batches = simulator.batches(MAX_ROUNDS)
+    assert isinstance(batches, Iterator) and next(batches) == (0, simulator.BATCH_CHUNKS)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import caribbean_fast.simulation as simulation
+import caribbean_fast.analysis.simulator as simulator
 from caribbean_fast import ArgumentError, analyze, load_variant, simulate, simulate_sessions
 from caribbean_fast.analysis.meter import simulate_meter
 from caribbean_fast.cli import main
@@ -72,9 +72,9 @@ def test_more_exchanges_than_three_are_simulated_as_written() -> None:
     game_4 = load_variant("caribbean-poker")
     assert game_4.exchanges is not None
     v = replace(game_4, exchanges=replace(game_4.exchanges, most_per_round=6))
-    sim = simulation._simulator(v, analyze(v).table, 1, "all-five")
+    sim = simulator.build_simulator(v, analyze(v).table, 1, "all-five")
     counts = sim.run(2, 0, 2, 100_000)
-    assert counts.shape[simulation.SIM_AXES.index("exchanges")] == 7
+    assert counts.shape[simulator.SIM_AXES.index("exchanges")] == 7
     by_exchanges = counts.sum(axis=(0, 1, 2, 4))
     assert by_exchanges.sum() == 100_000 and (by_exchanges > 0).all(), by_exchanges
     result = simulate(v, 100_000, seed=2, exchange="all-five")  # settles every cell it counted
@@ -82,7 +82,7 @@ def test_more_exchanges_than_three_are_simulated_as_written() -> None:
 
 
 def test_ctrl_c_returns_the_rounds_so_far_marked_partial(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = simulation._simulator
+    real = simulator.build_simulator
 
     class Interrupted:
         def __init__(self, inner: Any) -> None:
@@ -94,16 +94,16 @@ def test_ctrl_c_returns_the_rounds_so_far_marked_partial(monkeypatch: pytest.Mon
                 raise KeyboardInterrupt
             return self.inner.run(*args)
 
-    monkeypatch.setattr(simulation, "_simulator", lambda *a: Interrupted(real(*a)))
-    result = simulate(load_variant("cyberstud"), 10 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS, seed=3)
+    monkeypatch.setattr(simulator, "build_simulator", lambda *a: Interrupted(real(*a)))
+    result = simulate(load_variant("cyberstud"), 10 * simulator.BATCH_CHUNKS * simulator.CHUNK_ROUNDS, seed=3)
     assert result.partial
-    assert result.rounds == 2 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS
+    assert result.rounds == 2 * simulator.BATCH_CHUNKS * simulator.CHUNK_ROUNDS
 
 
 def test_dask_gives_the_counts_of_a_local_run() -> None:
     distributed = pytest.importorskip("dask.distributed")
     v = load_variant("cyberstud")
-    rounds = 3 * simulation.BATCH_CHUNKS * simulation.CHUNK_ROUNDS // 2
+    rounds = 3 * simulator.BATCH_CHUNKS * simulator.CHUNK_ROUNDS // 2
     local = simulate(v, rounds, seed=9)
     with (
         distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,

@@ -4,16 +4,18 @@ Hand evaluation (``evaluate``, ``evaluate_many``) runs in the Rust core; cards a
 (see ``cards``). Games are variants loaded from TOML (``load_variant``), and every payout comes
 from one function (``settle``). ``Table`` runs real tables, recorded in a store (``SqliteStore``),
 ``restore``-d after a crash and ``audit``-ed round by round.
+
+Importing the package loads only the cards, the hands and the errors: every other name loads its
+module the first time it is used (PEP 562), so that evaluating a hand does not wait for the
+analysis, the engine or the terminal's libraries.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .analysis import ParSheet, analyze
-from .analysis.meter import MeterResult, simulate_meter
 from .cards import Deck, card_text, format_cards, parse_card, parse_cards
-from .engine import SqliteStore, Table, audit, restore
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -29,23 +31,67 @@ from .errors import (
     VariantError,
 )
 from .hands import DISTINCT_STRENGTHS, HandClass, HandValue, class_floor, evaluate, evaluate_many
-from .settlement import (
-    Decision,
-    MoneySettlement,
-    Outcome,
-    Settlement,
-    Showdown,
-    Stakes,
-    settle,
-    settle_money,
-)
-from .simulation import SessionResult, SimulationResult, simulate, simulate_sessions
-from .variants import Variant, list_variants, load_variant
 
-try:
-    __version__ = version("caribbean-fast")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0+unknown"
+if TYPE_CHECKING:  # what the names below load on first use, for type checkers and editors
+    from .analysis import ParSheet, analyze
+    from .analysis.meter import MeterResult, simulate_meter
+    from .analysis.tune import TuneResult, tune
+    from .engine import SqliteStore, Table, audit, restore
+    from .settlement import (
+        Decision,
+        MoneySettlement,
+        Outcome,
+        Settlement,
+        Showdown,
+        Stakes,
+        settle,
+        settle_money,
+    )
+    from .simulation import SessionResult, SimulationResult, simulate, simulate_sessions
+    from .variants import Variant, list_variants, load_variant
+
+    __version__: str
+
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(["ParSheet", "analyze"], "analysis"),
+    **dict.fromkeys(["MeterResult", "simulate_meter"], "analysis.meter"),
+    **dict.fromkeys(["TuneResult", "tune"], "analysis.tune"),
+    **dict.fromkeys(["SqliteStore", "Table", "audit", "restore"], "engine"),
+    **dict.fromkeys(
+        ["Decision", "MoneySettlement", "Outcome", "Settlement", "Showdown", "Stakes", "settle", "settle_money"],
+        "settlement",
+    ),
+    **dict.fromkeys(["SessionResult", "SimulationResult", "simulate", "simulate_sessions"], "simulation"),
+    **dict.fromkeys(["Variant", "list_variants", "load_variant"], "variants"),
+}
+"""Each name loaded on first use, and the submodule it comes from."""
+
+
+def _installed_version() -> str:
+    """The installed distribution's version (importlib.metadata is slow to import: read when asked)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("caribbean-fast")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """Loads a lazy public name's module on first use, and keeps the name here for the next."""
+    if name == "__version__":
+        value: Any = _installed_version()
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, "__version__"})
+
 
 __all__ = [
     "DISTINCT_STRENGTHS",
@@ -75,6 +121,7 @@ __all__ = [
     "Stakes",
     "StoreError",
     "Table",
+    "TuneResult",
     "Variant",
     "VariantError",
     "__version__",
@@ -95,4 +142,5 @@ __all__ = [
     "simulate",
     "simulate_meter",
     "simulate_sessions",
+    "tune",
 ]

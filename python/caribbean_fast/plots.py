@@ -16,6 +16,7 @@ from .analysis.stud import stud_rows
 from .bounds import MAX_BANKROLL, MAX_PLOT_ROUNDS, checked_number, checked_seed, checked_sessions
 from .cards import RANKS
 from .errors import ArgumentError, MissingExtraError
+from .progress import ProgressCallback
 from .simulation import simulate_sessions
 from .variants import Family, HandThreshold, Variant
 
@@ -60,9 +61,9 @@ def _weighted_share(
     return share
 
 
-def _stud_strategy(variant: Variant, fig: Figure) -> None:
+def _stud_strategy(variant: Variant, fig: Figure, progress: ProgressCallback | None) -> None:
     """Ace-King hands (high card, an ace and a king) raised by the best strategy, by up card."""
-    rows = stud_rows(variant)
+    rows = stud_rows(variant, progress)
     s = rows.situations
     ranks = (s.hand >> 2).astype(np.int64)
     ace_king = (rows.strength < HandThreshold("pair").strength) & (ranks == 12).any(axis=1) & (ranks == 11).any(axis=1)
@@ -84,9 +85,9 @@ def _stud_strategy(variant: Variant, fig: Figure) -> None:
     ax.set_title(f"{variant.title}: best strategy for Ace-King (pairs and better always raise)")
 
 
-def _holdem_strategy(variant: Variant, fig: Figure) -> None:
+def _holdem_strategy(variant: Variant, fig: Figure, progress: ProgressCallback | None) -> None:
     """The share of flops on which each starting hand calls (pairs on the diagonal, suited above)."""
-    rows = holdem_rows(variant)
+    rows = holdem_rows(variant, progress)
     cards = rows.situations.cards
     hi = np.maximum(cards[:, 0] >> 2, cards[:, 1] >> 2).astype(np.int64)
     lo = np.minimum(cards[:, 0] >> 2, cards[:, 1] >> 2).astype(np.int64)
@@ -107,12 +108,13 @@ def _holdem_strategy(variant: Variant, fig: Figure) -> None:
     ax.set_title(f"{variant.title}: call rate by starting hand (suited above the diagonal)", fontsize=9)
 
 
-def plot_strategy(variant: Variant, path: str | Path) -> Path:
+def plot_strategy(variant: Variant, path: str | Path, progress: ProgressCallback | None = None) -> Path:
     """The best strategy as a chart: stud, the Ace-King hands raised by up card; hold'em, the
-    call rate of each starting hand over every flop."""
+    call rate of each starting hand over every flop. `progress`: as `analyze`'s, told of the
+    enumeration of every deal if this process has not made it yet."""
     path = _save_check(path)
     fig = _figure(figsize=(8, 6))
-    (_stud_strategy if variant.family is Family.STUD else _holdem_strategy)(variant, fig)
+    (_stud_strategy if variant.family is Family.STUD else _holdem_strategy)(variant, fig, progress)
     return _save(fig, path)
 
 
@@ -133,12 +135,21 @@ def _paths(variant: Variant, rounds: int, bankroll: float, count: int, seed: int
 
 
 def plot_session(
-    variant: Variant, rounds: int, bankroll: float, path: str | Path, sessions: int = 10_000, seed: int = 0
+    variant: Variant,
+    rounds: int,
+    bankroll: float,
+    path: str | Path,
+    sessions: int = 10_000,
+    seed: int = 0,
+    progress: ProgressCallback | None = None,
 ) -> Path:
-    """Simulated bankroll paths, and the distribution of where sessions end, with the risk of ruin."""
+    """Simulated bankroll paths, and the distribution of where sessions end, with the risk of ruin.
+    `progress`: as `analyze`'s, told of the enumeration of every deal if this process has not made
+    it yet."""
     sessions, rounds = checked_sessions(sessions, rounds, MAX_PLOT_ROUNDS)
     bankroll, seed = checked_number("bankroll", bankroll, MAX_BANKROLL), checked_seed(seed)
     path = _save_check(path)
+    analyze(variant, progress=progress)  # counted here, where `progress` hears of it: the sessions and paths read it
     result = simulate_sessions(variant, sessions, rounds, bankroll, seed=seed)
     fig = _figure(figsize=(11, 4.5))
     left, right = fig.subplots(1, 2)
@@ -161,12 +172,14 @@ def plot_session(
     return _save(fig, path)
 
 
-def plot_meter(variant: Variant, path: str | Path) -> Path:
-    """The progressive's expected return per stake against the meter, and where it breaks even."""
+def plot_meter(variant: Variant, path: str | Path, progress: ProgressCallback | None = None) -> Path:
+    """The progressive's expected return per stake against the meter, and where it breaks even.
+    `progress`: as `analyze`'s, told of the enumeration of every deal if this process has not made
+    it yet."""
     if variant.progressive is None:
         raise ArgumentError(f"{variant.name} has no progressive bet to plot")
     path = _save_check(path)
-    p = analyze(variant).progressive
+    p = analyze(variant, progress=progress).progressive
     assert p is not None
     even = p.break_even_meter
     top = max(2 * (even or p.reset), 2 * p.reset)

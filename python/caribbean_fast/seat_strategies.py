@@ -7,6 +7,7 @@ from __future__ import annotations
 from .analysis import analyze
 from .engine.autoplay import STRATEGIES, Strategy, following
 from .errors import ArgumentError
+from .progress import ProgressCallback
 from .variants import Variant
 
 __all__ = ["NAMES", "seat_strategy"]
@@ -15,10 +16,11 @@ NAMES: tuple[str, ...] = tuple(sorted([*STRATEGIES, "best"]))
 """Every strategy a seat can be played by, by name."""
 
 
-def seat_strategy(name: str, variant: Variant) -> Strategy:
-    """The strategy of this name for this variant (`best` pays the enumeration the first time)."""
+def seat_strategy(name: str, variant: Variant, progress: ProgressCallback | None = None) -> Strategy:
+    """The strategy of this name for this variant (`best` pays the enumeration the first time,
+    which `progress` hears of as `analyze`'s does)."""
     if name == "best":
-        return following(analyze(variant).table)
+        return following(analyze(variant, progress=progress).table)
     if name not in STRATEGIES:
         raise ArgumentError(f"strategy: {name!r} is not one of {', '.join(NAMES)}")
     return STRATEGIES[name]

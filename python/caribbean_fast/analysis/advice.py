@@ -18,6 +18,7 @@ import numpy.typing as npt
 from ..cards import CardsLike, parse_cards
 from ..engine.views import SeatView
 from ..errors import InvalidCardsError
+from ..progress import ProgressCallback
 from ..settlement import Decision
 from ..variants import Family, Variant
 from .cache import cached_arrays
@@ -62,9 +63,9 @@ class Advice:
         return self.value(self.best) - self.value(choice)
 
 
-def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+def _holdem_arrays(variant: Variant, progress: ProgressCallback | None) -> dict[str, npt.NDArray[np.int64]]:
     """Hold'em's tables, sorted by situation: what the cache keeps."""
-    h: HoldemRows = holdem_rows(variant)
+    h: HoldemRows = holdem_rows(variant, progress)
     keys = holdem_keys(h.situations.cards)
     order = np.argsort(keys, kind="stable")
     per_row = HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).scale
@@ -78,20 +79,21 @@ def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
 
 
 class Advisor:
-    """Advice for any dealt hand of one variant (the first use pays the exact enumeration)."""
+    """Advice for any dealt hand of one variant (the first use pays the exact enumeration, which
+    `progress` hears of as `analyze`'s does)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, progress: ProgressCallback | None = None) -> None:
         self.variant = variant
         self._plan: ExchangePlan | None = None
         self._weight: npt.NDArray[np.int64] | None = None  # hold'em: each situation's count of deals
         if variant.family is Family.STUD:
-            rows = stud_rows(variant)
+            rows = stud_rows(variant, progress)
             self._plan = stud_exchange_plan(rows)
             keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
             self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
             self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
         else:  # slow to count: counted once per variant and version, and kept
-            arrays = cached_arrays("trainer", variant, lambda: _holdem_arrays(variant))
+            arrays = cached_arrays("trainer", variant, lambda: _holdem_arrays(variant, progress))
             self._keys, self._raise, self._fold = arrays["keys"], arrays["raise"], arrays["fold"]
             self._weight, self._per_row = arrays["weight"], int(arrays["per_row"])
 

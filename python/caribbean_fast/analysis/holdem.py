@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..hands import HandClass, class_floor, evaluate_many
+from ..progress import ProgressCallback
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, STRENGTHS, raise_outcome, scaled_nets
@@ -38,8 +39,9 @@ class HoldemRows:
     fold_value: npt.NDArray[np.int64]
 
 
-def holdem_rows(variant: Variant) -> HoldemRows:
-    s = holdem_situations(variant.qualifier.strength)
+def holdem_rows(variant: Variant, progress: ProgressCallback | None = None) -> HoldemRows:
+    """The rows of the variant's qualifier; `progress` hears of the enumeration if it runs."""
+    s = holdem_situations(variant.qualifier.strength, progress)
     scaled = scaled_nets(variant, HOLDEM_SLOTS)
     nets = scaled.raise_.reshape(-1)
     counts = s.counts.reshape(len(s.counts), -1)  # (situation, class slot * showdown column)
@@ -178,9 +180,9 @@ def _summary(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[str]:
     return lines
 
 
-def analyze_holdem(variant: Variant, strategy: str) -> ParSheet:
+def analyze_holdem(variant: Variant, strategy: str, progress: ProgressCallback | None = None) -> ParSheet:
     assert variant.family is Family.HOLDEM
-    rows = holdem_rows(variant)
+    rows = holdem_rows(variant, progress)
     calls = STRATEGIES[strategy][1](rows)
     main = settle_count_table(variant, _count_table(rows, calls))
     best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, _best(rows)))

@@ -23,6 +23,7 @@ from .. import _core
 from ..bounds import MAX_METER_ROUNDS, checked_count, checked_seed
 from ..errors import ArgumentError
 from ..hands import HandClass
+from ..progress import ProgressCallback
 from ..settlement import MeterDraw, draw_meter, settle
 from ..variants import Family, Progressive, Variant, as_variant
 from .categories import first_five_outcome
@@ -80,8 +81,16 @@ def _pays(variant: Variant, classes: list[HandClass]) -> tuple[list[int], list[F
     return fixed, shares
 
 
-def simulate_meter(variant: Variant | str | Path, rounds: int, seed: int = 0, seats: int = 1) -> MeterResult:
-    """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its reset."""
+def simulate_meter(
+    variant: Variant | str | Path,
+    rounds: int,
+    seed: int = 0,
+    seats: int = 1,
+    progress: ProgressCallback | None = None,
+) -> MeterResult:
+    """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its
+    reset. `progress`: called with (rounds done, rounds) before the first chunk of rounds and
+    after each one (see `progress.ProgressCallback`)."""
     variant = as_variant(variant)
     p = variant.progressive
     if p is None or variant.family is not Family.STUD:
@@ -99,6 +108,8 @@ def simulate_meter(variant: Variant | str | Path, rounds: int, seed: int = 0, se
     meter, last_round, totals = p.reset, 0, {"fixed": 0, "meter": 0, "top_up": 0}
     hits = np.zeros(len(classes), dtype=np.int64)
     found: list[int] = []
+    if progress is not None:
+        progress(0, rounds)
     for start in range(0, rounds, _CHUNK):
         n = min(_CHUNK, rounds - start)
         drawn = rng.choice(len(classes), size=(n, seats), p=probabilities)
@@ -109,6 +120,8 @@ def simulate_meter(variant: Variant | str | Path, rounds: int, seed: int = 0, se
             meter += p.contribution * seats * (start + int(r) + 1 - last_round)
             last_round = start + int(r) + 1
             meter = _pay_round(p, drawn[r], shares, meter, totals, found)
+        if progress is not None:
+            progress(start + n, rounds)
     meter += p.contribution * seats * (rounds - last_round)
     per_meter, fixed_net = _exact(hands, fixed, shares, p.stake)
     return MeterResult(

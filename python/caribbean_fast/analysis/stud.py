@@ -17,12 +17,14 @@ import numpy.typing as npt
 
 from ..cards import RANKS
 from ..hands import HandClass, evaluate
+from ..progress import ProgressCallback
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from ..variants.presentation import bet_words
 from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome, scaled_nets
 from .exchange import APPROXIMATION, ExchangePlan, exchange_count_table, exchange_plan
 from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
+from .simulator import simulate_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
 from .strategy import StrategyTable
 from .strategy import stud_rows as stud_rows_of
@@ -47,8 +49,9 @@ class StudRows:
         return self.situations.strength
 
 
-def stud_rows(variant: Variant) -> StudRows:
-    s = stud_situations(variant.qualifier.strength)
+def stud_rows(variant: Variant, progress: ProgressCallback | None = None) -> StudRows:
+    """The rows of the variant's qualifier; `progress` hears of the enumeration if it runs."""
+    s = stud_situations(variant.qualifier.strength, progress)
     classes = classify_many(variant, s.strength)
     nets = scaled_nets(variant, variant.classes)
     index = np.searchsorted(np.array([int(c) for c in variant.classes]), classes)
@@ -167,9 +170,7 @@ def _beaten_by(variant: Variant, table: StrategyTable) -> BeatenBy | None:
     """Where the seat chooses the cards to exchange: the return of keeping an ace and a king and
     exchanging the rest, simulated (no exact count of draw hands is made); the player's edge when
     its 95% interval lies above zero."""
-    from ..simulation import simulate  # simulation builds on the analysis
-
-    r = simulate(variant, EDGE_ROUNDS, seed=EDGE_SEED, strategy=table, exchange="keep-ace-king", progress=False)
+    r = simulate_table(variant, table, EDGE_ROUNDS, seed=EDGE_SEED, exchange="keep-ace-king")
     if r.ci95[0] <= 0:
         return None
     how = (
@@ -179,9 +180,9 @@ def _beaten_by(variant: Variant, table: StrategyTable) -> BeatenBy | None:
     return BeatenBy("keep-ace-king", how, r.mean, r.stderr, r.rounds, EDGE_SEED)
 
 
-def analyze_stud(variant: Variant, strategy: str) -> ParSheet:
+def analyze_stud(variant: Variant, strategy: str, progress: ProgressCallback | None = None) -> ParSheet:
     assert variant.family is Family.STUD
-    rows = stud_rows(variant)
+    rows = stud_rows(variant, progress)
     raises = STRATEGIES[strategy][1](rows)
     best_raises = raises if strategy == "best" else STRATEGIES["best"][1](rows)
     plan = stud_exchange_plan(rows)

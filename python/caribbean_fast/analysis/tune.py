@@ -17,10 +17,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 
 from ..errors import ArgumentError
 from ..hands import HandClass
-from ..variants import Variant
+from ..variants import Variant, as_variant
 from ..variants.presentation import bet_words
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
@@ -113,8 +114,8 @@ class TuneResult:
 
 
 def tune(
-    variant: Variant,
-    target_rtp: Fraction,
+    variant: Variant | str | Path,
+    target_rtp: Fraction | float | str,
     adjust: Sequence[str],
     *,
     step: Fraction = Fraction(1),
@@ -122,7 +123,12 @@ def tune(
     std_range: tuple[float, float] | None = None,
     nearest: int = 3,
 ) -> TuneResult:
-    """The values of the `adjust` entries that meet `target_rtp` (a fraction, 0.98 for 98%)."""
+    """The values of the `adjust` entries (`bet:hand`, e.g. `raise:royal-flush`) that meet
+    `target_rtp` (0.985, "0.985" or "98.5%") under the best strategy; the variant may be a preset
+    name or a TOML path. `step` is a payout's unit, `bounds` each entry's lowest and highest pay,
+    `std_range` a range for the standard deviation (antes), `nearest` how many candidates to list
+    either side of the target."""
+    variant, target_rtp = as_variant(variant), _target(target_rtp)
     entries = tuple(parse_entry(variant, text) for text in adjust)
     if not entries or len(set(entries)) != len(entries):
         raise ArgumentError("adjust: name one or more different entries, e.g. raise:royal-flush,raise:straight-flush")
@@ -152,6 +158,19 @@ def tune(
         if _rising(variant, entries, values):
             at(values)
     return _choose(entries, target_rtp, list(tries.values()), std_range, nearest, len(tries))
+
+
+def _target(value: Fraction | float | str) -> Fraction:
+    """A return as a fraction of the stake: 0.985, "0.985" or "98.5%"."""
+    try:
+        if isinstance(value, str):
+            text = value.strip()
+            return Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+        if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+            raise TypeError
+        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise ArgumentError(f"target_rtp: {value!r} is not a return such as 0.985 or '98.5%'") from None
 
 
 def _main(counts: Counted, variant: Variant) -> MainGame:

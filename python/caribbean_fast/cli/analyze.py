@@ -11,6 +11,7 @@ from rich.table import Table
 from ..analysis import ParSheet, analyze
 from ..analysis.report import par_sheet_dict, par_sheet_markdown, render_par_sheet, warnings
 from ..variants import list_variants, load_variant
+from .progress import progress_bar
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +25,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    sheet = analyze(load_variant(args.variant), args.strategy)
+    variant = load_variant(args.variant)
+    with progress_bar(f"enumerating every {variant.name} deal") as progress:
+        sheet = analyze(variant, args.strategy, progress)
     if args.format == "json":
         print(json.dumps(par_sheet_dict(sheet), indent=2))
     elif args.format == "markdown":
@@ -55,7 +58,8 @@ def run_report(args: argparse.Namespace) -> int:
         table.add_column(column, justify="left" if column == "variant" else "right")
     notes = []
     for name in list_variants():
-        p = analyze(load_variant(name))
+        with progress_bar(f"enumerating every {name} deal") as progress:
+            p = analyze(load_variant(name), progress=progress)
         sides = ", ".join(f"{b.name} {float(b.rtp('always settled')):.2%}" for b in p.side_bets) or "-"
         table.add_row(
             name,

@@ -15,6 +15,7 @@ from ..play import PlaySession
 from ..seat_strategies import NAMES, seat_strategy
 from ..variants import load_variant
 from .arguments import positive, seed
+from .progress import progress_bar
 from .records import continued, new_record, refuse_differences
 
 if TYPE_CHECKING:
@@ -116,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
     table = open_table(args)
     if args.trainer:
         print("The trainer reads the exact tables: a few seconds for stud, about half a minute for hold'em...")
-    advisor = Advisor(table.variant) if args.trainer else None
-    app = PlayApp(PlaySession(table, others=seat_strategy(args.others, table.variant), advisor=advisor))
+    with progress_bar(f"enumerating every {table.variant.name} deal") as progress:
+        advisor = Advisor(table.variant, progress) if args.trainer else None
+        others = seat_strategy(args.others, table.variant, progress)
+    app = PlayApp(PlaySession(table, others=others, advisor=advisor))
     try:
         report = app.run()
     finally:

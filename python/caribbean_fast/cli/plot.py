@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..bounds import MAX_PLOT_ROUNDS, parse_count
 from ..variants import load_variant
+from .progress import progress_bar
 
 
 def _number(text: str) -> float:
@@ -39,12 +40,14 @@ def run(args: argparse.Namespace) -> int:
     from .. import plots  # matplotlib is an optional extra: imported only here
 
     variant = load_variant(args.variant)
-    if args.kind == "strategy":
-        path = plots.plot_strategy(variant, args.output)
-    elif args.kind == "session":
-        rounds, sessions = parse_count(args.rounds, most=MAX_PLOT_ROUNDS), parse_count(args.sessions, "sessions")
-        path = plots.plot_session(variant, rounds, args.bankroll, args.output, sessions, args.seed)
-    else:
-        path = plots.plot_meter(variant, args.output)
+    # The bar moves while the enumeration a plot reads is counted (once a process), not while it draws.
+    with progress_bar(f"plotting the {variant.name} {args.kind}") as progress:
+        if args.kind == "strategy":
+            path = plots.plot_strategy(variant, args.output, progress)
+        elif args.kind == "session":
+            rounds, sessions = parse_count(args.rounds, most=MAX_PLOT_ROUNDS), parse_count(args.sessions, "sessions")
+            path = plots.plot_session(variant, rounds, args.bankroll, args.output, sessions, args.seed, progress)
+        else:
+            path = plots.plot_meter(variant, args.output, progress)
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")
     return 0

@@ -10,9 +10,11 @@ from rich.table import Table
 
 from ..analysis import analyze
 from ..analysis.meter import simulate_meter
-from ..bounds import MAX_METER_ROUNDS, MAX_ROUNDS, parse_count
+from ..analysis.simulator import check_arguments
+from ..bounds import MAX_METER_ROUNDS, MAX_ROUNDS, checked_seed, checked_threads, parse_count
 from ..simulation import simulate
 from ..variants import Variant, load_variant
+from .progress import progress_bar
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,20 +53,32 @@ def _exact(variant: Variant, strategy: str, exchange: str) -> tuple[str, float]:
     return "exact return never exchanging (none for this exchange strategy)", never
 
 
+def _refuse_bad_arguments(args: argparse.Namespace, variant: Variant) -> None:
+    """What `simulate` refuses, refused before the enumeration, which can take a minute."""
+    check_arguments(variant, args.rounds, args.seats, args.exchange)
+    checked_seed(args.seed)
+    checked_threads(args.threads)
+
+
 def run(args: argparse.Namespace) -> int:
     args.rounds = parse_count(args.rounds, most=MAX_METER_ROUNDS if args.meter else MAX_ROUNDS)
     variant = load_variant(args.variant)
     if args.meter:
         return run_meter(args, variant)
-    result = simulate(
-        variant,
-        args.rounds,
-        seed=args.seed,
-        strategy=args.strategy,
-        seats=args.seats,
-        threads=args.threads,
-        exchange=args.exchange,
-    )
+    _refuse_bad_arguments(args, variant)
+    with progress_bar(f"enumerating every {variant.name} deal") as progress:
+        analyze(variant, args.strategy, progress)  # the strategy's table, which `simulate` reads
+    with progress_bar(f"simulating {variant.name}") as progress:
+        result = simulate(
+            variant,
+            args.rounds,
+            seed=args.seed,
+            strategy=args.strategy,
+            seats=args.seats,
+            threads=args.threads,
+            exchange=args.exchange,
+            progress=progress,
+        )
     label, exact = _exact(variant, args.strategy, args.exchange)
     if args.format == "json":
         print(json.dumps({**result.to_dict(), "exact_mean": exact, "z_score": result.z_score(exact)}, indent=2))
@@ -101,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_meter(args: argparse.Namespace, variant: Variant) -> int:
-    r = simulate_meter(variant, args.rounds, seed=args.seed, seats=args.seats)
+    with progress_bar(f"the {variant.name} meter") as progress:
+        r = simulate_meter(variant, args.rounds, seed=args.seed, seats=args.seats, progress=progress)
     fmt = variant.currency.format
     prizes = variant.progressive.prizes if variant.progressive else {}
     hits = {c.name.lower(): n for c, n in r.hits.items() if c in prizes}

@@ -21,6 +21,7 @@ from ..errors import ArgumentError
 from ..seat_strategies import NAMES, seat_strategy
 from ..variants import Variant, load_variant
 from .arguments import seed
+from .progress import progress_bar
 from .records import continued, new_record, read_record, refuse_differences
 
 
@@ -128,7 +129,8 @@ def _play(args: argparse.Namespace, table: Table, settled: int) -> int:
     ante, fmt = _played_ante(args, table), table.variant.currency.format
     if args.ante is not None and ante != args.ante:
         print(f"--ante {fmt(args.ante)} is outside the limits: the rules make it {fmt(ante)}")
-    strategy = seat_strategy(args.strategy, table.variant)
+    with progress_bar(f"enumerating every {table.variant.name} deal") as progress:
+        strategy = seat_strategy(args.strategy, table.variant, progress)
     start, before = time.perf_counter(), settled
     while settled < args.rounds and play_round(table, strategy, ante, args.progressive):
         settled += table.events[-1].kind == "round_closed" and not table.events[-1].public["void"]
