@@ -12,7 +12,7 @@ below 2^53, so they are exact (the same argument as `stud._count_table`'s).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -22,7 +22,7 @@ from ..settlement import Decision, Outcome
 from ..variants import Family, Variant
 from .cache import cached_by_key
 from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, classify_many, raise_outcome, scaled_nets
-from .exchange import exchange_count_table, exchange_plan
+from .exchange import UP_RANKS, ExchangePlan, exchange_plan
 from .parsheet import MainGame, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS, holdem_situations, stud_situations
 
@@ -71,8 +71,41 @@ class Counted:
         scaled = np.rint(raise_value).astype(np.int64)
         weight = self.weight.astype(np.int64)
         plan = exchange_plan(scaled, fold_value, self.up_rank, weight, nets.scale, x.fee_antes, x.most_per_round)
-        table = exchange_count_table(raises, self.up_rank, weight, plan, lambda r, at: self._stud_table(variant, r, at))
-        return settle_count_table(variant, table), raises
+        return settle_count_table(variant, self._exchange_table(variant, raises, plan)), raises
+
+    def _exchange_table(
+        self, variant: Variant, raises: npt.NDArray[np.bool_], plan: ExchangePlan
+    ) -> list[tuple[Outcome, int]]:
+        """`exchange.exchange_count_table`, from one count per (up card, the fewest exchanges
+        left with which the row is exchanged) group: the rows a round ends on with `left`
+        exchanges left against up card u are the groups of u that are not exchanged then."""
+        most, cells = plan.most, len(variant.classes) * SHOWDOWN_COLUMNS + 1  # the last cell: folds
+        group = self.up_rank.astype(np.int64) * (most + 1) + plan.exchange_from
+        raised = np.where(raises, self.weight, 0.0)
+        sums = np.zeros((UP_RANKS * (most + 1), cells))
+        for col in range(SHOWDOWN_COLUMNS):
+            at = group * cells + self.slot * SHOWDOWN_COLUMNS + col
+            sums += np.bincount(at, weights=raised * self.counts[:, col], minlength=sums.size).reshape(sums.shape)
+        sums[:, -1] = np.bincount(group, weights=np.where(raises, 0.0, self.weight), minlength=len(sums))
+        sums[:, -1] *= STUD_DEALER_HANDS
+        groups = np.rint(sums).astype(np.int64).reshape(UP_RANKS, most + 1, cells)
+        weights = np.rint(np.bincount(group, weights=self.weight, minlength=len(sums))).astype(np.int64)
+        weights = weights.reshape(UP_RANKS, most + 1)
+        outcomes = [raise_outcome(c, col) for c in variant.classes for col in range(SHOWDOWN_COLUMNS)]
+        outcomes.append(Outcome(Decision.FOLD))
+        totals = np.zeros((most + 1, cells), dtype=object)  # by exchanges made: exact integers
+        for u in range(UP_RANKS):
+            n, reach = int(weights[u].sum()), 1
+            for left in range(most, -1, -1):
+                stays = [f for f in range(most + 1) if f == 0 or f > left]
+                counts = groups[u, stays].sum(axis=0).astype(object)
+                totals[most - left] += counts * (reach * n**left)
+                reach *= int(weights[u, [f for f in range(1, left + 1)]].sum())
+        return [
+            (replace(outcome, exchanges=made), int(totals[made, k]))
+            for made in range(most + 1)
+            for k, outcome in enumerate(outcomes)
+        ]
 
     def _stud_table(
         self, variant: Variant, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.intp] | None = None
