@@ -10,7 +10,8 @@ import pytest
 
 from caribbean_fast import analyze
 from caribbean_fast.analysis.resettle import counted, rtp
-from caribbean_fast.analysis.tune import tune
+from caribbean_fast.analysis.tune import compare, payout_curve, tune
+from caribbean_fast.cli import main
 from caribbean_fast.errors import ArgumentError
 from caribbean_fast.variants import list_variants, load_variant
 from caribbean_fast.variants.toml_io import to_toml
@@ -79,7 +80,11 @@ def test_a_target_out_of_reach_names_the_reachable_range() -> None:
     ("adjust", "bounds", "message"),
     [
         (["raise:royal-flsh"], {}, "'royal-flsh' is not a hand class of cyberstud"),
-        (["bonus:royal-flush"], {}, "'bonus:royal-flush' is not bet:hand"),
+        (["bonus:royal-flush"], {}, "cyberstud has no bet or side bet 'bonus'"),
+        (["aa-bonus:flush"], {}, "cyberstud has no bet or side bet 'aa-bonus'"),
+        (["raise"], {}, "'raise' is not bet:hand"),
+        (["progressive:royal-flush"], {}, "no fixed prize for royal-flush"),
+        (["raise:flush", "progressive:flush"], {}, "the entries of one target at a time"),
         (["raise:ace-king"], {}, "'ace-king' is not a hand class of cyberstud"),
         (["raise:royal-flush", "raise:royal-flush"], {}, "name one or more different entries"),
         (["raise:royal-flush"], {"raise:royal-flush": (Fraction(500), Fraction(100))}, "has no allowed value"),
@@ -91,3 +96,47 @@ def test_bad_designs_are_refused_naming_what_is_wrong(
 ) -> None:
     with pytest.raises(ArgumentError, match=message):
         tune(load_variant("cyberstud"), Fraction(99, 100), adjust, bounds=bounds)
+
+
+def test_a_side_bets_tiers_are_solved_for_its_return_and_a_full_analysis_agrees() -> None:
+    result = tune("casino-holdem", "95%", ["aa-bonus:flush", "aa-bonus:pair-of-aces"])
+    chosen = result.chosen
+    assert chosen.rtp >= Fraction(95, 100) > max(c.rtp for c in result.below)
+    (bonus,) = analyze(chosen.variant).side_bets
+    assert bonus.rtp("with this strategy") == chosen.rtp
+    flush, aces = chosen.values
+    assert flush >= aces  # the higher tier never pays less
+
+
+def test_the_progressives_prizes_are_solved_at_a_meter_with_its_break_even_point() -> None:
+    meter = 20_000_00
+    result = tune("cyberstud", "105%", ["progressive:flush", "progressive:full-house"], meter=meter)
+    progressive = analyze(result.chosen.variant).progressive
+    assert progressive is not None
+    assert 1 + progressive.expected(meter) == result.chosen.rtp >= Fraction(105, 100)
+    even = progressive.break_even_meter
+    assert even is not None and progressive.expected(even) >= 0 > progressive.expected(even - 1)
+
+
+def test_the_payout_curve_rises_and_marks_where_the_best_strategy_changes() -> None:
+    curve = payout_curve("cyberstud", "raise:high-card", points=9)
+    assert [p.rtp for p in curve] == sorted(p.rtp for p in curve)
+    assert any(p.strategy_changed for p in curve) and not curve[0].strategy_changed
+    assert curve[-1].rtp == analyze("cyberstud").rtp  # the present pay, 1 to 1, is the top of its range
+
+
+def test_two_paytables_compare_row_by_row_with_their_exact_figures() -> None:
+    rows = {what: (a, b) for what, a, b in compare("cyberstud", "network-24h")}
+    assert rows["raise: Royal flush"] == ("100 to 1", "200 to 1")
+    assert rows["return to player"] == (
+        f"{float(analyze('cyberstud').rtp):.4%}",
+        f"{float(analyze('network-24h').rtp):.4%}",
+    )
+
+
+def test_the_command_writes_a_toml_that_analyze_confirms(tmp_path: Path) -> None:
+    out = tmp_path / "tuned.toml"
+    args = ["tune", "cyberstud", "--target-rtp", "97.8%", "--adjust", "raise:royal-flush,raise:straight-flush"]
+    assert main([*args, "--bound", "raise:royal-flush=100..2000", "--out", str(out), "--name", "cyber-98"]) == 0
+    tuned = load_variant(out)
+    assert tuned.name == "cyber-98" and analyze(tuned).rtp >= Fraction(978, 1000)

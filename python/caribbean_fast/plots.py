@@ -23,7 +23,7 @@ from .variants import Family, HandThreshold, Variant
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["plot_meter", "plot_session", "plot_strategy"]
+__all__ = ["plot_meter", "plot_payout", "plot_session", "plot_strategy"]
 
 
 def _figure(**kw: Any) -> Figure:
@@ -205,4 +205,34 @@ def plot_meter(variant: Variant, path: str | Path, progress: ProgressCallback | 
     ax.set_ylabel("return to player (%)")
     ax.legend()
     ax.set_title(f"{variant.title}: the progressive side bet against its meter")
+    return _save(fig, path)
+
+
+def plot_payout(variant: Variant, adjust: str, path: str | Path) -> Path:
+    """The main game's exact return as one paytable entry (`raise:one-pair`) runs over its
+    allowed values, with the values at which the best strategy changes marked."""
+    from .analysis.tune import parse_entry, payout_curve
+
+    path = _save_check(path)
+    curve = payout_curve(variant, adjust)
+    name = parse_entry(variant, adjust).name
+    fig = _figure(figsize=(8, 5))
+    ax = fig.add_subplot()
+    xs, ys = [float(p.value) for p in curve], [100 * float(p.rtp) for p in curve]
+    ax.plot(xs, ys, marker=".", label="return to player, best strategy")
+    changes = [p for p in curve if p.strategy_changed]
+    if changes:
+        ax.scatter(
+            [float(p.value) for p in changes],
+            [100 * float(p.rtp) for p in changes],
+            color="tab:red",
+            zorder=3,
+            label="the best strategy changes",
+        )
+    present = float(parse_entry(variant, adjust).value(variant))
+    ax.axvline(present, color="tab:gray", linewidth=0.8, linestyle=":", label=f"today's pay: {present:g} to 1")
+    ax.set_xlabel(f"{name} (to 1)")
+    ax.set_ylabel("return to player (%)")
+    ax.legend()
+    ax.set_title(f"{variant.title}: the return against {name}")
     return _save(fig, path)

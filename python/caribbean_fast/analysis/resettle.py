@@ -18,17 +18,20 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from ..settlement import Decision, Outcome
+from ..errors import ArgumentError
+from ..hands import evaluate_many
+from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .cache import cached_by_key
-from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, classify_many, raise_outcome, scaled_nets
+from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome, scaled_nets
 from .exchange import UP_RANKS, ExchangePlan, exchange_plan
-from .parsheet import MainGame, settle_count_table
+from .parsheet import MainGame, ProgressiveReturn, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS, holdem_situations, stud_situations
 
 __all__ = ["Counted", "counted", "shape_of"]
 
 Floats = npt.NDArray[np.float64]
+FORMAT = 2  # of the arrays kept in the cache: a new one counts again
 FIELD = 25  # bits of a count in the merge's keys (a count is at most the dealer's 1,533,939 hands)
 
 
@@ -53,6 +56,7 @@ class Counted:
     up_rank: npt.NDArray[np.uint8]
     weight: Floats
     counts: Floats  # (row, class slot * showdown column) for hold'em; (row, showdown column) for stud
+    strength: npt.NDArray[np.int64]  # hold'em: the two cards and the flop's, which side bets settle on
 
     def main(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
         """The best strategy's main game under the variant's payouts, and where it raises."""
@@ -140,11 +144,45 @@ class Counted:
             table.extend((raise_outcome(c, col), int(sums[i, col])) for col in range(SHOWDOWN_COLUMNS))
         return settle_count_table(variant, table), calls
 
+    def side_bet(self, variant: Variant, name: str, calls: npt.NDArray[np.bool_]) -> Fraction:
+        """The side bet's expected net per unit staked, the seat calling where `calls` (as
+        `holdem._side_bets` "with this strategy": lost on a fold where the bet says so)."""
+        if self.family is not Family.HOLDEM:
+            raise ArgumentError(f"adjust: side bets are solved for hold'em, not {variant.family}")
+        bet = variant.side_bet(name)
+        cuts = sorted({t.strength for t, _ in bet.tiers} | {1})
+        tier = np.searchsorted(cuts, self.strength, side="right") - 1
+        total, value = Fraction(round(float(self.weight.sum()))), Fraction(0)
+        for decision, mask in ((Decision.RAISE, calls), (Decision.FOLD, ~calls)):
+            ways = np.rint(np.bincount(tier[mask], weights=self.weight[mask], minlength=len(cuts)))
+            for k, cut in enumerate(cuts):
+                if ways[k]:
+                    net = settle(variant, Outcome(decision, first_five=cut)).side_bets[name]
+                    value += Fraction(int(ways[k])) / total * net
+        return value
+
+    def progressive(self, variant: Variant, raises: npt.NDArray[np.bool_]) -> ProgressiveReturn:
+        """The progressive's return (as `stud._progressive`), from the rows' classes."""
+        p = variant.progressive
+        if p is None or self.family is not Family.STUD:
+            raise ArgumentError(f"adjust: {variant.name} has no progressive to solve for")
+        total, fixed, per_meter = Fraction(round(float(self.weight.sum()))), Fraction(0), Fraction(0)
+        for decision, mask in ((Decision.RAISE, raises), (Decision.FOLD, ~raises)):
+            ways = np.rint(np.bincount(self.slot[mask], weights=self.weight[mask], minlength=len(variant.classes)))
+            for i, c in enumerate(variant.classes):
+                if ways[i]:
+                    pay = settle(variant, first_five_outcome(variant, c, decision)).progressive
+                    assert pay is not None
+                    share = Fraction(int(ways[i])) / total
+                    fixed += share * pay.stakes
+                    per_meter += share * pay.meter_share / p.stake
+        return ProgressiveReturn(fixed, per_meter, p.reset, p.stake)
+
 
 def counted(variant: Variant) -> Counted:
     """The counts of the variant's shape: from the user's cache of counted tables when they are
     there (`cache.cache_dir`), else enumerated and merged once and kept there."""
-    key = repr(shape_of(variant))
+    key = f"{FORMAT} {shape_of(variant)!r}"
     build = _holdem_arrays if variant.family is Family.HOLDEM else _stud_arrays
     arrays = cached_by_key("resettle", key, lambda: build(variant))
     return Counted(
@@ -153,6 +191,7 @@ def counted(variant: Variant) -> Counted:
         arrays["up_rank"].astype(np.uint8),
         arrays["weight"].astype(np.float64),
         arrays["counts"].astype(np.float64),
+        arrays["strength"],
     )
 
 
@@ -175,7 +214,8 @@ def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
     group = np.cumsum(first) - 1
     weight = np.bincount(group, weights=s.weight[order].astype(np.float64))
     rows = order[first]
-    return {"slot": slot[rows], "up_rank": up[rows], "weight": np.rint(weight).astype(np.int64), "counts": c[rows]}
+    merged = {"slot": slot[rows], "up_rank": up[rows], "weight": np.rint(weight).astype(np.int64), "counts": c[rows]}
+    return merged | {"strength": np.zeros(len(rows), dtype=np.int64)}  # stud's side bets are not solved for
 
 
 def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
@@ -183,7 +223,14 @@ def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
     n = len(s.weight)
     counts = s.counts.reshape(n, -1).astype(np.int64)
     zeros = np.zeros(n, dtype=np.int64)
-    return {"slot": zeros, "up_rank": zeros, "weight": s.weight.astype(np.int64), "counts": counts}
+    strength = evaluate_many(s.cards).astype(np.int64)
+    return {
+        "slot": zeros,
+        "up_rank": zeros,
+        "weight": s.weight.astype(np.int64),
+        "counts": counts,
+        "strength": strength,
+    }
 
 
 def rtp(main: MainGame) -> Fraction:

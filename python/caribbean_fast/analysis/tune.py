@@ -21,12 +21,13 @@ from pathlib import Path
 
 from ..errors import ArgumentError
 from ..hands import HandClass
-from ..variants import Variant, as_variant
+from ..variants import SideBet, Variant, as_variant
 from ..variants.presentation import bet_words
+from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
 
-__all__ = ["Candidate", "Entry", "TuneResult", "parse_entry", "tune"]
+__all__ = ["Candidate", "CurvePoint", "Entry", "TuneResult", "compare", "parse_entry", "payout_curve", "tune"]
 
 NEIGHBOURHOOD = 2  # steps either side of the crossing tried for each entry
 MOST_TRIES = 4096  # candidates tried around the crossing at most (the nearest entries vary first)
@@ -34,36 +35,74 @@ MOST_TRIES = 4096  # candidates tried around the crossing at most (the nearest e
 
 @dataclass(frozen=True)
 class Entry:
-    """A paytable entry: a bet's paytable ("ante", or the second bet's: "raise", "call") and a class."""
+    """A pay to solve for: a main paytable's class ("ante_paytable" or "raise_paytable"), a side
+    bet's tier (`part` = the bet's name, `tier` its hand as the TOML names it), or a progressive
+    prize ("progressive", in stakes of the progressive bet)."""
 
-    paytable: str  # a `Variant` field: ante_paytable or raise_paytable
-    hand: HandClass
+    part: str
+    hand: HandClass | None = None
+    tier: str = ""
 
     @property
     def name(self) -> str:
-        bet = "ante" if self.paytable == "ante_paytable" else "raise"
+        if self.tier:
+            return f"{self.part}:{self.tier}"
+        assert self.hand is not None
+        bet = {"ante_paytable": "ante", "raise_paytable": "raise"}.get(self.part, self.part)
         return f"{bet}:{self.hand.name.lower().replace('_', '-')}"
 
+    @property
+    def kind(self) -> str:
+        """What the target reads: the main game ("main"), the side bet's name, or "progressive"."""
+        return "main" if self.part.endswith("_paytable") else self.part
+
     def value(self, variant: Variant) -> Fraction:
-        return Fraction(getattr(variant, self.paytable).get(self.hand, 0))
+        if self.kind == "main":
+            return Fraction(getattr(variant, self.part).get(self.hand, 0))
+        if self.kind == "progressive":
+            p = variant.progressive
+            assert p is not None and self.hand is not None
+            prize = p.prizes.get(self.hand)
+            return Fraction(prize.amount, p.stake) if prize is not None else Fraction(0)
+        return next(pays for t, pays in variant.side_bet(self.part).tiers if t.spec == self.tier)
 
 
 def parse_entry(variant: Variant, text: str) -> Entry:
-    """`bet:hand-slug` (e.g. `raise:royal-flush`; hold'em's and game 4's second bet is `call`)."""
+    """`bet:hand` (e.g. `raise:royal-flush`; hold'em's and game 4's second bet is `call`), a side
+    bet's tier (`aa-bonus:pair-of-aces`) or a progressive prize (`progressive:flush`)."""
     bet, _, hand = text.partition(":")
     words = {"ante": "ante_paytable", "raise": "raise_paytable", bet_words(variant).bet: "raise_paytable"}
-    if bet not in words or not hand:
-        raise ArgumentError(
-            f"adjust: {text!r} is not bet:hand (bets: {', '.join(sorted(words))}; e.g. raise:royal-flush)"
-        )
+    sides = {b.name: b for b in variant.side_bets}
+    if bet in sides and hand:
+        tiers = [t.spec for t, _ in sides[bet].tiers]
+        if hand not in tiers:
+            raise ArgumentError(f"adjust: {hand!r} is not a tier of {bet} ({', '.join(tiers)})")
+        return Entry(bet, tier=hand)
+    if bet == "progressive" and variant.progressive is None:
+        raise ArgumentError(f"adjust: {variant.name} has no progressive bet")
+    known = ", ".join(sorted([*words, *sides, *(["progressive"] if variant.progressive else [])]))
+    if not hand:
+        raise ArgumentError(f"adjust: {text!r} is not bet:hand (e.g. raise:royal-flush; bets: {known})")
+    if bet not in words and bet != "progressive":
+        raise ArgumentError(f"adjust: {variant.name} has no bet or side bet {bet!r} (it has: {known})")
+    hand_class = _hand_class(variant, hand)
+    if bet == "progressive":
+        prize = variant.progressive.prizes.get(hand_class) if variant.progressive else None
+        if prize is None or prize.meter_share:
+            raise ArgumentError(f"adjust: the progressive has no fixed prize for {hand} to solve for")
+        return Entry("progressive", hand_class)
+    return Entry(words[bet], hand_class)
+
+
+def _hand_class(variant: Variant, hand: str) -> HandClass:
     try:
         hand_class = HandClass[hand.upper().replace("-", "_")]
     except KeyError:
+        hand_class = None
+    if hand_class is None or hand_class not in variant.classes:
         names = ", ".join(c.name.lower().replace("_", "-") for c in variant.classes)
-        raise ArgumentError(f"adjust: {hand!r} is not a hand class of {variant.name} ({names})") from None
-    if hand_class not in variant.classes:
-        raise ArgumentError(f"adjust: {hand!r} is not a hand class of {variant.name}")
-    return Entry(words[bet], hand_class)
+        raise ArgumentError(f"adjust: {hand!r} is not a hand class of {variant.name} ({names})")
+    return hand_class
 
 
 @dataclass(frozen=True)
@@ -72,11 +111,8 @@ class Candidate:
 
     values: tuple[Fraction, ...]
     variant: Variant
-    main: MainGame
-
-    @property
-    def rtp(self) -> Fraction:
-        return rtp(self.main)
+    main: MainGame  # the main game's figures under the best strategy
+    rtp: Fraction  # the return the target reads: the main game's, the side bet's, or the progressive's
 
     @property
     def house_edge(self) -> Fraction:
@@ -122,26 +158,38 @@ def tune(
     bounds: dict[str, tuple[Fraction, Fraction]] | None = None,
     std_range: tuple[float, float] | None = None,
     nearest: int = 3,
+    meter: int | None = None,
 ) -> TuneResult:
     """The values of the `adjust` entries (`bet:hand`, e.g. `raise:royal-flush`) that meet
     `target_rtp` (0.985, "0.985" or "98.5%") under the best strategy; the variant may be a preset
     name or a TOML path. `step` is a payout's unit, `bounds` each entry's lowest and highest pay,
     `std_range` a range for the standard deviation (antes), `nearest` how many candidates to list
-    either side of the target."""
+    either side of the target. A side bet's tiers (`aa-bonus:flush`) are solved for the side
+    bet's return under the main game's best strategy; the progressive's fixed prizes
+    (`progressive:flush`, in stakes of the progressive bet) for its return at `meter` (minor
+    units; default the reset)."""
     variant, target_rtp = as_variant(variant), _target(target_rtp)
     entries = tuple(parse_entry(variant, text) for text in adjust)
     if not entries or len(set(entries)) != len(entries):
         raise ArgumentError("adjust: name one or more different entries, e.g. raise:royal-flush,raise:straight-flush")
+    kinds = {e.kind for e in entries}
+    if len(kinds) > 1:
+        raise ArgumentError(
+            "adjust: the entries of one target at a time (the main game, a side bet or the "
+            f"progressive), not {', '.join(sorted(kinds))}"
+        )
+    (kind,) = kinds
     if step <= 0:
         raise ArgumentError(f"step: must be positive, not {step}")
     ranges = _ranges(variant, entries, step, bounds or {})
     counts = counted(variant)
+    measure = _measure(counts, kind, meter)
     tries: dict[tuple[Fraction, ...], Candidate] = {}
 
     def at(values: tuple[Fraction, ...]) -> Candidate:
         if values not in tries:
             tried = _with(variant, entries, values)
-            tries[values] = Candidate(values, tried, _main(counts, tried))
+            tries[values] = Candidate(values, tried, *measure(tried))
         return tries[values]
 
     low, high = at(tuple(lo for lo, _ in ranges)), at(tuple(hi for _, hi in ranges))
@@ -157,7 +205,11 @@ def tune(
     for values in _around(crossing, ranges, step):
         if _rising(variant, entries, values):
             at(values)
-    return _choose(entries, target_rtp, list(tries.values()), std_range, nearest, len(tries))
+    for values in _around(crossing, ranges, step, 1):  # each entry alone to the target, the others near
+        for k in range(len(entries)):
+            _cross_alone(at, lambda v: _rising(variant, entries, v), values, k, ranges[k], step, target_rtp)
+    allowed = [c for c in tries.values() if _rising(variant, entries, c.values)]  # the line's corners may not be
+    return _choose(entries, target_rtp, allowed, std_range, nearest, len(tries))
 
 
 def _target(value: Fraction | float | str) -> Fraction:
@@ -173,18 +225,63 @@ def _target(value: Fraction | float | str) -> Fraction:
         raise ArgumentError(f"target_rtp: {value!r} is not a return such as 0.985 or '98.5%'") from None
 
 
-def _main(counts: Counted, variant: Variant) -> MainGame:
-    return counts.main(variant)[0]
+def _measure(counts: Counted, kind: str, meter: int | None) -> Callable[[Variant], tuple[MainGame, Fraction]]:
+    """A try's main game and the return the target reads."""
+
+    def measure(variant: Variant) -> tuple[MainGame, Fraction]:
+        main, raises = counts.main(variant)
+        if kind == "main":
+            return main, rtp(main)
+        if kind == "progressive":
+            p = counts.progressive(variant, raises)
+            return main, 1 + p.expected(p.reset if meter is None else meter)
+        return main, 1 + counts.side_bet(variant, kind, raises)
+
+    return measure
 
 
 def _with(variant: Variant, entries: Sequence[Entry], values: Sequence[Fraction]) -> Variant:
+    """The variant with the entries' new pays."""
     tables: dict[str, dict[HandClass, Fraction]] = {}
+    tiers: dict[str, dict[str, Fraction]] = {}
+    prizes: dict[HandClass, Fraction] = {}
     for entry, value in zip(entries, values, strict=True):
-        table = tables.setdefault(entry.paytable, dict(getattr(variant, entry.paytable)))
-        table[entry.hand] = value
+        if entry.kind == "main":
+            assert entry.hand is not None
+            tables.setdefault(entry.part, dict(getattr(variant, entry.part)))[entry.hand] = value
+        elif entry.kind == "progressive":
+            assert entry.hand is not None
+            prizes[entry.hand] = value
+        else:
+            tiers.setdefault(entry.part, {})[entry.tier] = value
     changed = replace(variant, **tables)  # type: ignore[arg-type]
+    if tiers:
+        changed = replace(changed, side_bets=tuple(_tiered(b, tiers.get(b.name, {})) for b in variant.side_bets))
+    if prizes and variant.progressive is not None:
+        p = variant.progressive
+        new = {
+            c: replace(prize, amount=int(prizes[c] * p.stake)) if c in prizes else prize
+            for c, prize in p.prizes.items()
+        }
+        changed = replace(changed, progressive=replace(p, prizes=new))
     assert shape_of(changed) == shape_of(variant)
     return changed
+
+
+def _tiered(bet: SideBet, pays: dict[str, Fraction]) -> SideBet:
+    return replace(bet, tiers=tuple((t, pays.get(t.spec, paid)) for t, paid in bet.tiers))
+
+
+def _pays(variant: Variant, entry: Entry) -> list[tuple[int, Fraction, bool]]:
+    """Every pay of the entry's table, lowest hand first: (the hand's rank, the pay, whether the
+    pay is a fixed one that rises with the hand)."""
+    if entry.kind == "main":
+        return [(int(c), Fraction(v), True) for c, v in getattr(variant, entry.part).items()]
+    if entry.kind == "progressive":
+        p = variant.progressive
+        assert p is not None
+        return [(int(c), Fraction(z.amount, p.stake), not z.meter_share) for c, z in p.prizes.items()]
+    return [(t.strength, Fraction(v), True) for t, v in variant.side_bet(entry.part).tiers]
 
 
 def _ranges(
@@ -199,6 +296,8 @@ def _ranges(
     for entry in entries:
         lo, hi = bounds.get(entry.name) or _default_bounds(variant, entries, entry)
         lo, hi = _ceil_to(lo, step), Fraction(math.floor(hi / step)) * step
+        if entry.kind != "main":  # a side bet's tier and a prize pay something
+            lo = max(lo, step)
         if lo > hi or lo < 0:
             raise ArgumentError(f"bounds: {entry.name} has no allowed value from {lo} to {hi} in steps of {step}")
         ranges.append((lo, hi))
@@ -206,11 +305,20 @@ def _ranges(
 
 
 def _default_bounds(variant: Variant, entries: Sequence[Entry], entry: Entry) -> tuple[Fraction, Fraction]:
-    fixed = {e.hand for e in entries if e.paytable == entry.paytable}
-    table = getattr(variant, entry.paytable)
-    below = [Fraction(v) for c, v in table.items() if c < entry.hand and c not in fixed]
-    above = [Fraction(v) for c, v in table.items() if c > entry.hand and c not in fixed]
+    """From the pay of the next hand below that is not adjusted to that of the next above (or
+    ten times the entry's pay, at least one)."""
+    adjusted = {e.name for e in entries if e.part == entry.part}
+    ranks = {e.name: _rank(e) for e in entries if e.part == entry.part}
+    mine = ranks[entry.name]
+    fixed = [(r, v) for r, v, rises in _pays(variant, entry) if rises and r not in {ranks[n] for n in adjusted}]
+    below = [v for r, v in fixed if r < mine]
+    above = [v for r, v in fixed if r > mine]
     return max(below, default=Fraction(0)), min(above, default=10 * max(entry.value(variant), Fraction(1)))
+
+
+def _rank(entry: Entry) -> int:
+    """Where the entry's hand sits among its table's (a class, or a side bet tier's strength)."""
+    return int(entry.hand) if entry.hand is not None else HandThreshold(entry.tier).strength
 
 
 def _ceil_to(value: Fraction, step: Fraction) -> Fraction:
@@ -249,21 +357,52 @@ def _bisect(
 
 
 def _around(
-    centre: Sequence[Fraction], ranges: Sequence[tuple[Fraction, Fraction]], step: Fraction
+    centre: Sequence[Fraction], ranges: Sequence[tuple[Fraction, Fraction]], step: Fraction, steps: int = NEIGHBOURHOOD
 ) -> list[tuple[Fraction, ...]]:
-    """The paytables within `NEIGHBOURHOOD` steps of the crossing in every entry, within bounds."""
+    """The paytables within `steps` steps of the crossing in every entry, within bounds."""
     axes = [
-        [c + k * step for k in range(-NEIGHBOURHOOD, NEIGHBOURHOOD + 1) if lo <= c + k * step <= hi]
+        [c + k * step for k in range(-steps, steps + 1) if lo <= c + k * step <= hi]
         for c, (lo, hi) in zip(centre, ranges, strict=True)
     ]
     return list(itertools.islice(itertools.product(*axes), MOST_TRIES))
 
 
+def _cross_alone(
+    at: Callable[[tuple[Fraction, ...]], Candidate],
+    allowed: Callable[[tuple[Fraction, ...]], bool],
+    values: tuple[Fraction, ...],
+    k: int,
+    span: tuple[Fraction, Fraction],
+    step: Fraction,
+    target: Fraction,
+) -> None:
+    """Tries the two values of entry `k` alone that bracket the target, the others as `values`
+    (where one coarse entry moves the return in big steps, another alone may land between)."""
+    lo, hi = int(span[0] / step), int(span[1] / step)
+
+    def moved(n: int) -> tuple[Fraction, ...]:
+        return (*values[:k], n * step, *values[k + 1 :])
+
+    if at(moved(lo)).rtp >= target or at(moved(hi)).rtp < target:
+        return
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if allowed(moved(mid)) and at(moved(mid)).rtp < target:
+            lo = mid
+        elif allowed(moved(mid)):
+            hi = mid
+        else:
+            return  # pays that would fall as hands rise: this line leaves the allowed paytables
+    for n in (lo, hi):
+        if allowed(moved(n)):
+            at(moved(n))
+
+
 def _rising(variant: Variant, entries: Sequence[Entry], values: Sequence[Fraction]) -> bool:
-    """Pays never fall as hands rise, in every paytable an entry changes (ties allowed)."""
+    """Pays never fall as hands rise, in every table an entry changes (ties allowed)."""
     changed = _with(variant, entries, values)
-    for name in {e.paytable for e in entries}:
-        pays = [Fraction(v) for _, v in sorted(getattr(changed, name).items())]
+    for entry in {e.part: e for e in entries}.values():
+        pays = [v for _, v, rises in sorted(_pays(changed, entry), key=lambda p: p[0]) if rises]
         if any(a > b for a, b in itertools.pairwise(pays)):
             return False
     return True
@@ -296,3 +435,71 @@ def _choose(
 
 def _pct(value: Fraction) -> str:
     return f"{float(value) * 100:.4f}%"
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """The return at one value of a payout, and whether the best strategy changed on the way to it."""
+
+    value: Fraction
+    rtp: Fraction
+    raise_rate: Fraction
+    strategy_changed: bool
+
+
+def payout_curve(variant: Variant | str | Path, adjust: str, points: int = 41) -> list[CurvePoint]:
+    """The main game's return as one paytable entry runs over its allowed values (the pays of the
+    hands below and above it, at most `points` values), each exact, with the values at which the
+    best strategy changes marked."""
+    variant = as_variant(variant)
+    entry = parse_entry(variant, adjust)
+    if entry.kind != "main":
+        raise ArgumentError(f"adjust: {adjust!r} is not a main paytable entry (bet:hand)")
+    (lo, hi), counts = _default_bounds(variant, [entry], entry), counted(variant)
+    values = sorted({lo + (hi - lo) * Fraction(k, points - 1) for k in range(points)})
+    curve, before = [], None
+    for value in values:
+        tried = _with(variant, [entry], [value])
+        main, raises = counts.main(tried)
+        changed = before is not None and not bool((raises == before).all())
+        curve.append(CurvePoint(value, rtp(main), main.p_raise, changed))
+        before = raises
+    return curve
+
+
+def compare(first: Variant | str | Path, second: Variant | str | Path) -> list[tuple[str, str, str]]:
+    """Two paytables side by side, row by row: every pay that either names, then the exact
+    figures of each under its best strategy (a row per line: what, the first's, the second's)."""
+    a, b = as_variant(first), as_variant(second)
+    rows: list[tuple[str, str, str]] = []
+    for part, bet in (("ante_paytable", "ante"), ("raise_paytable", bet_words(a).bet)):
+        pa, pb = getattr(a, part), getattr(b, part)
+        for c in sorted(set(pa) | set(pb), reverse=True):
+            rows.append((f"{bet}: {c.label}", _pay(pa.get(c)), _pay(pb.get(c))))
+    for side in sorted({s.name for s in (*a.side_bets, *b.side_bets)}):
+        ta, tb = (dict((t.spec, v) for t, v in _tiers(v, side)) for v in (a, b))
+        for spec in sorted(set(ta) | set(tb)):
+            rows.append((f"{side}: {spec}", _pay(ta.get(spec)), _pay(tb.get(spec))))
+    figures = [_figures(v) for v in (a, b)]
+    rows += [(name, figures[0][name], figures[1][name]) for name in figures[0]]
+    return rows
+
+
+def _tiers(variant: Variant, name: str) -> tuple[tuple[HandThreshold, Fraction], ...]:
+    return next((s.tiers for s in variant.side_bets if s.name == name), ())
+
+
+def _pay(value: Fraction | None) -> str:
+    return "-" if value is None else f"{value} to 1"
+
+
+def _figures(variant: Variant) -> dict[str, str]:
+    main, _ = counted(variant).main(variant)
+    return {
+        "return to player": f"{float(rtp(main)):.4%}",
+        "house edge (per ante)": f"{float(-main.expected_return):.4%}",
+        "element of risk": f"{float(-main.expected_return / main.average_wager):.4%}",
+        "standard deviation (antes)": f"{math.sqrt(main.variance):.4f}",
+        "raise rate": f"{float(main.p_raise):.2%}",
+        "hit frequency": f"{float(main.frequencies[0]):.2%}",
+    }

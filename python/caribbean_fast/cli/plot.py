@@ -24,10 +24,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ("strategy", "stud: Ace-King hands raised by up card; hold'em: call rate by starting hand"),
         ("session", "simulated bankroll paths and where sessions end, with the risk of ruin"),
         ("meter", "the progressive's return against its meter, and its break-even point"),
+        ("payout", "the return against one paytable entry (--entry raise:one-pair), strategy changes marked"),
     ):
         k = kinds.add_parser(kind, help=what)
         k.add_argument("variant", metavar="NAME_OR_PATH")
         k.add_argument("-o", "--output", type=Path, required=True, help="FILE.png, .svg or .pdf")
+        if kind == "payout":
+            k.add_argument("--entry", required=True, help="bet:hand, e.g. raise:one-pair")
         if kind == "session":
             k.add_argument("--rounds", default="1000", help="rounds a session (at most 1e6)")
             k.add_argument("--bankroll", type=_number, default=100.0, help="in antes")
@@ -47,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         elif args.kind == "session":
             rounds, sessions = parse_count(args.rounds, most=MAX_PLOT_ROUNDS), parse_count(args.sessions, "sessions")
             path = plots.plot_session(variant, rounds, args.bankroll, args.output, sessions, args.seed, progress)
+        elif args.kind == "payout":
+            path = plots.plot_payout(variant, args.entry, args.output)
         else:
             path = plots.plot_meter(variant, args.output, progress)
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")

@@ -12,10 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis.cache import cache_dir
-from ..analysis.tune import Candidate, TuneResult, tune
+from ..analysis.resettle import counted
+from ..analysis.tune import Candidate, TuneResult, compare, tune
 from ..errors import ArgumentError
 from ..variants import load_variant
-from ..variants.toml_io import to_toml
+from ..variants.toml_io import parse_money, to_toml
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,7 +39,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     t.add_argument("--std-dev", metavar="LOW..HIGH", help="a range for the standard deviation, in antes")
     t.add_argument("--name", help="the tuned variant's name (default: NAME-tuned)")
     t.add_argument("--out", type=Path, help="write the chosen paytable as a variant TOML file here")
+    t.add_argument("--meter", help="the progressive's meter its prizes are solved at (default: the reset)")
     t.set_defaults(run=run_tune)
+    c = commands.add_parser("compare", help="two paytables side by side, with their exact figures")
+    c.add_argument("first", metavar="NAME_OR_PATH")
+    c.add_argument("second", metavar="NAME_OR_PATH")
+    c.set_defaults(run=run_compare)
 
 
 def _percent(text: str) -> Fraction:
@@ -75,6 +81,7 @@ def run_tune(args: argparse.Namespace) -> int:
         step=args.step,
         bounds=bounds,
         std_range=(float(std[0]), float(std[1])) if std else None,
+        meter=parse_money(args.meter, "meter", variant.currency) if args.meter else None,
     )
     console = Console(width=max(Console().width, 132))
     console.print(_table(result))
@@ -82,9 +89,31 @@ def run_tune(args: argparse.Namespace) -> int:
         console.print(result.note)
     chosen = result.chosen
     console.print(f"chosen: {_values(result, chosen)}: return {chosen.rtp} = {float(chosen.rtp):.6%} exactly")
+    progressive = chosen.variant.progressive
+    if progressive is not None and any(e.kind == "progressive" for e in result.entries):
+        even = analyze_progressive_break_even(chosen)
+        at = variant.currency.format(even) if even is not None else "no meter"
+        console.print(f"the progressive returns 100% at a meter of {at}")
     if args.out:
         args.out.write_text(to_toml(replace(chosen.variant, name=args.name or f"{variant.name}-tuned")))
         console.print(f"written: {args.out} (caribbean-fast analyze {args.out} confirms it)")
+    return 0
+
+
+def analyze_progressive_break_even(chosen: Candidate) -> int | None:
+    """The meter at which the chosen paytable's progressive returns 100% to the player."""
+    counts = counted(chosen.variant)
+    return counts.progressive(chosen.variant, counts.main(chosen.variant)[1]).break_even_meter
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    first, second = load_variant(args.first), load_variant(args.second)
+    table = Table(title="Two paytables, row by row (figures exact, under each one's best strategy)")
+    for column in ("", first.name, second.name):
+        table.add_column(column, justify="left" if not column else "right")
+    for row in compare(first, second):
+        table.add_row(*row, style="bold" if row[1] != row[2] else None)
+    Console(width=max(Console().width, 100)).print(table)
     return 0
 
 

@@ -112,6 +112,11 @@ def _choice(kind: Callable[[str], T], value: Any, where: str) -> T:
         raise _fail(where, str(err)) from None
 
 
+def parse_money(value: Any, where: str, currency: Currency) -> int:
+    """An amount in the currency's major unit ("100.00") as minor units; VariantError naming `where`."""
+    return _money(value, where, currency)
+
+
 def _money(value: Any, where: str, currency: Currency) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise _fail(where, f'expected an amount such as "0.50", got {value!r}')
