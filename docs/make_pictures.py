@@ -14,7 +14,7 @@ from caribbean_fast import load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
-from caribbean_fast.plots import plot_meter, plot_session, plot_strategy
+from caribbean_fast.plots import plot_meter, plot_payout, plot_session, plot_strategy
 
 HERE = Path(__file__).parent
 KEYS = {
@@ -43,6 +43,7 @@ def main() -> None:
         print(plot_strategy(load_variant(name), HERE / f"strategy-{name}.png"))
     print(plot_session(load_variant("cyberstud"), 1000, 100, HERE / "session-cyberstud.png"))
     print(plot_meter(load_variant("cyberstud"), HERE / "meter-cyberstud.png"))
+    print(plot_payout(load_variant("cyberstud"), "raise:high-card", HERE / "payout-cyberstud.png"))
     for name in KEYS:
         print(asyncio.run(_screenshot(name)))
 

@@ -124,8 +124,9 @@ def _values(result: TuneResult, c: Candidate) -> str:
 def _table(result: TuneResult) -> Table:
     table = Table(title=f"Paytables nearest a return of {float(result.target):.4%} ({result.tries} tried, each exact)")
     table.add_column("")
-    for column in (*(e.name for e in result.entries), "return", "house edge", "element of risk", "std dev"):
+    for column in (*(e.name.replace(":", "\n") for e in result.entries), "return", "house edge", "element\nof risk"):
         table.add_column(column, justify="right")
+    table.add_column("std dev", justify="right")
     table.add_column("raise rate", justify="right")
     table.add_column("hit freq.", justify="right")
     rows = [("below", c) for c in reversed(result.below)] + [("above", c) for c in result.above]
@@ -134,7 +135,7 @@ def _table(result: TuneResult) -> Table:
         table.add_row(
             mark,
             *(str(v) for v in c.values),
-            f"{float(c.rtp):.4%}",
+            f"{float(c.rtp):.6%}",
             f"{float(c.house_edge):.4%}",
             f"{float(c.element_of_risk):.4%}",
             f"{c.std_dev:.4f}",
