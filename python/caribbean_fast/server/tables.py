@@ -91,6 +91,8 @@ class Owner:
         self._free.set()
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events counted in the metrics
+        self._frames: dict[int | None, str] = {}  # view frames of the table's state at `_frames_at` events
+        self._frames_at = -1
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -100,7 +102,7 @@ class Owner:
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
         table = await self.db.run(lambda tx: self._open_job(tx, record, holds))
         self.record, self.holds, self.table = record, holds, table
-        self._seen = table.seq
+        self._seen, self._frames_at = table.seq, -1
         self._sync_players()
 
     def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> Table:
@@ -475,6 +477,7 @@ class Owner:
 
     def _committed(self) -> None:
         """The table's moves are in the record: its answers may go out, and its views."""
+        self._frames_at = -1  # a commit may change what a view shows without an event (a limit)
         self.book.settle()
         self._sync_players()
         self._count_rounds()
@@ -550,8 +553,15 @@ class Owner:
     # ---- frames out --------------------------------------------------------------------------------
 
     def view_frame(self, seat: int | None) -> str:
-        """A seat's view (None: an onlooker's), as the engine makes it."""
-        return frame("view", table=self.spec.id, view=view_to_json(self.t.view(seat)))
+        """A seat's view (None: an onlooker's), as the engine makes it: made once for a table's
+        state and shared by every frame that shows it (the account's sockets, a welcome, a relay)."""
+        table = self.t
+        if self._frames_at != table.seq:
+            self._frames, self._frames_at = {}, table.seq
+        text = self._frames.get(seat)
+        if text is None:
+            text = self._frames[seat] = frame("view", table=self.spec.id, view=view_to_json(table.view(seat)))
+        return text
 
     def _broadcast(self) -> None:
         for seat, account in list(self.players.items()):
