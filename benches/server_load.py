@@ -348,16 +348,17 @@ def books(url: str) -> tuple[bool, int, list[str]]:
     """(reconciled, rounds closed, tables whose audit failed)."""
     db = Database(connect(url))
     sums = db.run_now(reconcile)
-    ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
-    failed = []
+    ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_log"))]
+    failed, rounds = [], 0
     for table_id in ids:
         record = TableRecord(table_id)
         db.run_now(record.load)
-        if not audit(record).ok:
+        report = audit(record)
+        rounds += report.settled + report.void
+        if not report.ok:
             failed.append(table_id)
-    rounds = db.run_now(lambda tx: tx.one("SELECT COUNT(*) FROM table_events WHERE kind = 'round_closed'"))
     db.dialect.close()
-    return sums.reconciled and not failed, int(rounds[0]) if rounds else 0, failed
+    return sums.reconciled and not failed, rounds, failed
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -460,26 +461,29 @@ def drive(
         for p in processes:
             p.stop()
     commands = max(stats.commands, 1)
-    return stats, {
-        "clients": len(bots),
-        "seconds": round(elapsed, 1),
-        "commands": stats.commands,
-        "errors": stats.errors,
-        "refused": stats.refused,
-        "lost": stats.lost,
-        "reconnects": stats.reconnects,
-        "p50_ms": percentile(stats.latencies, 0.5),
-        "p99_ms": percentile(stats.latencies, 0.99),
-        "error_codes": stats.error_codes,
-        "views_per_command": round(stats.views / commands, 2),
-        "view_bytes": stats.view_bytes // max(stats.views, 1),
-        "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
-        "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
-        # The whole server process's CPU per command answered, its threads (the commit's) included.
-        "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
-        "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
-        "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
-    }
+    return (
+        stats,
+        {
+            "clients": len(bots),
+            "seconds": round(elapsed, 1),
+            "commands": stats.commands,
+            "errors": stats.errors,
+            "refused": stats.refused,
+            "lost": stats.lost,
+            "reconnects": stats.reconnects,
+            "p50_ms": percentile(stats.latencies, 0.5),
+            "p99_ms": percentile(stats.latencies, 0.99),
+            "error_codes": stats.error_codes,
+            "views_per_command": round(stats.views / commands, 2),
+            "view_bytes": stats.view_bytes // max(stats.views, 1),
+            "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
+            "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
+            # The whole server process's CPU per command answered, its threads (the commit's) included.
+            "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
+            "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
+            "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
+        },
+    )
 
 
 def wait_answering(process: Process, seconds: float = 60) -> None:
