@@ -348,16 +348,17 @@ def books(url: str) -> tuple[bool, int, list[str]]:
     """(reconciled, rounds closed, tables whose audit failed)."""
     db = Database(connect(url))
     sums = db.run_now(reconcile)
-    ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
-    failed = []
+    ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_log"))]
+    failed, rounds = [], 0
     for table_id in ids:
         record = TableRecord(table_id)
         db.run_now(record.load)
-        if not audit(record).ok:
+        report = audit(record)
+        rounds += report.settled + report.void
+        if not report.ok:
             failed.append(table_id)
-    rounds = db.run_now(lambda tx: tx.one("SELECT COUNT(*) FROM table_events WHERE kind = 'round_closed'"))
     db.dialect.close()
-    return sums.reconciled and not failed, int(rounds[0]) if rounds else 0, failed
+    return sums.reconciled and not failed, rounds, failed
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -21,10 +21,11 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from caribbean_fast.engine import audit
+from caribbean_fast.engine.events import Event, event_from_dict
 from caribbean_fast.server import Settings, create_app
 from caribbean_fast.server.db import Database
 from caribbean_fast.server.db import connect as open_database
-from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.record import TableRecord, events_in
 from caribbean_fast.server.serving import uvicorn_options
 from caribbean_fast.server.tables import TableSpec
 from caribbean_fast.server.wallets import reconcile
@@ -147,12 +148,20 @@ def query(url: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, .
         db.dialect.close()
 
 
+def recorded(url: str, table_id: str | None = None) -> list[Event]:
+    """Every event of the table's record (or of every table's, table by table), in order: read
+    from outside the server, as the record's rows hold them."""
+    where, params = ("WHERE table_id = ?", (table_id,)) if table_id is not None else ("", ())
+    rows = query(url, f"SELECT body FROM table_log {where} ORDER BY table_id, seq", params)
+    return [event_from_dict(e) for (body,) in rows for e in events_in(body)]
+
+
 def books(url: str) -> tuple[bool, int]:
     """(the books reconcile, how many tables' records audit clean; a failing audit raises)."""
     db = Database(open_database(url))
     try:
         sums = db.run_now(reconcile)
-        ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_events"))]
+        ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_log"))]
         for table_id in ids:
             record = TableRecord(table_id)
             db.run_now(record.load)

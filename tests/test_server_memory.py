@@ -8,9 +8,8 @@ import json
 from typing import Any
 
 import httpx
-from live_server import Client, LiveServer, query, settings
+from live_server import Client, LiveServer, recorded, settings
 
-from caribbean_fast.engine.events import event_from_json
 from caribbean_fast.engine.history import seat_history
 from caribbean_fast.server.tables import Owner
 
@@ -25,8 +24,7 @@ def owner_of(server: LiveServer) -> Owner:
 
 def from_the_store(url: str, seat: int, last: int) -> list[list[dict[str, Any]]]:
     """The seat's rounds as the engine's game recall reads the whole record."""
-    rows = query(url, "SELECT body FROM table_events WHERE table_id = ? ORDER BY seq", (TABLE,))
-    return seat_history([event_from_json(body) for (body,) in rows], seat, last)
+    return seat_history(recorded(url, TABLE), seat, last)
 
 
 def closed_rounds(server: LiveServer) -> int:

@@ -1,25 +1,29 @@
 """The server's table records, the engine's `EventStore` over SQLite and PostgreSQL alike: rounds
 written in group commits restore to the same table and audit clean, a row is never overwritten,
-and a refused job rolls back alone."""
+and a refused job rolls back alone; a row holds a command's events under one hash, and a record
+written a row an event is moved at start and goes on."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, books, query, settings
+from live_server import Client, LiveServer, books, query, recorded, settings
 
 from caribbean_fast import load_variant
-from caribbean_fast.engine import Table, audit, restore
+from caribbean_fast.engine import AuditReport, Table, audit, restore
 from caribbean_fast.engine.autoplay import play_round
+from caribbean_fast.engine.events import Event, chain_hash, event_from_dict, event_to_json
 from caribbean_fast.errors import InsufficientFundsError, ServerError
 from caribbean_fast.server.accounts import create_account
 from caribbean_fast.server.book import ServerBook, TableBook
-from caribbean_fast.server.db import Database, Tx, connect
-from caribbean_fast.server.record import TableRecord
+from caribbean_fast.server.db import CHECKPOINT_BYTES, PAGE_SIZE, Database, Sqlite, Tx, connect
+from caribbean_fast.server.record import TableRecord, events_in, pack, unpack
 from caribbean_fast.server.wallets import balance, debit, grant
 
 
@@ -53,8 +57,8 @@ def test_a_row_is_never_overwritten(database_url: str) -> None:
         await db.run(first.flush)
         with pytest.raises(ServerError):
             await db.run(stale.flush)
-        rows = await db.run(lambda tx: tx.all("SELECT body FROM table_events WHERE table_id = 'cyberstud-1'"))
-        assert len(rows) == 1 and '"seed":1' in rows[0][0]
+        rows = await db.run(lambda tx: tx.all("SELECT body FROM table_log WHERE table_id = 'cyberstud-1'"))
+        assert len(rows) == 1 and '"seed":1' in unpack(rows[0][0])
         await db.stop()
 
     asyncio.run(main())
@@ -106,7 +110,7 @@ def test_rows_written_together_fail_alone(database_url: str) -> None:
         ]
         outcomes = await asyncio.gather(*jobs, return_exceptions=True)
         assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], ServerError)
-        rows = await db.run(lambda tx: tx.all("SELECT table_id, COUNT(*) FROM table_events GROUP BY table_id"))
+        rows = await db.run(lambda tx: tx.all("SELECT table_id, COUNT(*) FROM table_log GROUP BY table_id"))
         assert sorted(rows) == [("cyberstud-1", 1), ("cyberstud-2", 1), ("cyberstud-3", 1)]
         assert db.commits == 3  # the first write, the batch of three, the count
         await db.stop()
@@ -168,8 +172,8 @@ def test_a_record_from_before_the_engine_held_seats_is_put_right(database_url: s
             assert player.ok("leave", table="network-24h-1") == {"returned": 7_000}
             player.close()
     assert books(database_url) == (True, 3)
-    [(withdrawals,)] = query(database_url, "SELECT COUNT(*) FROM table_events WHERE kind = 'withdraw'")
-    assert withdrawals == (1 if paid else 0)
+    withdrawals = [e for e in recorded(database_url) if e.kind == "withdraw"]
+    assert len(withdrawals) == (1 if paid else 0)
 
 
 def _old_style_sit(url: str, account: str, buy_in: int) -> None:
@@ -179,7 +183,7 @@ def _old_style_sit(url: str, account: str, buy_in: int) -> None:
     record = TableRecord("network-24h-1")
 
     def job(tx: Tx) -> None:
-        tx.execute("DELETE FROM table_events WHERE table_id = 'network-24h-1'")
+        tx.execute("DELETE FROM table_log WHERE table_id = 'network-24h-1'")
         tx.execute("DELETE FROM table_meta WHERE table_id = 'network-24h-1'")
         table = Table(load_variant("network-24h"), store=record, accounts=[f"network-24h-1:{k}" for k in range(4)])
         table.deposit(0, buy_in)
@@ -222,3 +226,202 @@ def test_a_limit_change_is_its_own_tables_to_commit(tmp_path: Path) -> None:
     first.settle()
     assert db.run_now(lambda tx: tx.all("SELECT amount FROM limits")) == [(500,)] and not first.dirty
     db.dialect.close()
+
+
+# ---- the record's rows: a row per command, and records written a row per event -----------------------
+
+
+def test_a_changed_event_in_a_row_fails_the_audit(database_url: str) -> None:
+    """A row holds a command's events under one hash: changing one event inside it fails the
+    audit at that row; a forger who also writes every hash after it again is caught by the
+    replay."""
+    db = Database(connect(database_url))
+    record = TableRecord("network-24h-1")
+    table = Table(load_variant("network-24h"), seats=4, seed=7, store=record)
+    for seat in range(4):
+        table.deposit(seat, 100_000)
+    for _ in range(6):
+        play_round(table, "simple", table.limits.minimum, progressive=True)
+        db.run_now(record.flush)
+    rows = db.run_now(lambda tx: tx.all("SELECT seq, body FROM table_log ORDER BY seq"))
+    k, (seq, body) = next((k, r) for k, r in enumerate(rows) if '"kind":"settled"' in unpack(r[1]) and k > 2)
+    events = events_in(body)
+    at = next(i for i, e in enumerate(events) if e["kind"] == "settled")
+    assert len(events) > 1  # a row of several events, one of them changed
+    events[at]["public"]["net"]["total"] += 100
+    changed = pack("[" + ",".join(event_to_json(event_from_dict(e)) for e in events) + "]")
+    db.run_now(lambda tx: tx.execute("UPDATE table_log SET body = ? WHERE seq = ?", (changed, seq)))
+    report = _audit(db)
+    assert not report.ok and report.round == events[at]["round"]
+    assert f"row {k} does not match its hash" in (report.failure or "")
+
+    def rechain(tx: Tx) -> None:  # every hash written again: the forger's second step
+        chain = ""
+        for s, b in tx.all("SELECT seq, body FROM table_log ORDER BY seq"):
+            chain = chain_hash(chain, unpack(b))
+            tx.execute("UPDATE table_log SET chain = ? WHERE seq = ?", (chain, s))
+
+    db.run_now(rechain)
+    report = _audit(db)
+    assert not report.ok and "is not what the table does on replay" in (report.failure or "")
+    db.dialect.close()
+
+
+def _audit(db: Database, table_id: str = "network-24h-1") -> AuditReport:
+    record = TableRecord(table_id)
+    db.run_now(record.load)
+    return audit(record)
+
+
+def test_a_second_writer_is_refused_whichever_round_its_row_opens(database_url: str) -> None:
+    """Two writers of one table from the same record, a round closed: one writes an event
+    between rounds (the closed round's number), the other opens the next round. Both rows take
+    the same place (the next round, the same seq), so the second is refused, as an event over an
+    existing one always was."""
+
+    async def main() -> None:
+        db = Database(connect(database_url))
+        db.start()
+        record = TableRecord("network-24h-1")
+        table = Table(load_variant("network-24h"), seats=4, seed=3, store=record)
+        table.deposit(0, 10_000)
+        play_round(table, "simple", table.limits.minimum)
+        await db.run(record.flush)
+        first, second = TableRecord("network-24h-1"), TableRecord("network-24h-1")
+        await db.run(first.load)
+        await db.run(second.load)
+        now = datetime.now(UTC)
+        first.append(Event(table.seq, 1, "deposit", now, 1, {"args": {"seat": 1, "amount": 5}}))
+        second.append(Event(table.seq, 2, "round_opened", now, None, {"commitment": "00"}))
+        await db.run(first.flush)
+        with pytest.raises(ServerError):
+            await db.run(second.flush)
+        places = await db.run(lambda tx: tx.all("SELECT round, seq FROM table_log ORDER BY seq DESC LIMIT 1"))
+        assert places == [(2, table.seq)]
+        await db.stop()
+
+    asyncio.run(main())
+
+
+def test_a_commit_past_a_rounds_close_is_a_row_for_each_place() -> None:
+    """Events of one commit go in one row, but for a commit that closes a round and goes on: the
+    events after the close are the next round's place."""
+    record = TableRecord("network-24h-1")
+    table = Table(load_variant("network-24h"), seats=4, seed=5, store=record)
+    table.deposit(0, 10_000)
+    play_round(table, "simple", table.limits.minimum)
+    table.deposit(0, 500)
+    events = record.pending_events()
+    places = [(r[1], r[2], len(events_in(r[6]))) for r in record.take()[-1][1]]
+    opened = next(e.seq for e in events if e.kind == "round_opened")
+    closed = next(e.seq for e in events if e.kind == "round_closed")
+    assert places == [(1, 0, closed + 1), (2, closed + 1, table.seq - closed - 1)]
+    assert 0 < opened < closed  # the events before round 1 opened share its place
+
+
+def test_a_record_written_a_row_an_event_is_moved_and_goes_on(database_url: str) -> None:
+    """A database from before rows were a command's: its events are moved, as they were, into
+    the record at the next start (once: the old table is gone). The table restores, game recall,
+    the proof, the progressive's history, the books and the audit read the old rows, and new
+    rows follow them on the same chain."""
+    table = "cyberstud-1"
+    with LiveServer(settings(database_url)) as live:
+        token = live.guest()
+        player = Client(live.ws, token)
+        player.ok("sit", table=table, buy_in=20_000)
+        _play(player, table, 3)
+        history = player.ok("history", table=table, last=10)["rounds"]
+        proof = player.ok("proof", table=table, round=2)
+        meter = httpx.get(f"{live.http}/api/progressive/{table}").json()
+        player.close()
+    before = recorded(database_url, table)
+    every = recorded(database_url)
+    _as_written_before(database_url)
+    assert _raw(database_url, "SELECT COUNT(*) FROM table_events") == [(len(every),)]
+    with LiveServer(settings(database_url)) as live:
+        player = Client(live.ws, token)
+        assert player.welcome["seats"] == [{"table": table, "seat": 0}]  # restored from the old rows
+        assert player.ok("history", table=table, last=10)["rounds"] == history
+        assert player.ok("proof", table=table, round=2) == proof
+        assert httpx.get(f"{live.http}/api/progressive/{table}").json() == meter
+        assert books(database_url) == (True, 3)  # the wallets, and every record's audit
+        _play(player, table, 2)
+        rounds = player.ok("history", table=table, last=10)["rounds"]
+        assert [r[0]["round"] for r in rounds] == [1, 2, 3, 4, 5] and rounds[:3] == history
+        assert player.ok("leave", table=table)["returned"] > 0
+        player.close()
+    assert recorded(database_url, table)[: len(before)] == before
+    sql = "SELECT body FROM table_log WHERE table_id = ? ORDER BY seq"
+    shapes = [unpack(body)[0] for (body,) in query(database_url, sql, (table,))]
+    assert shapes[: len(before)] == ["{"] * len(before)  # an event a row, as written before
+    assert set(shapes[len(before) :]) == {"["}  # then a row a command
+    assert books(database_url) == (True, 3)
+    with pytest.raises(Exception, match="table_events"):
+        query(database_url, "SELECT COUNT(*) FROM table_events")
+    rows = query(database_url, "SELECT * FROM table_log ORDER BY table_id, seq")
+    Database(connect(database_url)).dialect.close()  # opened again: nothing is moved twice
+    assert query(database_url, "SELECT * FROM table_log ORDER BY table_id, seq") == rows
+
+
+def _raw(url: str, sql: str) -> list[tuple[Any, ...]]:
+    """Reads the database as it is: no schema made, nothing moved (as `connect` would)."""
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url) as pg:
+            return [tuple(r) for r in pg.execute(sql).fetchall()]
+    db = sqlite3.connect(url)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def _play(player: Client, table: str, rounds: int) -> None:
+    for n in range(rounds):
+        player.ok("progressive", table=table, on=True)
+        player.ok("ante", table=table, amount=100)
+        player.ok("deal", table=table)
+        player.ok("raise" if n % 2 else "fold", table=table)
+
+
+def _as_written_before(url: str) -> None:
+    """The database as a server wrote it before a row was a command's: `table_events`, a row an
+    event (its kind, seat and round beside it), each hash over the event's text and the hash of
+    the event before; no `table_log`."""
+    db = Database(connect(url))
+
+    def job(tx: Tx) -> None:
+        tx.execute(
+            """CREATE TABLE table_events (
+            table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
+            seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))"""
+        )
+        tx.execute("CREATE INDEX table_events_round ON table_events (table_id, round)")
+        chains: dict[str, str] = {}
+        for table_id, body in tx.all("SELECT table_id, body FROM table_log ORDER BY table_id, seq"):
+            for e in map(event_from_dict, events_in(body)):
+                text = event_to_json(e)
+                chains[table_id] = chain = chain_hash(chains.get(table_id, ""), text)
+                row = (table_id, e.seq, e.round, e.kind, e.seat, text, chain)
+                tx.execute("INSERT INTO table_events VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        tx.execute("DROP TABLE table_log")
+
+    try:
+        db.run_now(job)
+    finally:
+        db.dialect.close()
+
+
+def test_a_new_sqlite_file_has_small_pages_and_an_existing_one_keeps_its_own(tmp_path: Path) -> None:
+    """A new file's pages are `PAGE_SIZE` bytes (set before WAL starts: never again after); a file
+    made before keeps its pages; either checkpoints every `CHECKPOINT_BYTES` of WAL."""
+    old = tmp_path / "old.db"
+    with sqlite3.connect(old) as made:  # SQLite's default pages, as servers made files before
+        made.execute("CREATE TABLE accounts (name TEXT PRIMARY KEY)")
+    for path, page in ((tmp_path / "new.db", PAGE_SIZE), (old, 4096)):
+        dialect = connect(str(path))
+        assert isinstance(dialect, Sqlite)
+        held = dialect.tx().one("PRAGMA page_size"), dialect.tx().one("PRAGMA wal_autocheckpoint")
+        assert held == ((page,), (CHECKPOINT_BYTES // page,))
+        dialect.close()

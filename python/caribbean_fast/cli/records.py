@@ -57,7 +57,7 @@ def recorded_options(store: SqliteStore) -> dict[str, Any]:
         run = json.loads(meta.get("run", "{}"))
     except ValueError:
         raise StoreError(f"{store.path}: malformed meta data: 'run' is not JSON") from None
-    deposit = next((e for e in (r.event for r in store.rows()) if e.kind == "deposit"), None)
+    deposit = next((e for r in store.rows() for e in r.events if e.kind == "deposit"), None)
     balance = deposit.public["args"]["amount"] if deposit is not None else None
     options = {"--seats": config["seats"], "--seed": config["seed"], "--balance": balance, "--limits": config["limits"]}
     if isinstance(run, dict):

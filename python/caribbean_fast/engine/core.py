@@ -194,7 +194,9 @@ class TableCore:
     def recorded(self, since: int = 0) -> list[Event]:
         """The table's events from event `since` on: the store's record, or the memory of a table
         without one."""
-        return self.events[since:] if self.store is None else [row.event for row in self.store.rows(since)]
+        if self.store is None:
+            return self.events[since:]
+        return [e for row in self.store.rows(since) for e in row.events if e.seq >= since]
 
     @staticmethod
     def _allows(check: Callable[..., object], *args: Any, **kwargs: Any) -> bool:

@@ -19,7 +19,16 @@ import orjson
 
 from .commands import ENGINE
 
-__all__ = ["COMMANDS", "Event", "Transfer", "canonical_json", "chain_hash", "event_from_json", "event_to_json"]
+__all__ = [
+    "COMMANDS",
+    "Event",
+    "Transfer",
+    "canonical_json",
+    "chain_hash",
+    "event_from_dict",
+    "event_from_json",
+    "event_to_json",
+]
 
 COMMANDS = frozenset(ENGINE)
 """Event kinds that record an input to the table (its args are in `public["args"]`); every other
@@ -117,7 +126,11 @@ def canonical_json(body: Mapping[str, Any]) -> str:
 
 
 def event_from_json(text: str) -> Event:
-    d = json.loads(text)
+    return event_from_dict(json.loads(text))
+
+
+def event_from_dict(d: Any) -> Event:
+    """The event from its JSON object as read (`json.loads` of `event_to_json`'s text)."""
     return Event(
         seq=d["seq"],
         round=d["round"],
@@ -131,7 +144,8 @@ def event_from_json(text: str) -> Event:
     )
 
 
-def chain_hash(previous: str, event_json: str) -> str:
+def chain_hash(previous: str, row_text: str) -> str:
     """Each stored row carries the hash of its text and the row before, so that changing, removing
-    or reordering a row breaks every hash after it."""
-    return hashlib.sha256((previous + event_json).encode()).hexdigest()
+    or reordering a row breaks every hash after it. A row's text is one event's JSON, or (the
+    server's record) a JSON array of a command's events, each as `event_to_json` writes it."""
+    return hashlib.sha256((previous + row_text).encode()).hexdigest()

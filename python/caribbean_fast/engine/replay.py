@@ -64,17 +64,23 @@ def table_config(meta: dict[str, str]) -> dict[str, Any]:
         raise StoreError(f"malformed meta data: {type(err).__name__}: {err}".partition("\n")[0]) from None
 
 
-def _check_chain(rows: list[Row]) -> None:
+def _check_chain(rows: list[Row]) -> list[Event]:
+    """The rows' events, in order, once every row's hash holds: each covers the row's text (one
+    event, or a command's events) and the hash before, whichever shape each row has, so a record
+    whose rows of one event go on in rows of a command checks as one chain."""
     previous = ""
     for i, row in enumerate(rows):
         if chain_hash(previous, row.text) != row.chain:
             raise AuditError(_round_of(row), f"row {i} does not match its hash: changed, removed or reordered")
         previous = row.chain
+    return [e for row in rows for e in row.events]
 
 
 def _round_of(row: Row) -> int | None:
+    """The round a row's command played in (its last event's: a command may close a round and
+    stand a seat up, or open a round after events between rounds)."""
     try:
-        return row.event.round
+        return row.events[-1].round
     except StoreError:
         return None
 
@@ -160,9 +166,7 @@ def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | N
     round goes on or is void by the variant's rule (`Timing.unfinished`). Pass the account book
     the table was playing with, if any."""
     _check_store(store, "restore")
-    rows = store.rows()
-    _check_chain(rows)
-    events = [r.event for r in rows]
+    events = _check_chain(store.rows())
     table, held = replay(store.read_meta(), events, clock, book)
     for event in table.events[held:]:
         store.append(event)
@@ -198,9 +202,7 @@ def verified(store: EventStore) -> tuple[Table, list[Event]]:
     """The record's table replayed and its events, after every check of the audit (row hashes,
     seeds against commitments, every round replayed); AuditError or StoreError naming the first
     failure. The events are then exactly what a table writes, whoever else touched the store."""
-    rows = store.rows()
-    _check_chain(rows)
-    events = [r.event for r in rows]
+    events = _check_chain(store.rows())
     try:
         _check_seeds(events)
     except (KeyError, TypeError, ValueError, AttributeError) as err:

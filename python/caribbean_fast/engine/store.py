@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Literal, Protocol
 from urllib.parse import quote
 
 from ..errors import StoreError
-from .events import Event, chain_hash, event_from_json, event_to_json
+from .events import Event, chain_hash, event_from_dict, event_to_json
 
 __all__ = ["IN_USE", "EventStore", "MemoryStore", "Row", "SqliteStore"]
 
@@ -29,18 +30,33 @@ IN_USE = "store in use by another writer"
 
 @dataclass(frozen=True)
 class Row:
-    """One stored event: its text as written and its chain hash."""
+    """One stored row: its text as written and its chain hash. The text is one event's JSON (an
+    object: the engine's stores, and the server's record as written before it kept a row a
+    command), or a JSON array of the events one command made, in order (the server's record)."""
 
     text: str
     chain: str
 
     @property
-    def event(self) -> Event:
-        """The event the row holds; StoreError for a row that is not one."""
+    def events(self) -> list[Event]:
+        """The events the row holds, in order; StoreError for a row that is not one event or a
+        non-empty array of them."""
         try:
-            return event_from_json(self.text)
-        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            found = json.loads(self.text)
+            events = [event_from_dict(d) for d in found] if isinstance(found, list) else [event_from_dict(found)]
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
             raise StoreError(f"a malformed row: {type(err).__name__}: {err}") from None
+        if not events:
+            raise StoreError("a malformed row: an array of no events")
+        return events
+
+    @property
+    def event(self) -> Event:
+        """The event a row of one event holds; StoreError for a row that is not one."""
+        events = self.events
+        if len(events) != 1:
+            raise StoreError(f"a row of {len(events)} events where one was expected")
+        return events[0]
 
 
 class EventStore(Protocol):
@@ -66,7 +82,8 @@ class EventStore(Protocol):
     def read_meta(self) -> dict[str, str]: ...
     def append(self, event: Event) -> None: ...
     def rows(self, since: int = 0) -> list[Row]:
-        """The rows in order, from event `since` on."""
+        """The rows in order, from the one holding event `since` on (a row holds one event, or,
+        in the server's record, the events of one command)."""
         ...
 
     def close(self) -> None: ...

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from ..errors import CaribbeanFastError, ServerError
-from .schema import SCHEMA, Dialect, Tx
+from .schema import OLD_RECORD, SCHEMA, Dialect, Tx, migration
 
 __all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect"]
 
@@ -47,6 +47,18 @@ _FAULTS = (
 )
 RECONNECT_FIRST, RECONNECT_MOST = 0.1, 5.0  # seconds between tries to reach a lost database
 BUSY_MS = 5000  # how long SQLite waits for another process's write lock before the batch fails
+PAGE_SIZE = 512
+"""Bytes a page of a new SQLite file (an existing file keeps its own). A commit writes each page it
+changed whole to the WAL, and a checkpoint writes it again to the file; each command changes a
+page of the record's index where its table's rows are (`schema`), whatever the page's size, so
+the smallest page writes the fewest bytes: a bench run's commits replayed five a commit wrote
+3.7 KB a command at 512 bytes, 4.7 KB at 1 KiB, 8.7 KB at 4 KiB (docs/benchmarks.md)."""
+CHECKPOINT_BYTES = 16 * 2**20
+"""WAL written before a commit copies its pages to the file (`wal_autocheckpoint`; SQLite's
+default, 1,000 pages, is 0.5 MiB at 512 bytes). A page changed again and again between two
+checkpoints (every table's latest index page, the lobby's) is copied once: the same commits
+wrote 8.8 KB a command at 0.5 MiB, 4.1 KB at 8 MiB, 3.7 KB at 16 MiB, 3.5 KB at 32 MiB, whose
+checkpoints each stall the commits twice as long."""
 
 
 class _SqliteTx:
@@ -82,15 +94,31 @@ class Sqlite:
         self._lease: TextIO | None = None
         if not create and not Path(path).is_file():
             raise ServerError(f"{path}: no server database there")
+        db = None
         try:
-            self._db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
+            db = self._db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
             _refuse_foreign(self._db, path)
+            if self._db.execute("PRAGMA page_count").fetchone()[0] == 0:  # a new file: before WAL, or never
+                self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            page = self._db.execute("PRAGMA page_size").fetchone()[0]
+            self._db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_BYTES // page}")
             self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+            self._db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
                 self._db.execute(statement)
+            old = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+            moved = self._db.execute(old, (OLD_RECORD,)).fetchone() is not None
+            if moved:
+                for statement in migration("body"):  # the old text, kept as text in the BLOB column
+                    self._db.execute(statement)
+            self._db.execute("COMMIT")
+            if moved:  # the old record went through the WAL: copied to the file, the WAL cut back
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.DatabaseError as err:
+            if db is not None:
+                self.rollback()  # the schema and the migration are all or nothing
             raise ServerError(f"{path}: not a server database: {err}") from None
 
     def tx(self) -> Tx:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.events import Event, event_from_json
+from ..engine.events import Event, event_from_dict
 from ..engine.history import round_proof, seat_history
 from ..variants import Variant
+from .record import events_in
 from .schema import Tx
 
 __all__ = ["Hold", "Holds"]
@@ -72,10 +73,10 @@ class Holds:
             return []
         dealt: list[tuple[int, int]] = []  # (round, seat)
         for h in (h for h in self.all if h.account == account):
-            sql = "SELECT DISTINCT round FROM table_events WHERE table_id = ? AND kind = 'dealt' AND seat = ?"
+            sql = "SELECT DISTINCT round FROM table_log WHERE table_id = ? AND dealt & ? <> 0"
             end = h.end if before is None else before if h.end is None else min(h.end, before)
             sql += " AND round >= ?" + ("" if end is None else " AND round < ?")
-            params = (self.table_id, h.seat, max(h.first, after + 1)) + (() if end is None else (end,))
+            params = (self.table_id, 1 << h.seat, max(h.first, after + 1)) + (() if end is None else (end,))
             rows = tx.all(sql + " ORDER BY round DESC LIMIT ?", (*params, last + 1))
             dealt += [(int(r), h.seat) for (r,) in rows]
         found: list[Round] = []
@@ -93,5 +94,8 @@ class Holds:
         return None
 
     def _round_events(self, tx: Tx, number: int) -> list[Event]:
-        sql = "SELECT body FROM table_events WHERE table_id = ? AND round = ? ORDER BY seq"
-        return [event_from_json(body) for (body,) in tx.all(sql, (self.table_id, number))]
+        """The round's events, from its opening to its close (its rows' place is the round; those
+        after a close are the next round's place, and left out here)."""
+        sql = "SELECT body FROM table_log WHERE table_id = ? AND round = ? ORDER BY seq"
+        found = [event_from_dict(e) for (body,) in tx.all(sql, (self.table_id, number)) for e in events_in(body)]
+        return [e for e in found if e.round == number]

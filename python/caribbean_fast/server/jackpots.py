@@ -1,18 +1,18 @@
 """A progressive's history from a table's record (`GET /api/progressive/<table>`): the meter after
 each round that moved it, and every prize the progressive paid.
 
-Read from the committed events (`table_events`), the ledger's transfers in and out of the meter
+Read from the committed events (`table_log`), the ledger's transfers in and out of the meter
 summed in order, so the history is the engine's own money and survives restarts. A prize is shown
 with its round, time, hand and amount, and no seat or account: which player won stays theirs.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..variants import Variant
 from .db import Tx
+from .record import events_in
 
 __all__ = ["MOST_POINTS", "progressive_history"]
 
@@ -28,10 +28,10 @@ def progressive_history(tx: Tx, table_id: str, v: Variant) -> dict[str, Any]:
     stake = v.progressive.stake if v.progressive is not None else 0  # a won bet's net is the prize less it
     points: list[dict[str, Any]] = []
     prizes: list[dict[str, Any]] = []
-    rows = tx.all("SELECT round, kind, body FROM table_events WHERE table_id = ? ORDER BY seq", (table_id,))
+    rows = tx.all("SELECT body FROM table_log WHERE table_id = ? ORDER BY seq", (table_id,))
     last = None
-    for number, kind, body in rows:
-        event = json.loads(body)
+    for event in (e for (body,) in rows for e in events_in(body)):
+        number, kind = event["round"], event["kind"]
         for source, target, amount in event["transfers"]:
             meter += int(amount) if target == "meter" else -int(amount) if source == "meter" else 0
         if kind == "settled":

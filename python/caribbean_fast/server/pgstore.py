@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 
 from ..errors import ServerError
-from .schema import SCHEMA, Tx
+from .schema import OLD_RECORD, SCHEMA, Tx, migration
 
 __all__ = ["Postgres", "lease_key"]
 
@@ -68,7 +68,11 @@ class Postgres:
             with self._db.transaction():
                 self._db.execute("SELECT pg_advisory_xact_lock(1)")  # one process creates the schema
                 for statement in SCHEMA:
-                    self._db.execute(statement)
+                    self._db.execute(statement.replace(" BLOB ", " BYTEA "))
+                old = self._db.execute("SELECT to_regclass(%s)", (OLD_RECORD,)).fetchone()
+                if old is not None and old[0] is not None:  # in the same transaction: all or nothing
+                    for statement in migration("convert_to(body, 'UTF8')"):
+                        self._db.execute(statement)
         except psycopg.Error as err:
             raise ServerError(f"cannot open the PostgreSQL database: {type(err).__name__}") from None
 

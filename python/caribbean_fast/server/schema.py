@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-__all__ = ["SCHEMA", "Dialect", "Tx"]
+__all__ = ["OLD_RECORD", "SCHEMA", "Dialect", "Tx", "migration"]
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS accounts (
@@ -26,12 +26,36 @@ SCHEMA = [
     "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",
     # each table's seats taken, meter and phase, as its serving process last published them
     "CREATE TABLE IF NOT EXISTS lobby_state (table_id TEXT PRIMARY KEY, state TEXT NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS table_events (
-        table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL, kind TEXT NOT NULL,
-        seat INTEGER, body TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
-    # game recall reads a table's rounds from the record, not from the table's memory
-    "CREATE INDEX IF NOT EXISTS table_events_round ON table_events (table_id, round)",
+    # Every table's record (`record.TableRecord`): a row per command, in the order written (a
+    # SQLite rowid table: each commit appends at its end), and one index, which restores a table
+    # in order, finds a round for game recall, and refuses a second row at a table's place. The
+    # small columns come before the text, so a row's are read without its overflow pages. BLOB
+    # is PostgreSQL's BYTEA (`pgstore` writes it so).
+    """CREATE TABLE IF NOT EXISTS table_log (
+        table_id TEXT NOT NULL, round INTEGER NOT NULL, seq INTEGER NOT NULL, dealt INTEGER,
+        funds INTEGER, chain TEXT NOT NULL, body BLOB NOT NULL)""",
+    "CREATE UNIQUE INDEX IF NOT EXISTS table_log_place ON table_log (table_id, round, seq)",
 ]
+
+OLD_RECORD = "table_events"
+"""The record as servers wrote it before `table_log`, a row per event: moved into `table_log` at
+start (`migration`), its rows as they were."""
+
+
+def migration(body: str) -> list[str]:
+    """The statements that move a database's old record into `table_log`, run in the transaction
+    that creates the schema and only while the old table exists (so at most once; all or
+    nothing): each event a row of its own, its text and chain hash unchanged (the audit checks
+    rows of one event and rows of a command as one chain), its round its place, its text as is
+    (`record.unpack` reads it). `body`: the dialect's expression of the old text as `table_log`'s
+    column holds it."""
+    return [
+        f"""INSERT INTO table_log (table_id, round, seq, dealt, funds, chain, body)
+            SELECT table_id, round, seq, CASE WHEN kind = 'dealt' AND seat IS NOT NULL THEN 1 << seat END,
+                CASE WHEN kind = 'funds' THEN 1 END, chain, {body}
+            FROM {OLD_RECORD}""",
+        f"DROP TABLE {OLD_RECORD}",
+    ]
 
 
 class Tx(Protocol):

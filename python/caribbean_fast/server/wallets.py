@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.events import event_from_json
 from ..engine.ledger import OUTSIDE
 from ..errors import InsufficientFundsError, ServerError
 from .db import Tx
+from .record import events_in
 
 __all__ = ["Books", "balance", "check_amount", "credit", "debit", "grant", "reconcile"]
 
@@ -70,7 +70,8 @@ def reconcile(tx: Tx) -> Books:
     """Sums the books: money granted, in wallets, and moved to tables by their records."""
     granted, wallets = tx.one("SELECT COALESCE(SUM(granted), 0), COALESCE(SUM(wallet), 0) FROM accounts") or (0, 0)
     net = 0
-    for (body,) in tx.all("SELECT body FROM table_events WHERE kind = 'funds'"):
-        for source, target, amount in event_from_json(body).transfers:
-            net += amount if source == OUTSIDE else -amount if target == OUTSIDE else 0
+    for (body,) in tx.all("SELECT body FROM table_log WHERE funds = 1"):
+        for event in (e for e in events_in(body) if e["kind"] == "funds"):
+            for source, target, amount in event["transfers"]:
+                net += int(amount) if source == OUTSIDE else -int(amount) if target == OUTSIDE else 0
     return Books(int(granted), int(wallets), net)
