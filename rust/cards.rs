@@ -30,6 +30,17 @@ pub fn card_text(card: Card) -> String {
 }
 
 /// The id of a card's text such as "As", "td" or "10h", if it is one.
+///
+/// ```
+/// use caribbean_fast::cards::{card_text, parse_card, rank, suit};
+///
+/// let ace = parse_card("As").unwrap();
+/// assert_eq!(ace, 51); // 4 * rank + suit: the ace is rank 12, spades suit 3
+/// assert_eq!((rank(ace), suit(ace)), (12, 3));
+/// assert_eq!(parse_card("10h"), parse_card("th"));
+/// assert_eq!(card_text(parse_card("10h").unwrap()), "Th");
+/// assert_eq!(parse_card("1x"), None);
+/// ```
 pub fn parse_card(text: &str) -> Option<Card> {
     let text = text.to_ascii_lowercase();
     let (rank_text, suit_text) = text.split_at(text.len().checked_sub(1)?);
@@ -75,6 +86,18 @@ impl fmt::Display for CardError {
 impl std::error::Error for CardError {}
 
 /// Checks that `cards` are `min..=max` distinct valid ids.
+///
+/// ```
+/// use caribbean_fast::cards::{validate, CardError};
+///
+/// assert_eq!(validate(&[0, 1, 2, 3, 4], 5, 7), Ok(()));
+/// assert_eq!(validate(&[0, 1, 2, 3, 0], 5, 7), Err(CardError::Repeated { card: 0 }));
+/// assert_eq!(
+///     validate(&[0, 1, 2, 3, 60], 5, 7),
+///     Err(CardError::BadId { position: 4, id: 60 })
+/// );
+/// assert!(validate(&[0, 1, 2, 3], 5, 7).is_err()); // too few
+/// ```
 pub fn validate(cards: &[Card], min: usize, max: usize) -> Result<(), CardError> {
     if cards.len() < min || cards.len() > max {
         return Err(CardError::BadCount {

@@ -8,6 +8,14 @@ use crate::cards::DECK_SIZE;
 pub const MOST: usize = 5;
 
 /// C(n, k), in a constant context.
+///
+/// ```
+/// use caribbean_fast::combinations::{choose, HANDS};
+///
+/// assert_eq!(choose(52, 5), 2_598_960);
+/// assert_eq!(choose(52, 5), HANDS);
+/// assert_eq!(choose(3, 5), 0);
+/// ```
 pub const fn choose(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
@@ -46,6 +54,15 @@ static BINOMIAL: [[u32; MOST + 1]; DECK_SIZE + 1] = binomials();
 
 /// The index of a strictly ascending set of at most `MOST` elements below `DECK_SIZE`, among
 /// all sets of its size: below C(n, len) when every element is below n.
+///
+/// ```
+/// use caribbean_fast::combinations::{index_of, HANDS, PAIRS};
+///
+/// // Pairs in order of their larger card: {0, 1}, {0, 2}, {1, 2}, {0, 3}, ...
+/// assert_eq!([index_of(&[0u8, 1]), index_of(&[0u8, 2]), index_of(&[1u8, 2])], [0, 1, 2]);
+/// assert_eq!(index_of(&[50u8, 51]), PAIRS - 1);
+/// assert_eq!(index_of(&[47u8, 48, 49, 50, 51]), HANDS - 1);
+/// ```
 #[inline(always)]
 pub fn index_of<T: Copy + Into<usize>>(sorted: &[T]) -> usize {
     sorted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from itertools import combinations
 
 import numpy as np
@@ -136,6 +137,86 @@ def test_bad_batches_name_the_row() -> None:
     big[45_000, 0] = 201
     with pytest.raises(InvalidCardsError, match="row 40000: card id 200"):
         evaluate_many(big)
+
+
+# Every integer dtype numpy has, under its sized names and its C names (on Linux `long long` is a
+# dtype of its own beside `long`, both 64 bits), and in the other byte order.
+INTEGER_DTYPES = [
+    *(np.dtype(f"{sign}int{bits}") for sign in ("", "u") for bits in (8, 16, 32, 64)),
+    *(np.dtype(t) for t in (np.intc, np.uintc, np.longlong, np.ulonglong, np.intp, np.uintp)),
+    *(np.dtype(t).newbyteorder("S") for t in ("int16", "uint32", "int64", "uint64")),
+]
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
+def test_every_integer_dtype_gives_uint8s_strengths(width: int) -> None:
+    rng = np.random.default_rng(width)
+    # 40,000 rows: several parallel tasks (16,384 rows each) and many conversion blocks in each
+    batch = np.argsort(rng.random((40_000, 52)), axis=1)[:, :width].astype(np.uint8)
+    expected = evaluate_many(batch)
+    for dtype in INTEGER_DTYPES:
+        assert np.array_equal(evaluate_many(batch.astype(dtype)), expected), dtype
+    assert np.array_equal(evaluate_many(np.asfortranarray(batch.astype(np.int64))), expected)
+    assert np.array_equal(evaluate_many(batch.astype(np.int32)[::-1])[::-1], expected)
+
+
+@given(
+    st.integers(5, 7).flatmap(lambda w: st.lists(hands(sizes=(w,)), min_size=1, max_size=30)),
+    st.sampled_from(INTEGER_DTYPES),
+)
+def test_many_of_any_integer_dtype_equals_one_by_one(batch: list[list[int]], dtype: np.dtype[np.integer]) -> None:
+    assert evaluate_many(np.array(batch, dtype=dtype)).tolist() == [evaluate(h).strength for h in batch]
+
+
+def _ids_not_cards(dtype: np.dtype[np.integer]) -> list[int]:
+    """Values of `dtype` that are no card id; those past a byte would wrap around to a card (260 to
+    4, -252 to 4) if the core narrowed them to uint8 without a check."""
+    info = np.iinfo(dtype)
+    values = [52, 63, 64, 255, 256, 260, -1, -252, 2**16 + 4, 2**32 + 4, 2**40, info.min, info.max]
+    return sorted({v for v in values if info.min <= v <= info.max and not 0 <= v <= 51})
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES, ids=str)
+def test_ids_out_of_range_are_refused_in_every_dtype(dtype: np.dtype[np.integer]) -> None:
+    good = parse_cards("As Ks Qs Js Ts 2c 3d")
+    for value in _ids_not_cards(dtype):
+        batch = np.tile(np.array(good, dtype=dtype), (50_000, 1))
+        batch[30_000, 4] = value
+        batch[45_000, 0] = value  # a later bad row, in another parallel task
+        if dtype == np.uint8:
+            message = f"row 30000: card id {value} at position 4 is not in 0..52"
+        else:
+            message = rf"row 30000: card ids must be in 0\.\.51, got \[51, 47, 43, 39, {value}, 0, 5\]"
+        with pytest.raises(InvalidCardsError, match=message):
+            evaluate_many(batch)
+
+
+def test_the_first_bad_row_is_named_whatever_its_fault() -> None:
+    good = parse_cards("As Ks Qs Js Ts")
+    batch = np.tile(np.array(good, dtype=np.int64), (20, 1))
+    batch[9, 0] = -1
+    batch[5, 1] = batch[5, 0]
+    with pytest.raises(InvalidCardsError, match="row 5: card As appears twice"):
+        evaluate_many(batch)
+    batch[3, 2] = 2**40
+    with pytest.raises(InvalidCardsError, match=r"row 3: card ids must be in 0\.\.51, got \[51, 47, 1099511627776, "):
+        evaluate_many(batch)
+
+
+def test_wide_dtypes_are_read_in_place_without_a_converted_copy() -> None:
+    """The core reads int64 ids where they are: numpy allocates nothing near the size of even a
+    uint8 copy of the batch (tracemalloc sees numpy's allocations; no timing here)."""
+    batch = np.tile(np.array(parse_cards("As Ks Qs Js Ts 2c 3d"), dtype=np.int64), (1_000_000, 1))
+    evaluate_many(batch[:10])  # whatever a first call caches
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        out = evaluate_many(batch)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert out.shape == (1_000_000,) and int(out[0]) == DISTINCT_STRENGTHS
+    assert peak < batch.size // 4  # a uint8 copy alone is batch.size bytes
 
 
 @pytest.mark.parametrize(

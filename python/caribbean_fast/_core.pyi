@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension module (rust/py/)."""
 
 from collections.abc import Callable, Sequence
-from typing import final
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,7 @@ SIM_OUTCOMES: list[str]
 MAX_SEATS: int
 MAX_EXCHANGES: int
 
-def evaluate_many(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]: ...
+def evaluate_many(cards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint16]: ...
 def best_five(cards: Sequence[int]) -> tuple[int, bytes]: ...
 def class_of(strength: int) -> int: ...
 def class_floors() -> list[int]: ...

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from .cards import CardsLike, format_cards, parse_cards
-from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = [
     "DISTINCT_STRENGTHS",
@@ -182,7 +183,10 @@ def value_of_ids(ids: Sequence[int]) -> HandValue:
     return HandValue(strength, _CLASSES[_core.class_of(strength)], _best_first(tuple(five)))
 
 
-def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.integer[Any]]:
+    """The cards as a C-contiguous integer array in the machine's byte order, the dtype kept: the
+    core reads every integer dtype in place and checks each id itself. Only an array that is not
+    C-contiguous or not in native byte order is copied (once, in its own dtype)."""
     if isinstance(cards, np.ma.MaskedArray):  # np.asarray would drop the mask, evaluating masked cards
         raise ArgumentTypeError("cards: a masked array's mask would be ignored; pass the rows to evaluate")
     try:
@@ -193,16 +197,17 @@ def _as_card_array(cards: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         raise ArgumentTypeError(f"cards must be an integer array of card ids, not dtype {array.dtype}")
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
         raise ArgumentError(f"cards must have shape (n, 5), (n, 6) or (n, 7), not {array.shape}")
-    if array.dtype != np.uint8 and array.size:
-        bad = np.flatnonzero(((array < 0) | (array > 51)).any(axis=1))
-        if bad.size:
-            row = int(bad[0])
-            raise InvalidCardsError(f"row {row}: card ids must be in 0..51, got {array[row].tolist()}")
-    return np.ascontiguousarray(array, dtype=np.uint8)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    return np.ascontiguousarray(array)
 
 
 def evaluate_many(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     """Strengths of an (n, 5|6|7) array of card ids, computed on every core with the GIL released.
+
+    Any integer dtype is read in place, with no converted copy; uint8, the fewest bytes to read,
+    is the fastest. An array that is not C-contiguous (a transposed or strided view) or not in the
+    machine's byte order is copied once first, in its own dtype.
 
     Raises InvalidCardsError naming the first row with an id outside 0..51 or a repeated card,
     TypeError for a non-integer array, and ValueError for a wrong shape."""

@@ -10,7 +10,58 @@ const CHUNK_ROWS: usize = 1 << 14;
 /// A bad row of a batch: its index and what is wrong with it.
 pub type RowError = (usize, CardError);
 
-/// Strengths of `rows` (each `W` ids), or the first bad row.
+/// Rows whose ids a task converts at a time from a wider type: their cards stay in the
+/// first-level cache, so each id is read from memory once. (Converting a row's ids as the row is
+/// evaluated was slower: the loads from memory then wait on the hand's table lookups.)
+const BLOCK_ROWS: usize = 256;
+
+/// An integer type that a batch's card ids may come in, as numpy's integer dtypes do. A batch of
+/// `u8` is read as it stands; a wider or signed one a few hundred rows at a time, converted into
+/// a small buffer, so that no array of ids is ever converted (copied) whole.
+pub trait CardId: Copy + Send + Sync {
+    /// The value as a `Card` when it fits in one (52..=255 stay bad ids, for the row's check);
+    /// any other value (negative, or 256 and up) becomes 255, never a wrapped-around valid id.
+    fn to_card(self) -> Card;
+
+    /// `ids` as cards (each `to_card`): converted into `buf` (at least as long), or borrowed
+    /// when they are cards already.
+    #[inline]
+    fn as_cards<'a>(ids: &'a [Self], buf: &'a mut [Card]) -> &'a [Card] {
+        let buf = &mut buf[..ids.len()];
+        for (card, &id) in buf.iter_mut().zip(ids) {
+            *card = id.to_card();
+        }
+        buf
+    }
+}
+
+impl CardId for Card {
+    #[inline(always)]
+    fn to_card(self) -> Card {
+        self
+    }
+
+    #[inline(always)]
+    fn as_cards<'a>(ids: &'a [Self], _: &'a mut [Card]) -> &'a [Card] {
+        ids
+    }
+}
+
+macro_rules! card_ids {
+    ($($t:ty as $unsigned:ty),*) => {$(
+        impl CardId for $t {
+            #[inline(always)]
+            fn to_card(self) -> Card {
+                // A negative value becomes a large unsigned one: both saturate to 255.
+                (self as $unsigned).min(255) as Card
+            }
+        }
+    )*};
+}
+
+card_ids!(u16 as u16, u32 as u32, u64 as u64, i8 as u8, i16 as u16, i32 as u32, i64 as u64);
+
+/// Strengths of `rows` (each `W` cards), or the first bad row.
 fn strengths_of<const W: usize>(
     t: &Tables,
     first_row: usize,
@@ -38,6 +89,26 @@ fn strengths_of<const W: usize>(
     Ok(())
 }
 
+/// `strengths_of` of ids of any `CardId` type, `BLOCK_ROWS` rows at a time.
+fn strengths_of_ids<T: CardId, const W: usize>(
+    t: &Tables,
+    first_row: usize,
+    rows: &[T],
+    out: &mut [u16],
+) -> Result<(), RowError> {
+    let mut buf = [0 as Card; BLOCK_ROWS * 7];
+    let blocks = rows.chunks(BLOCK_ROWS * W).zip(out.chunks_mut(BLOCK_ROWS));
+    for (b, (ids, out)) in blocks.enumerate() {
+        strengths_of::<W>(
+            t,
+            first_row + b * BLOCK_ROWS,
+            T::as_cards(ids, &mut buf),
+            out,
+        )?;
+    }
+    Ok(())
+}
+
 fn first_error(a: Result<(), RowError>, b: Result<(), RowError>) -> Result<(), RowError> {
     match (a, b) {
         (Err(x), Err(y)) => Err(if x.0 <= y.0 { x } else { y }),
@@ -46,19 +117,46 @@ fn first_error(a: Result<(), RowError>, b: Result<(), RowError>) -> Result<(), R
     }
 }
 
-fn strengths_parallel<const W: usize>(rows: &[Card], out: &mut [u16]) -> Result<(), RowError> {
+fn strengths_parallel<T: CardId, const W: usize>(
+    rows: &[T],
+    out: &mut [u16],
+) -> Result<(), RowError> {
     let t = tables();
     out.par_chunks_mut(CHUNK_ROWS)
         .zip(rows.par_chunks(CHUNK_ROWS * W))
         .enumerate()
-        .map(|(i, (o, r))| strengths_of::<W>(t, i * CHUNK_ROWS, r, o))
+        .map(|(i, (o, r))| strengths_of_ids::<T, W>(t, i * CHUNK_ROWS, r, o))
         .reduce(|| Ok(()), first_error)
 }
 
 /// Strengths of the hands in `rows`, `width` (5 to 7) ids each, written to `out` (one per row).
-/// Fails with the first row holding an id outside 0..52 or a repeated card; a width outside
-/// 5..=7 or an `out` of the wrong length fails as row 0 with `BadCount`.
-pub fn strengths(rows: &[Card], width: usize, out: &mut [u16]) -> Result<(), RowError> {
+/// The ids may be any integer type (`CardId`): no converted copy of `rows` is made.
+///
+/// Fails with the first row holding an id outside 0..52 or a repeated card; a bad id that is no
+/// `u8` (negative, or past 255) is reported as `BadId` with id 255. A width outside 5..=7 or an
+/// `out` of the wrong length fails as row 0 with `BadCount`.
+///
+/// ```
+/// use caribbean_fast::cards::{parse_card, CardError};
+/// use caribbean_fast::eval::batch::strengths;
+///
+/// // A royal flush and a nine-high straight flush, as i64 ids (numpy's default integer).
+/// let ids: Vec<i64> = "As Ks Qs Js Ts 9s 8s 7s 6s 5s"
+///     .split(' ')
+///     .map(|t| i64::from(parse_card(t).unwrap()))
+///     .collect();
+/// let mut out = [0u16; 2];
+/// strengths(&ids, 5, &mut out).unwrap();
+/// assert_eq!(out, [7462, 7457]);
+///
+/// // A negative id is refused, never wrapped around to a card.
+/// let bad: [i64; 5] = [0, 1, 2, 3, -1];
+/// assert_eq!(
+///     strengths(&bad, 5, &mut out[..1]),
+///     Err((0, CardError::BadId { position: 4, id: 255 }))
+/// );
+/// ```
+pub fn strengths<T: CardId>(rows: &[T], width: usize, out: &mut [u16]) -> Result<(), RowError> {
     if !(5..=7).contains(&width) || rows.len() != out.len() * width {
         return Err((
             0,
@@ -70,9 +168,9 @@ pub fn strengths(rows: &[Card], width: usize, out: &mut [u16]) -> Result<(), Row
         ));
     }
     match width {
-        5 => strengths_parallel::<5>(rows, out),
-        6 => strengths_parallel::<6>(rows, out),
-        _ => strengths_parallel::<7>(rows, out),
+        5 => strengths_parallel::<T, 5>(rows, out),
+        6 => strengths_parallel::<T, 6>(rows, out),
+        _ => strengths_parallel::<T, 7>(rows, out),
     }
 }
 

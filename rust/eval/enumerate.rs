@@ -22,6 +22,16 @@ const HIST: usize = 1 << 13;
 type Histogram = Box<[u32; HIST]>;
 
 /// How many hands of `size` cards (5 or 7) have each strength: index = strength.
+///
+/// ```
+/// use caribbean_fast::eval::{enumerate::strength_histogram, DISTINCT_STRENGTHS};
+///
+/// let five = strength_histogram(5);
+/// assert_eq!(five.len(), DISTINCT_STRENGTHS as usize + 1); // strength 0 is no hand's
+/// assert_eq!(five.iter().sum::<u64>(), 2_598_960);
+/// assert_eq!(five.iter().filter(|&&n| n > 0).count(), 7462);
+/// assert_eq!(five[DISTINCT_STRENGTHS as usize], 4); // one royal flush a suit
+/// ```
 pub fn strength_histogram(size: usize) -> Vec<u64> {
     let t = tables();
     let mut firsts: Vec<(Card, Card)> = (0..N)

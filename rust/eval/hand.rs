@@ -33,6 +33,18 @@ static CARDS: [(u64, u64); 64] = {
 };
 
 /// Five to seven distinct cards (or fewer, on the way there), as a key and a card mask.
+///
+/// ```
+/// use caribbean_fast::eval::{tables, Hand, DISTINCT_STRENGTHS};
+///
+/// let t = tables();
+/// let royal = Hand::of(&[48, 44, 40, 36, 32]); // Ac Kc Qc Jc Tc
+/// assert_eq!((royal.len(), royal.strength(t)), (5, DISTINCT_STRENGTHS));
+/// // A card at a time: the 2c makes six cards, whose best five are still the royal flush.
+/// let six = royal.add_card(0);
+/// assert_eq!(six.len(), 6);
+/// assert_eq!(six.strength(t), t.strength(&[48, 44, 40, 36, 32, 0]));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hand {
     key: u64,

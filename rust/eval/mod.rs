@@ -94,11 +94,37 @@ impl Tables {
     }
 
     /// The lowest strength of a class.
+    ///
+    /// ```
+    /// use caribbean_fast::eval::{tables, HandClass};
+    ///
+    /// let t = tables();
+    /// let flush = t.class_floor(HandClass::Flush);
+    /// assert_eq!(t.class_of(flush), HandClass::Flush);
+    /// assert_eq!(t.class_of(flush - 1), HandClass::Straight);
+    /// assert_eq!(t.class_floor(HandClass::HighCard), 1);
+    /// ```
     pub fn class_floor(&self, class: HandClass) -> u16 {
         self.class_floor[class as usize]
     }
 
     /// The strength and the best five of 5 to 7 distinct valid ids (the first best found).
+    ///
+    /// ```
+    /// use caribbean_fast::cards::parse_card;
+    /// use caribbean_fast::eval::{tables, HandClass};
+    ///
+    /// let t = tables();
+    /// let hand: Vec<u8> = "9h 9d 9c 4s 4h Ac Kd"
+    ///     .split(' ')
+    ///     .map(|c| parse_card(c).unwrap())
+    ///     .collect();
+    /// let (strength, mut five) = t.best_five(&hand);
+    /// assert_eq!(strength, t.strength(&hand));
+    /// five.sort();
+    /// assert_eq!(five, [10, 11, 28, 29, 30]); // 4h 4s 9c 9d 9h: nines full, no ace or king
+    /// assert_eq!(t.class_of(strength), HandClass::FullHouse);
+    /// ```
     pub fn best_five(&self, cards: &[Card]) -> (u16, [Card; 5]) {
         let n = cards.len();
         let mut best = (0u16, [0; 5]);
@@ -118,7 +144,23 @@ impl Tables {
     }
 }
 
-/// The strength of 5 to 7 distinct valid card ids.
+/// The strength of 5 to 7 distinct valid card ids (check them first with
+/// `cards::validate`: other input reads some strength, never panics).
+///
+/// ```
+/// use caribbean_fast::cards::parse_card;
+/// use caribbean_fast::eval::{strength, tables, HandClass, DISTINCT_STRENGTHS};
+///
+/// let ids = |text: &str| -> Vec<u8> { text.split(' ').map(|c| parse_card(c).unwrap()).collect() };
+/// assert_eq!(strength(&ids("As Ks Qs Js Ts")), DISTINCT_STRENGTHS); // the royal flush
+/// // Seven cards are worth their best five: a pair of aces beats a pair of kings.
+/// let aces = strength(&ids("Ah Ad 9c 7s 5h 3d 2c"));
+/// let kings = strength(&ids("Kh Kd Qc Js 9h 3d 2c"));
+/// assert!(aces > kings);
+/// assert_eq!(tables().class_of(aces), HandClass::OnePair);
+/// // Suits never break ties.
+/// assert_eq!(strength(&ids("Ah Ad 9c 7s 5h")), strength(&ids("As Ac 9d 7h 5s")));
+/// ```
 #[inline]
 pub fn strength(cards: &[Card]) -> u16 {
     tables().strength(cards)

@@ -47,6 +47,21 @@ fn pair_index(a: Card, b: Card) -> usize {
 }
 
 impl Situations {
+    /// Every situation, and the tables that find one from any deal.
+    ///
+    /// ```
+    /// use caribbean_fast::combinations::choose;
+    /// use caribbean_fast::exact::holdem::Situations;
+    ///
+    /// let situations = Situations::build();
+    /// let concrete: usize = situations.weight.iter().map(|&w| w as usize).sum();
+    /// assert_eq!(concrete, choose(52, 2) * choose(50, 3)); // two cards, then a flop of the rest
+    /// // A deal and its image under a renaming of suits (clubs and spades swapped) are one
+    /// // situation: As Ks on 2c 7c Qh, and Ac Kc on 2s 7s Qh.
+    /// let a = situations.find(&[51, 47], &[0, 20, 42]);
+    /// let b = situations.find(&[48, 44], &[3, 23, 42]);
+    /// assert_eq!(a, b);
+    /// ```
     pub fn build() -> Self {
         let deck: Vec<Card> = (0..52).collect();
         let flops = combinations::<3>(&deck);
@@ -223,6 +238,25 @@ fn outcome_counts(s: u16, qualifier: u16, no_qualify: u32, lower: u32, equal: u3
 
 /// Counts per situation, `CELLS` per row (class slot * 4 + outcome), weighted to cover every
 /// deal: rows add up to weight * C(47, 2) * C(45, 2).
+///
+/// Not run as a test (it walks every board: half a minute on two cores); `direct_counts` shows
+/// the same counts for one situation.
+///
+/// ```no_run
+/// use caribbean_fast::cards::parse_card;
+/// use caribbean_fast::eval::strength;
+/// use caribbean_fast::exact::holdem::{direct_counts, enumerate, Situations, CLASSES, OUTCOMES};
+///
+/// let qualifier = strength(&["4c", "4d", "5h", "3s", "2c"].map(|c| parse_card(c).unwrap()));
+/// let situations = Situations::build();
+/// let counts = enumerate(&situations, qualifier);
+/// let row = |id: usize| &counts[id * CLASSES * OUTCOMES..][..CLASSES * OUTCOMES];
+/// // A situation's row is its weight times the counts of any one deal it stands for.
+/// let (hole, flop) = ([51, 47], [0, 20, 42]); // As Ks, 2c 7c Qh
+/// let id = situations.find(&hole, &flop) as usize;
+/// let one = direct_counts(&hole, &flop, qualifier);
+/// assert!(row(id).iter().zip(one).all(|(&n, d)| n == situations.weight[id] * d));
+/// ```
 pub fn enumerate(situations: &Situations, qualifier: u16) -> Vec<u32> {
     enumerate_with_progress(situations, qualifier, &|_| {})
 }
@@ -305,6 +339,24 @@ fn add_board(
 }
 
 /// One situation's counts by visiting every turn, river and dealer pair: the slow check.
+///
+/// ```
+/// use caribbean_fast::cards::parse_card;
+/// use caribbean_fast::eval::strength;
+/// use caribbean_fast::exact::holdem::{direct_counts, DEALS_PER_FLOP, OUTCOMES};
+///
+/// // The dealer qualifies with a pair of fours or better: 4-4-5-3-2 is the lowest such hand.
+/// let qualifier = strength(&["4c", "4d", "5h", "3s", "2c"].map(|c| parse_card(c).unwrap()));
+/// let hole = ["As", "Ks"].map(|c| parse_card(c).unwrap());
+/// let flop = ["Qs", "Js", "2d"].map(|c| parse_card(c).unwrap());
+/// let counts = direct_counts(&hole, &flop, qualifier);
+/// assert_eq!(counts.iter().map(|&n| u64::from(n)).sum::<u64>(), DEALS_PER_FLOP);
+/// // Cells are (class slot, showdown): the top slot is the royal flush, made with Ts on the
+/// // turn or river, which the dealer can only tie with a royal flush of its own (none is left).
+/// let royal = &counts[counts.len() - OUTCOMES..];
+/// assert_eq!(royal[0] + royal[1], 46 * 990); // Ts and any other card, every dealer pair
+/// assert_eq!(royal[2] + royal[3], 0);
+/// ```
 pub fn direct_counts(hole: &[Card; 2], flop: &[Card; 3], qualifier: u16) -> [u32; CELLS] {
     let t = tables();
     let rest: Vec<Card> = (0..52)

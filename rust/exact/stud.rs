@@ -201,6 +201,21 @@ fn canonical_hands() -> Vec<([Card; 5], u32)> {
 
 /// Every canonical situation for a dealer that qualifies from strength `qualifier` up; the
 /// weights add up to 52 * C(51, 5) and each row's counts to 163,185.
+///
+/// ```
+/// use caribbean_fast::combinations::choose;
+/// use caribbean_fast::eval::{strength, LOWEST_ACE_KING};
+/// use caribbean_fast::exact::stud::{direct_counts, enumerate, DEALER_HANDS};
+///
+/// let qualifier = strength(&LOWEST_ACE_KING); // the dealer qualifies with Ace-King or better
+/// let rows = enumerate(qualifier); // every deal, a few seconds on two cores
+/// let deals: u64 = rows.iter().map(|r| u64::from(r.weight)).sum();
+/// assert_eq!(deals, 52 * choose(51, 5) as u64);
+/// assert!(rows.iter().all(|r| r.counts.iter().sum::<u32>() == DEALER_HANDS));
+/// // Any row agrees with the slow count of its own deal (the up card is a club: id 4 * rank).
+/// let row = rows[rows.len() / 2];
+/// assert_eq!(row.counts, direct_counts(&row.hand, 4 * row.up_rank, qualifier));
+/// ```
 pub fn enumerate(qualifier: u16) -> Vec<StudSituation> {
     enumerate_with_progress(qualifier, &|_| {})
 }
@@ -232,6 +247,19 @@ pub fn enumerate_with_progress(
 }
 
 /// The counts for one (hand, up card) by visiting every hidden dealer hand: the slow check.
+///
+/// ```
+/// use caribbean_fast::cards::parse_card;
+/// use caribbean_fast::eval::{strength, LOWEST_ACE_KING};
+/// use caribbean_fast::exact::stud::{direct_counts, DEALER_HANDS};
+///
+/// let qualifier = strength(&LOWEST_ACE_KING);
+/// let hand = ["Ah", "Ad", "Kc", "7s", "2h"].map(|c| parse_card(c).unwrap());
+/// let up = parse_card("Qc").unwrap();
+/// let [not_qualifying, lower, equal, higher] = direct_counts(&hand, up, qualifier);
+/// assert_eq!(not_qualifying + lower + equal + higher, DEALER_HANDS);
+/// assert!(lower > higher); // a pair of aces beats most qualifying dealers
+/// ```
 pub fn direct_counts(hand: &[Card; 5], up: Card, qualifier: u16) -> [u32; 4] {
     let t = tables();
     let rest: Vec<Card> = (0..52).filter(|c| *c != up && !hand.contains(c)).collect();

@@ -2,16 +2,46 @@
 
 use super::checks::{argument_error, require, strength};
 use super::errors::invalid_cards;
-use crate::cards::{validate, CardError};
-use crate::eval::{batch, enumerate::strength_histogram, tables, HandClass, DISTINCT_STRENGTHS};
-use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use crate::cards::{validate, Card, CardError};
+use crate::eval::batch::{self, CardId};
+use crate::eval::{enumerate::strength_histogram, tables, HandClass, DISTINCT_STRENGTHS};
+use numpy::{Element, PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use std::any::TypeId;
+use std::fmt::Debug;
 
-/// Strengths of an (n, 5|6|7) uint8 array of card ids, on every core, without the GIL.
+/// An (n, 5|6|7) array of card ids in any of numpy's integer dtypes, borrowed as it stands.
+#[derive(FromPyObject)]
+enum CardIds<'py> {
+    U8(PyReadonlyArray2<'py, u8>),
+    I8(PyReadonlyArray2<'py, i8>),
+    U16(PyReadonlyArray2<'py, u16>),
+    I16(PyReadonlyArray2<'py, i16>),
+    U32(PyReadonlyArray2<'py, u32>),
+    I32(PyReadonlyArray2<'py, i32>),
+    U64(PyReadonlyArray2<'py, u64>),
+    I64(PyReadonlyArray2<'py, i64>),
+}
+
+/// Strengths of an (n, 5|6|7) C-contiguous array of card ids of any integer dtype, read in
+/// place (no copy, whatever the dtype), on every core, without the GIL.
 #[pyfunction]
-fn evaluate_many<'py>(
+fn evaluate_many<'py>(py: Python<'py>, cards: CardIds<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+    match &cards {
+        CardIds::U8(a) => strengths(py, a),
+        CardIds::I8(a) => strengths(py, a),
+        CardIds::U16(a) => strengths(py, a),
+        CardIds::I16(a) => strengths(py, a),
+        CardIds::U32(a) => strengths(py, a),
+        CardIds::I32(a) => strengths(py, a),
+        CardIds::U64(a) => strengths(py, a),
+        CardIds::I64(a) => strengths(py, a),
+    }
+}
+
+fn strengths<'py, T: CardId + Element + Debug + 'static>(
     py: Python<'py>,
-    cards: PyReadonlyArray2<'py, u8>,
+    cards: &PyReadonlyArray2<'py, T>,
 ) -> PyResult<Bound<'py, PyArray1<u16>>> {
     let [n, width] = [cards.shape()[0], cards.shape()[1]];
     let rows = cards
@@ -25,6 +55,14 @@ fn evaluate_many<'py>(
             py,
             format!("each row must hold 5 to 7 cards: {fault}"),
         )),
+        // Ids wider than a card's byte are named as given: -1 or 2**40, not the 255 they read as.
+        Err((row, CardError::BadId { .. })) if TypeId::of::<T>() != TypeId::of::<Card>() => {
+            let ids = &rows[row * width..(row + 1) * width];
+            Err(invalid_cards(
+                py,
+                format!("row {row}: card ids must be in 0..51, got {ids:?}"),
+            ))
+        }
         Err((row, fault)) => Err(invalid_cards(py, format!("row {row}: {fault}"))),
     }
 }

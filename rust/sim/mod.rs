@@ -149,6 +149,42 @@ pub(crate) fn add_counts(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
 }
 
 /// Counts of the rounds of chunks `chunks` of a run of `total_rounds` rounds seeded `seed`.
+///
+/// ```
+/// use caribbean_fast::eval::{strength, tables, HandClass, LOWEST_ACE_KING};
+/// use caribbean_fast::sim::decisions::StudDecisions;
+/// use caribbean_fast::sim::rng::CHUNK_ROUNDS;
+/// use caribbean_fast::sim::stud::StudGame;
+/// use caribbean_fast::sim::{simulate, Buckets, Game, OUTCOMES};
+///
+/// // Caribbean Stud, one seat that raises with Ace-King or better; the dealer qualifies alike.
+/// let t = tables();
+/// let ace_king = strength(&LOWEST_ACE_KING);
+/// let class_cuts = HandClass::ALL.map(|c| match c {
+///     HandClass::AceKing => ace_king,
+///     _ => t.class_floor(c),
+/// });
+/// let game = StudGame {
+///     seats: 1,
+///     qualifier: ace_king,
+///     decisions: StudDecisions::threshold(ace_king),
+///     first: Buckets::new(&[1]), // one bucket: the first five cards are not told apart
+///     classes: Buckets::new(&class_cuts),
+///     exchange: None,
+/// };
+/// let rounds = 4 * CHUNK_ROUNDS;
+/// let counts = simulate(&game, 7, 0..4, rounds);
+/// assert_eq!((counts.len(), counts.iter().sum::<u64>()), (game.cells(), rounds));
+/// // The cells are (seat, first, class, exchanges, outcome): here class * OUTCOMES + outcome,
+/// // and outcome 0 is folded. Only hands below Ace-King fold.
+/// let folded = |class: HandClass| counts[class as usize * OUTCOMES];
+/// assert!(folded(HandClass::HighCard) > 0);
+/// assert!(HandClass::ALL[1..].iter().all(|&c| folded(c) == 0));
+/// // The same seed and chunks give the same counts, however the chunks are run.
+/// let halves = [simulate(&game, 7, 0..2, rounds), simulate(&game, 7, 2..4, rounds)];
+/// let joined: Vec<u64> = halves[0].iter().zip(&halves[1]).map(|(a, b)| a + b).collect();
+/// assert_eq!(joined, counts);
+/// ```
 pub fn simulate<G: Game>(game: &G, seed: u64, chunks: Range<u64>, total_rounds: u64) -> Vec<u64> {
     let t = tables();
     chunks
