@@ -29,12 +29,15 @@ class ServerBook:
     def __init__(self) -> None:
         self._limits: dict[str, Limit] = {}
         self.pending: Counter[str] = Counter()  # accounts with a change some table has not committed
+        self.version = 0  # moves whenever a limit may have: a view made before shows an old one
 
     def load(self, tx: Tx) -> None:
         """Reads the limits that no table here is changing."""
         for account, amount, changed in tx.all("SELECT account, amount, changed FROM limits"):
-            if not self.pending[account]:
-                self._limits[account] = (amount, datetime.fromisoformat(changed) if changed else None)
+            limit = (amount, datetime.fromisoformat(changed) if changed else None)
+            if not self.pending[account] and self._limits.get(account) != limit:
+                self._limits[account] = limit
+                self.version += 1
 
     def limit(self, account: str) -> Limit:
         return self._limits.get(account, (None, None))
@@ -44,6 +47,7 @@ class ServerBook:
         before = self.limit(account)
         self._limits[account] = limit
         self.pending[account] += 1
+        self.version += 1
         return before
 
     def settled(self, account: str) -> None:
@@ -58,6 +62,7 @@ class ServerBook:
         self.settled(account)
         if self._limits.get(account) == limit:
             self._limits[account] = before
+            self.version += 1
 
 
 class TableBook:

@@ -89,10 +89,11 @@ class Owner:
         self._idle = False  # the owner waits for its queue: nothing of a command is under way
         self._free = asyncio.Event()  # cleared while a command runs in its caller's task (`submit`)
         self._free.set()
+        self._landing: asyncio.Future[Any] | None = None  # a commit whose caller was cancelled
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events counted in the metrics
-        self._frames: dict[int | None, str] = {}  # view frames of the table's state at `_frames_at` events
-        self._frames_at = -1
+        self._frames: dict[int | None, str] = {}  # view frames of the state `_frames_at`: events, limits
+        self._frames_at = (-1, -1)
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -102,7 +103,7 @@ class Owner:
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
         table = await self.db.run(lambda tx: self._open_job(tx, record, holds))
         self.record, self.holds, self.table = record, holds, table
-        self._seen, self._frames_at = table.seq, -1
+        self._seen, self._frames_at = table.seq, (-1, -1)
         self._sync_players()
 
     def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> Table:
@@ -131,8 +132,9 @@ class Owner:
             self._fail(why or "it could not be opened")
 
     async def stop(self) -> None:
-        """Stops serving: the command under way, those queued and any later are refused
-        `unavailable`."""
+        """Stops serving: the commands queued and any later are refused `unavailable`; one
+        under way in the owner's task is refused too, one in its caller's task ends with its
+        commit (`submit`)."""
         self.gone = True
         tasks = self._cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -217,7 +219,8 @@ class Owner:
             try:
                 return await self._execute(command, account)
             finally:
-                self._free.set()
+                if self._landing is None:  # else the table is freed when that commit lands
+                    self._free.set()
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, account, done))
         return await done
@@ -239,14 +242,15 @@ class Owner:
             self._idle = True
             item = await self._queue.get()
             self._idle = False
-            await self._free.wait()  # a command running in its caller's task ends first
             if item is None:
+                await self._free.wait()  # a command running in its caller's task ends first
                 self._tick_queued = False
                 if self.down is None:
                     await self._guarded(self._tick)
                 continue
             command, account, done = item
             try:
+                await self._free.wait()
                 result = await self._execute(command, account)
                 if not done.cancelled():
                     done.set_result(result)
@@ -464,6 +468,7 @@ class Owner:
         try:
             await asyncio.shield(landing)
         except asyncio.CancelledError:  # the caller went away: the commit still lands, and counts
+            self._landing = landing  # nothing else runs on the table until it has
             landing.add_done_callback(self._landed_late)
             raise
         except Exception as err:
@@ -477,7 +482,7 @@ class Owner:
 
     def _committed(self) -> None:
         """The table's moves are in the record: its answers may go out, and its views."""
-        self._frames_at = -1  # a commit may change what a view shows without an event (a limit)
+        self._frames_at = (-1, -1)  # a commit may change what a view shows without an event
         self.book.settle()
         self._sync_players()
         self._count_rounds()
@@ -486,14 +491,19 @@ class Owner:
 
     def _landed_late(self, landing: asyncio.Future[Any]) -> None:
         """A commit whose caller was cancelled has landed: the table goes on as after any commit,
-        or, when it failed, stops (its memory moved where the record may not have)."""
-        if self.gone or self.table is None:
-            return
-        err = None if landing.cancelled() else landing.exception()
-        if landing.cancelled() or err is not None:
-            self._fail(f"a commit failed: {err or 'cancelled'}")
-            return
-        self._committed()
+        or, when it failed, stops (its memory moved where the record may not have); then the
+        table is free for the next command."""
+        self._landing = None
+        try:
+            if self.gone or self.table is None:
+                return
+            err = None if landing.cancelled() else landing.exception()
+            if landing.cancelled() or err is not None:
+                self._fail(f"a commit failed: {err or 'cancelled'}")
+                return
+            self._committed()
+        finally:
+            self._free.set()
 
     def _seating(self) -> list[Event]:
         return [e for e in self.record.pending_events() if e.kind in _SEATING]
@@ -555,9 +565,9 @@ class Owner:
     def view_frame(self, seat: int | None) -> str:
         """A seat's view (None: an onlooker's), as the engine makes it: made once for a table's
         state and shared by every frame that shows it (the account's sockets, a welcome, a relay)."""
-        table = self.t
-        if self._frames_at != table.seq:
-            self._frames, self._frames_at = {}, table.seq
+        table, state = self.t, (self.t.seq, self.book.shared.version)
+        if self._frames_at != state:
+            self._frames, self._frames_at = {}, state
         text = self._frames.get(seat)
         if text is None:
             text = self._frames[seat] = frame("view", table=self.spec.id, view=view_to_json(table.view(seat)))
