@@ -140,3 +140,28 @@ def test_the_command_writes_a_toml_that_analyze_confirms(tmp_path: Path) -> None
     assert main([*args, "--bound", "raise:royal-flush=100..2000", "--out", str(out), "--name", "cyber-98"]) == 0
     tuned = load_variant(out)
     assert tuned.name == "cyber-98" and analyze(tuned).rtp >= Fraction(978, 1000)
+
+
+def test_explicit_bounds_below_the_next_hands_pay_are_cut_to_it() -> None:
+    bounds = {"raise:royal-flush": (Fraction(101, 4), Fraction(801, 4))}
+    with pytest.raises(ArgumentError, match=r"reach 97\.4406% to"):  # the royal flush pays 50 at the least
+        tune("cyberstud", "97.44%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
+    result = tune("cyberstud", "97.441%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
+    assert min(c.values[0] for c in (*result.below, *result.above)) >= 50  # the straight flush pays 50
+
+
+def test_hold_em_names_its_second_bet_call_in_entries_and_bounds() -> None:
+    result = tune("casino-holdem", "99.3%", ["call:flush"], bounds={"call:flush": (Fraction(1), Fraction(3))})
+    assert [e.name for e in result.entries] == ["call:flush"]
+
+
+@pytest.mark.parametrize(
+    ("adjust", "step", "message"),
+    [
+        (["progressive:flush"], Fraction(1, 3), "not a whole number of minor units"),
+        (["raise:royal-flush"], Fraction(-1), "step: must be positive"),
+    ],
+)
+def test_a_step_that_cannot_be_paid_is_refused(adjust: list[str], step: Fraction, message: str) -> None:
+    with pytest.raises(ArgumentError, match=message):
+        tune("cyberstud", "105%" if "progressive" in adjust[0] else "97.5%", adjust, step=step)

@@ -66,6 +66,7 @@ class Counted:
 
     def _stud(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
         nets = scaled_nets(variant, variant.classes)
+        _exact(nets.raise_, self.counts)
         raise_value = np.einsum("ij,ij->i", self.counts, nets.raise_[self.slot].astype(np.float64))
         fold_value = nets.fold * STUD_DEALER_HANDS
         raises = raise_value >= fold_value
@@ -111,13 +112,9 @@ class Counted:
             for k, outcome in enumerate(outcomes)
         ]
 
-    def _stud_table(
-        self, variant: Variant, raises: npt.NDArray[np.bool_], among: npt.NDArray[np.intp] | None = None
-    ) -> list[tuple[Outcome, int]]:
+    def _stud_table(self, variant: Variant, raises: npt.NDArray[np.bool_]) -> list[tuple[Outcome, int]]:
         classes = variant.classes
         slot, weight, counts = self.slot, self.weight, self.counts
-        if among is not None:
-            slot, weight, counts, raises = slot[among], weight[among], counts[among], raises[among]
         folded = round(float(weight[~raises].sum())) * STUD_DEALER_HANDS
         raised = weight * raises
         table = [(Outcome(Decision.FOLD), folded)]
@@ -136,6 +133,7 @@ class Counted:
 
     def _holdem(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
         scaled = scaled_nets(variant, HOLDEM_SLOTS)
+        _exact(scaled.raise_, self.counts)
         call_value = self.counts @ scaled.raise_.reshape(-1).astype(np.float64)
         calls = call_value >= self.weight * (HOLDEM_DEALS_PER_FLOP * scaled.fold)
         table = [(Outcome(Decision.FOLD), round(float(self.weight[~calls].sum())) * HOLDEM_DEALS_PER_FLOP)]
@@ -177,6 +175,14 @@ class Counted:
                     fixed += share * pay.stakes
                     per_meter += share * pay.meter_share / p.stake
         return ProgressiveReturn(fixed, per_meter, p.reset, p.stake)
+
+
+def _exact(nets: npt.NDArray[np.int64], counts: Floats) -> None:
+    """The float64 products and sums below stay exact integers (below 2^53) for these nets:
+    a paytable of pays with large denominators could pass that, and is refused."""
+    most = float(np.abs(nets).max(initial=0)) * float(counts.max(initial=0)) * counts.shape[1]
+    if most >= 2.0**53:
+        raise ArgumentError("paytable: its pays' denominators are too fine to re-settle exactly; use analyze")
 
 
 def counted(variant: Variant) -> Counted:

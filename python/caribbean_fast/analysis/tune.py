@@ -21,16 +21,26 @@ from pathlib import Path
 
 from ..errors import ArgumentError
 from ..hands import HandClass
-from ..variants import SideBet, Variant, as_variant
+from ..variants import Family, SideBet, Variant, as_variant
 from ..variants.presentation import bet_words
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
 
-__all__ = ["Candidate", "CurvePoint", "Entry", "TuneResult", "compare", "parse_entry", "payout_curve", "tune"]
+__all__ = [
+    "Candidate",
+    "CurvePoint",
+    "Entry",
+    "TuneResult",
+    "compare",
+    "parse_entry",
+    "parse_target",
+    "payout_curve",
+    "tune",
+]
 
 NEIGHBOURHOOD = 2  # steps either side of the crossing tried for each entry
-MOST_TRIES = 4096  # candidates tried around the crossing at most (the nearest entries vary first)
+MOST_TRIES = 4096  # candidates tried around the crossing at most (in order: the last entry varies fastest)
 
 
 @dataclass(frozen=True)
@@ -42,14 +52,14 @@ class Entry:
     part: str
     hand: HandClass | None = None
     tier: str = ""
+    bet: str = ""  # the bet as the game names it: "ante", "raise" or "call", the side bet's name...
 
     @property
     def name(self) -> str:
         if self.tier:
             return f"{self.part}:{self.tier}"
         assert self.hand is not None
-        bet = {"ante_paytable": "ante", "raise_paytable": "raise"}.get(self.part, self.part)
-        return f"{bet}:{self.hand.name.lower().replace('_', '-')}"
+        return f"{self.bet or self.part}:{self.hand.name.lower().replace('_', '-')}"
 
     @property
     def kind(self) -> str:
@@ -74,6 +84,8 @@ def parse_entry(variant: Variant, text: str) -> Entry:
     words = {"ante": "ante_paytable", "raise": "raise_paytable", bet_words(variant).bet: "raise_paytable"}
     sides = {b.name: b for b in variant.side_bets}
     if bet in sides and hand:
+        if variant.family is not Family.HOLDEM:
+            raise ArgumentError(f"adjust: side bets are solved for hold'em; {variant.name} is {variant.family}")
         tiers = [t.spec for t, _ in sides[bet].tiers]
         if hand not in tiers:
             raise ArgumentError(f"adjust: {hand!r} is not a tier of {bet} ({', '.join(tiers)})")
@@ -90,8 +102,8 @@ def parse_entry(variant: Variant, text: str) -> Entry:
         prize = variant.progressive.prizes.get(hand_class) if variant.progressive else None
         if prize is None or prize.meter_share:
             raise ArgumentError(f"adjust: the progressive has no fixed prize for {hand} to solve for")
-        return Entry("progressive", hand_class)
-    return Entry(words[bet], hand_class)
+        return Entry("progressive", hand_class, bet="progressive")
+    return Entry(words[bet], hand_class, bet="ante" if bet == "ante" else bet_words(variant).bet)
 
 
 def _hand_class(variant: Variant, hand: str) -> HandClass:
@@ -168,7 +180,7 @@ def tune(
     bet's return under the main game's best strategy; the progressive's fixed prizes
     (`progressive:flush`, in stakes of the progressive bet) for its return at `meter` (minor
     units; default the reset)."""
-    variant, target_rtp = as_variant(variant), _target(target_rtp)
+    variant, target_rtp = as_variant(variant), parse_target(target_rtp)
     entries = tuple(parse_entry(variant, text) for text in adjust)
     if not entries or len(set(entries)) != len(entries):
         raise ArgumentError("adjust: name one or more different entries, e.g. raise:royal-flush,raise:straight-flush")
@@ -212,17 +224,21 @@ def tune(
     return _choose(entries, target_rtp, allowed, std_range, nearest, len(tries))
 
 
-def _target(value: Fraction | float | str) -> Fraction:
-    """A return as a fraction of the stake: 0.985, "0.985" or "98.5%"."""
+def parse_target(value: Fraction | float | str) -> Fraction:
+    """A return as a fraction of the stake, from 0% to 200%: 0.985, "0.985" or "98.5%"."""
     try:
         if isinstance(value, str):
             text = value.strip()
-            return Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+            target = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+        elif isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
             raise TypeError
-        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+        else:
+            target = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     except (ValueError, TypeError, ZeroDivisionError):
         raise ArgumentError(f"target_rtp: {value!r} is not a return such as 0.985 or '98.5%'") from None
+    if not 0 < target < 2:
+        raise ArgumentError(f"target_rtp: {value!r} is not a return from 0% to 200%")
+    return target
 
 
 def _measure(counts: Counted, kind: str, meter: int | None) -> Callable[[Variant], tuple[MainGame, Fraction]]:
@@ -289,19 +305,47 @@ def _ranges(
 ) -> list[tuple[Fraction, Fraction]]:
     """Each entry's lowest and highest value: its bounds (default: from the pay of the next class
     below that is not adjusted to that of the next above, or 10 times its pay), on the step."""
-    unknown = sorted(set(bounds) - {e.name for e in entries})
+    named = {_bound_name(variant, name): span for name, span in bounds.items()}
+    unknown = sorted(set(named) - {e.name for e in entries})
     if unknown:
         raise ArgumentError(f"bounds: {unknown[0]!r} is not one of the adjusted entries")
+    _check_step(variant, entries, step)
     ranges = []
     for entry in entries:
-        lo, hi = bounds.get(entry.name) or _default_bounds(variant, entries, entry)
+        floor, ceiling = _default_bounds(variant, entries, entry)
+        lo, hi = named.get(entry.name, (floor, ceiling))
+        if entry.name in named:  # within the pays of the hands around it that stay: pays rise with hands
+            lo, hi = max(lo, floor), min(hi, ceiling) if _has_fixed_above(variant, entries, entry) else hi
         lo, hi = _ceil_to(lo, step), Fraction(math.floor(hi / step)) * step
         if entry.kind != "main":  # a side bet's tier and a prize pay something
             lo = max(lo, step)
         if lo > hi or lo < 0:
-            raise ArgumentError(f"bounds: {entry.name} has no allowed value from {lo} to {hi} in steps of {step}")
+            raise ArgumentError(
+                f"bounds: {entry.name} has no allowed value from {lo} to {hi} in steps of {step} "
+                "(the pays of the hands around it that are not adjusted bound it too)"
+            )
         ranges.append((lo, hi))
     return ranges
+
+
+def _bound_name(variant: Variant, name: str) -> str:
+    """A bound's entry as `parse_entry` names it (`raise:` and the game's `call:` alike)."""
+    try:
+        return parse_entry(variant, name).name
+    except ArgumentError:
+        return name
+
+
+def _has_fixed_above(variant: Variant, entries: Sequence[Entry], entry: Entry) -> bool:
+    adjusted = {_rank(e) for e in entries if e.part == entry.part}
+    return any(r > _rank(entry) and r not in adjusted for r, _, rises in _pays(variant, entry) if rises)
+
+
+def _check_step(variant: Variant, entries: Sequence[Entry], step: Fraction) -> None:
+    """A progressive prize is whole minor units: the step in stakes must make them."""
+    p = variant.progressive
+    if p is not None and any(e.kind == "progressive" for e in entries) and (step * p.stake).denominator != 1:
+        raise ArgumentError(f"step: {step} of a {p.stake}-unit stake is not a whole number of minor units")
 
 
 def _default_bounds(variant: Variant, entries: Sequence[Entry], entry: Entry) -> tuple[Fraction, Fraction]:
@@ -427,8 +471,13 @@ def _choose(
                 f"no paytable tried has a standard deviation from {std_range[0]} to {std_range[1]} antes; "
                 "these are the nearest to the target return"
             )
-    below = sorted((c for c in pool if c.rtp < target), key=lambda c: target - c.rtp)[:nearest]
-    above = sorted((c for c in pool if c.rtp >= target), key=lambda c: c.rtp - target)[:nearest]
+    if not pool:
+        raise ArgumentError(
+            "adjust: no paytable within the bounds keeps pays rising with the hands; widen the bounds "
+            "or adjust the entries next to these"
+        )
+    below = sorted((c for c in pool if c.rtp < target), key=lambda c: target - c.rtp)[: max(nearest, 1)]
+    above = sorted((c for c in pool if c.rtp >= target), key=lambda c: c.rtp - target)[: max(nearest, 1)]
     chosen = above[0] if above else below[0]
     return TuneResult(entries, target, chosen, tuple(below), tuple(above), tries, note)
 
@@ -453,6 +502,8 @@ def payout_curve(variant: Variant | str | Path, adjust: str, points: int = 41) -
     best strategy changes marked."""
     variant = as_variant(variant)
     entry = parse_entry(variant, adjust)
+    if not isinstance(points, int) or points < 2:
+        raise ArgumentError(f"points: at least 2, not {points!r}")
     if entry.kind != "main":
         raise ArgumentError(f"adjust: {adjust!r} is not a main paytable entry (bet:hand)")
     (lo, hi), counts = _default_bounds(variant, [entry], entry), counted(variant)

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..analysis.cache import cache_dir
 from ..analysis.resettle import counted
-from ..analysis.tune import Candidate, TuneResult, compare, tune
+from ..analysis.tune import Candidate, TuneResult, compare, parse_target, tune
 from ..errors import ArgumentError
 from ..variants import load_variant
 from ..variants.toml_io import parse_money, to_toml
@@ -49,12 +49,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _percent(text: str) -> Fraction:
     try:
-        value = Fraction(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a return such as 98.5% or 0.985") from None
-    if not 0 < value < 2:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a return from 0% to 200%")
-    return value
+        return parse_target(text)
+    except ArgumentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _range(text: str, what: str) -> tuple[Fraction, Fraction]:
