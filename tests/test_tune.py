@@ -151,7 +151,9 @@ def test_explicit_bounds_below_the_next_hands_pay_are_cut_to_it() -> None:
 
 
 def test_hold_em_names_its_second_bet_call_in_entries_and_bounds() -> None:
-    result = tune("casino-holdem", "99.18%", ["call:flush"], bounds={"call:flush": (Fraction(1), Fraction(3))})
+    result = tune(
+        "casino-holdem", analyze("casino-holdem").rtp, ["call:flush"], bounds={"call:flush": (Fraction(1), Fraction(3))}
+    )
     assert [e.name for e in result.entries] == ["call:flush"]
     assert result.chosen.values == (1,)  # the straight and the full house around it pay 1 and stay
 
