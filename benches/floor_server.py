@@ -3,9 +3,11 @@ uvicorn with the game server's own options and burst writes, doing only what a c
 
 Each frame is parsed, a small dict per seat is updated (a stand-in round: ante, deal, raise or
 fold, settled), and every seat at the table gets a view frame padded to the size the game server's
-views had in the same bench run (`--view-bytes`), so the bots send and receive the same frames,
-in count and size, as they did against `caribbean-fast serve`. No rule is checked, nothing is
-written to a disk: what is left is the web stack's own cost per command.
+views had in the same bench run (`--view-bytes`). The bots play it as they played
+`caribbean-fast serve`; the counts differ a little (the floor refuses nothing, so every command
+sends views: the bench reports views a command for both). The process runs as `serve`'s does
+(`tune_process`). No rule is checked, nothing is written to a disk: what is left is the web
+stack's own cost per command.
 
 Run: ``python benches/floor_server.py --port 8765 --view-bytes 900``
 """
@@ -26,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from caribbean_fast.server.protocol import MAX_FRAME
 from caribbean_fast.server.serving import BurstWebSockets
+from caribbean_fast.server.server import tune_process
 
 
 @dataclass
@@ -108,6 +111,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--view-bytes", type=int, default=900)
     args = parser.parse_args()
+    tune_process()  # the collector and switch interval of a serving process
     app = Starlette(routes=[Route("/healthz", health), WebSocketRoute("/ws", endpoint)])
     app.state.floor = Floor(args.view_bytes)
     uvicorn.run(

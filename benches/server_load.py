@@ -184,9 +184,12 @@ class Process:
 
 
 class FloorProcess(Process):
-    """`floor_server.py`: the web stack doing only what a command must (`--floor`)."""
+    """`floor_server.py`: the web stack doing only what a command must (`--floor`), its views
+    `view_bytes` long."""
 
-    view_bytes = 900
+    def __init__(self, port: int, log: Path, view_bytes: int) -> None:
+        self.view_bytes = view_bytes
+        super().__init__("", log.parent, port, "0/1", log)
 
     def command(self) -> list[str]:
         floor = Path(__file__).with_name("floor_server.py")
@@ -434,8 +437,7 @@ def against_floor(
     args: argparse.Namespace, served: dict[str, Any], stats: Stats, tokens: list[str], seats: Any, folder: Path
 ) -> dict[str, Any]:
     """The floor server driven by the same bots, its views padded to the game server's mean size."""
-    FloorProcess.view_bytes = stats.view_bytes // max(stats.views, 1)
-    floor = FloorProcess("", folder, _free_port(), "0/1", folder / "floor.log")
+    floor = FloorProcess(_free_port(), folder / "floor.log", stats.view_bytes // max(stats.views, 1))
     _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
     return {
         "floor": {k: result[k] for k in FLOOR_FIGURES},
