@@ -27,8 +27,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from caribbean_fast.server.protocol import MAX_FRAME
-from caribbean_fast.server.serving import BurstWebSockets
 from caribbean_fast.server.server import tune_process
+from caribbean_fast.server.serving import BurstWebSockets
 
 
 @dataclass
