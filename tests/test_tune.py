@@ -155,7 +155,7 @@ def test_hold_em_names_its_second_bet_call_in_entries_and_bounds() -> None:
         "casino-holdem", analyze("casino-holdem").rtp, ["call:flush"], bounds={"call:flush": (Fraction(1), Fraction(3))}
     )
     assert [e.name for e in result.entries] == ["call:flush"]
-    assert result.chosen.values == (1,)  # the straight and the full house around it pay 1 and stay
+    assert result.chosen.values == (Fraction(1),)  # the straight and the full house around it pay 1 and stay
 
 
 @pytest.mark.parametrize(
