@@ -24,10 +24,13 @@ from caribbean_fast import (
     load_variant,
     settle,
 )
-from caribbean_fast.analysis import ParSheet, analyze, strategies
+from caribbean_fast.analysis import ParSheet, StrategyTable, analyze, strategies, stud
+from caribbean_fast.analysis import holdem as holdem_analysis
+from caribbean_fast.analysis.categories import scaled_nets
 from caribbean_fast.analysis.report import par_sheet_dict, par_sheet_markdown
 from caribbean_fast.analysis.situations import holdem_situations, stud_situations
-from caribbean_fast.analysis.strategy import SITUATIONS
+from caribbean_fast.analysis.strategy import SITUATIONS, trust_rows
+from caribbean_fast.analysis.stud import stud_rows
 from caribbean_fast.cli import main
 from caribbean_fast.variants import Family
 
@@ -228,3 +231,63 @@ def test_cli_json_and_report(capsys: pytest.CaptureFixture[str], holdem: ParShee
     out = capsys.readouterr().out
     assert "atlantic" in out and "99.1827%" in out
     assert main(["analyze", "cyberstud", "--strategy", "nope"]) == 2
+
+
+def test_the_merged_rows_count_as_the_situations_do() -> None:
+    """Stud's best strategy is counted over the merged rows; counted situation by situation, the
+    table is the same to the last deal, and so is each situation's value."""
+    v = load_variant("cyberstud")
+    rows = stud_rows(v)
+    best = rows.raise_value >= rows.fold_value
+    merged = rows.shape.counted.stud_table(v, rows.merged_value >= rows.fold_value, None)
+    assert {o: n for o, n in merged if n} == {o: n for o, n in stud._count_table(rows, best) if n}
+    s, nets = rows.situations, scaled_nets(v, v.classes)
+    some = np.arange(0, len(s.weight), 9973)
+    direct = (s.counts[some].astype(np.int64) * nets.raise_[rows.class_index[some]]).sum(axis=1)
+    assert (rows.raise_value[some] == direct).all()
+
+
+def _plain_draws(cards: list[int]) -> tuple[bool, bool, bool]:
+    """Four to a flush, an open-ended straight draw, four to a straight: read plainly."""
+    suits = [sum(1 for c in cards if c & 3 == s) for s in range(4)]
+    ranks = {c >> 2 for c in cards} | ({-1} if 12 in {c >> 2 for c in cards} else set())  # -1: the ace low
+    open_ended = any(all(r in ranks for r in range(low, low + 4)) for low in range(0, 9))
+    four = any(sum(r in ranks for r in range(low, low + 5)) >= 4 for low in range(-1, 9))
+    return max(suits) >= 4, open_ended, four
+
+
+def test_holdem_draws_are_read_as_plainly() -> None:
+    s = holdem_situations(load_variant("casino-holdem").qualifier.strength)
+    rng = np.random.default_rng(36)
+    at = np.concatenate([rng.choice(len(s.cards), 3000, replace=False), [0, len(s.cards) - 1]])
+    cards = np.ascontiguousarray(s.cards[at])
+    found = zip(
+        holdem_analysis._suited(cards, 4),
+        holdem_analysis._open_ended(cards),
+        holdem_analysis._four_to_straight(cards),
+        strict=True,
+    )
+    assert [tuple(map(bool, f)) for f in found] == [_plain_draws(row.tolist()) for row in cards]
+    wheel = np.array([[48, 1, 5, 9, 30]], dtype=np.uint8)  # A 2 3 4 and a 9: four to the wheel, not open
+    assert (holdem_analysis._four_to_straight(wheel)[0], holdem_analysis._open_ended(wheel)[0]) == (True, False)
+
+
+def test_a_table_trusts_only_the_enumerations_read_only_rows() -> None:
+    """A table of the situations' own rows takes their keys; a copy of them is read and checked
+    again, and decides alike; rows that could change are never trusted."""
+    s = stud_situations(load_variant("cyberstud").qualifier.strength)
+    raises = s.strength >= evaluate("2c 2d 3h 4s 5c").strength
+    trusted = StrategyTable(Family.STUD, s.rows, raises, ())
+    copied = StrategyTable(Family.STUD, s.rows.copy(), raises, ())
+    for hand, up in (("As Ad 7h 4c 2d", "Kc"), ("Ks Qd 8h 4c 2d", "Ac"), ("9s 8s 7s 6s 5s", "2h")):
+        assert trusted.decide(hand, up) == copied.decide(hand, up)
+    with pytest.raises(ArgumentError, match="read-only"):
+        trust_rows(s.rows.copy(), s.keys)
+    others = s.keys + 1  # in order, but another file's
+    others.setflags(write=False)
+    with pytest.raises(ArgumentError, match="their own keys"):
+        trust_rows(s.rows, others)
+    unordered = s.rows.copy()
+    unordered[[0, 1]] = unordered[[1, 0]]
+    with pytest.raises(ArgumentError, match="in order"):
+        StrategyTable(Family.STUD, unordered, raises, ())

@@ -49,3 +49,15 @@ def test_variants_show_a_bad_file_exits_non_zero(tmp_path: Path, capsys: pytest.
     bad.write_text('name = "x"\nfamily = "stud"\nraise_multipel = 2\n')
     assert main(["variants", "show", str(bad)]) == 2
     assert "raise_multipel: unknown key (did you mean raise_multiple?)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["analyze", "tune"])
+def test_help_says_where_counted_tables_are_kept_and_how_to_clear_them(
+    command: str, counted_tables_cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # the folder's path on one line
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert f"kept in {counted_tables_cache}" in out and "delete the folder" in out

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -16,11 +17,12 @@ import pytest
 from tables import Clock, rig, stacked_deck
 
 from caribbean_fast import analyze, evaluate, load_variant
-from caribbean_fast.analysis.exchange import ExchangePlan
+from caribbean_fast.analysis import stud
+from caribbean_fast.analysis.exchange import ExchangePlan, exchange_count_table, exchange_plan
 from caribbean_fast.analysis.report import warnings
 from caribbean_fast.analysis.situations import STUD_DEALER_HANDS
 from caribbean_fast.analysis.strategy import stud_key, stud_keys
-from caribbean_fast.analysis.stud import StudRows, stud_rows
+from caribbean_fast.analysis.stud import StudRows, stud_exchange_plan, stud_rows
 from caribbean_fast.cards import parse_cards
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.autoplay import choose
@@ -169,3 +171,23 @@ def test_the_choose_example_is_flagged_as_a_game_the_player_beats() -> None:
     assert sheet.beaten_by.strategy == "keep-ace-king" and sheet.beaten_by.ci95[0] > 0
     assert any(w.startswith("WARNING: the player beats caribbean-poker-choose") for w in warnings(sheet))
     assert analyze(GAME4).beaten_by is None and not analyze(GAME4).player_edge
+
+
+def test_the_merged_rows_plan_and_count_as_the_situations_do(rows: StudRows) -> None:
+    """The analysis plans the exchanges and counts the best strategy over the merged rows; the
+    same, situation by situation (`exchange_plan` over every row, `exchange_count_table` of the
+    row-by-row count tables), is equal to the last deal."""
+    s, x = rows.situations, GAME4.exchanges
+    assert x is not None
+    by_row = exchange_plan(
+        rows.raise_value, rows.fold_value, s.up_rank, s.weight, rows.scale, x.fee_antes, x.most_per_round
+    )
+    plan = stud_exchange_plan(rows)
+    assert plan is not None
+    assert (plan.fresh, plan.rates, plan.never) == (by_row.fresh, by_row.rates, by_row.never)
+    assert (plan.exchange_from == by_row.exchange_from).all()
+    best = rows.raise_value >= rows.fold_value
+    table_of = partial(stud._count_table, rows)
+    reference = exchange_count_table(best, s.up_rank, s.weight, by_row, table_of)
+    merged = rows.shape.counted.stud_table(GAME4, rows.merged_value >= rows.fold_value, stud._merged_plan(rows))
+    assert {o: n for o, n in merged if n} == {o: n for o, n in reference if n}

@@ -4,6 +4,8 @@ calls as a rich bar on a terminal, and draws nothing elsewhere."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import caribbean_fast.analysis as analysis
@@ -65,8 +67,9 @@ def test_the_meter_reports_each_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(heard.calls) == 1 + 4
 
 
-def test_the_analysis_reports_the_enumeration_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_analysis_reports_the_enumeration_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(situations, "_STUD", {})  # counted again here, and dropped after the test
+    monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path))  # with nothing kept to read instead
     monkeypatch.setattr(analysis, "_SHEETS", {})
     heard, again = Heard(), Heard()
     sheet = analyze("cyberstud", progress=heard)

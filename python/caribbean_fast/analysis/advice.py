@@ -26,7 +26,7 @@ from .categories import HOLDEM_SLOTS, scaled_nets
 from .exchange import ExchangePlan
 from .holdem import HoldemRows, holdem_rows
 from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS
-from .strategy import holdem_key, holdem_keys, stud_key, stud_keys
+from .strategy import holdem_key, stud_key
 from .stud import stud_exchange_plan, stud_rows
 
 __all__ = ["EXCHANGE", "Advice", "Advisor"]
@@ -65,15 +65,13 @@ class Advice:
 
 def _holdem_arrays(variant: Variant, progress: ProgressCallback | None) -> dict[str, npt.NDArray[np.int64]]:
     """Hold'em's tables, sorted by situation: what the cache keeps."""
-    h: HoldemRows = holdem_rows(variant, progress)
-    keys = holdem_keys(h.situations.cards)
-    order = np.argsort(keys, kind="stable")
+    h: HoldemRows = holdem_rows(variant, progress)  # its situations in the order of their keys
     per_row = HOLDEM_DEALS_PER_FLOP * scaled_nets(variant, HOLDEM_SLOTS).scale
     return {
-        "keys": keys[order],
-        "raise": h.call_value[order],
-        "fold": h.fold_value[order],
-        "weight": h.situations.weight[order],
+        "keys": h.situations.keys,
+        "raise": h.call_value,
+        "fold": h.fold_value,
+        "weight": h.situations.weight,
         "per_row": np.array(per_row, dtype=np.int64),
     }
 
@@ -87,11 +85,11 @@ class Advisor:
         self._plan: ExchangePlan | None = None
         self._weight: npt.NDArray[np.int64] | None = None  # hold'em: each situation's count of deals
         if variant.family is Family.STUD:
-            rows = stud_rows(variant, progress)
+            rows = stud_rows(variant, progress)  # its situations in the order of their keys
             self._plan = stud_exchange_plan(rows)
-            keys = stud_keys(rows.situations.up_rank, rows.situations.hand)
+            self._keys, self._raise = rows.situations.keys, rows.raise_value
+            self._fold = np.full(len(self._keys), rows.fold_value, dtype=np.int64)
             self._per_row = STUD_DEALER_HANDS * scaled_nets(variant, variant.classes).scale
-            self._set(keys, rows.raise_value, np.full(len(keys), rows.fold_value, dtype=np.int64), None)
         else:  # slow to count: counted once per variant and version, and kept
             arrays = cached_arrays("trainer", variant, lambda: _holdem_arrays(variant, progress))
             self._keys, self._raise, self._fold = arrays["keys"], arrays["raise"], arrays["fold"]
@@ -102,17 +100,6 @@ class Advisor:
         """Whether the variant's tables are kept in the cache of counted tables (hold'em's, which
         are slow to count; stud's are quick, and counted when first asked)."""
         return variant.family is Family.HOLDEM
-
-    def _set(
-        self,
-        keys: npt.NDArray[np.int64],
-        raise_value: npt.NDArray[np.int64],
-        fold_value: npt.NDArray[np.int64],
-        weight: npt.NDArray[np.int64] | None,
-    ) -> None:
-        order = np.argsort(keys, kind="stable")
-        self._keys, self._raise, self._fold = keys[order], raise_value[order], fold_value[order]
-        self._weight = weight[order] if weight is not None else None
 
     def advise_view(self, view: SeatView) -> Advice:
         """Advice for the hand a seat's view shows, against what it shows of the dealer (stud: the

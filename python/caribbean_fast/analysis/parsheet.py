@@ -92,7 +92,7 @@ class ParSheet:
     side_bets: tuple[SideBetReturn, ...] = ()
     progressive: ProgressiveReturn | None = None
     cost_against_best: Fraction | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0  # the enumeration's, when it ran (in the process that filled the cache)
     notes: tuple[str, ...] = field(default_factory=tuple)
     exchanges: ExchangePlan | None = None  # game 4's best exchanges, under the best strategy
     beaten_by: BeatenBy | None = None  # a strategy the analysis found that beats the house

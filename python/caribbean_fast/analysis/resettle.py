@@ -5,6 +5,8 @@ shape (family, qualifier, the variant's classes and exchange rules), with the ro
 same way merged (stud: 5.6 million situations are 0.36 million distinct (class, counts) rows),
 and `Counted.main` settles them for any paytable of that shape: the best strategy is chosen again
 for the new payouts, every figure stays an exact Fraction, and no deal is enumerated again.
+`analyze` reads stud's best strategy and main game off the same merged rows (`group` takes a
+merged row's decision back to its situations).
 
 The arrays are float64 for the matrix products: every product and sum of these integers stays
 below 2^53, so they are exact (the same argument as `stud._count_table`'s).
@@ -19,19 +21,19 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ArgumentError
-from ..hands import evaluate_many
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
-from .cache import cached_by_key
+from .cache import cached_files
 from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome, scaled_nets
 from .exchange import UP_RANKS, ExchangePlan, exchange_plan
 from .parsheet import MainGame, ProgressiveReturn, settle_count_table
+from .situations import FORMAT as SITUATIONS_FORMAT
 from .situations import HOLDEM_DEALS_PER_FLOP, STUD_DEALER_HANDS, holdem_situations, stud_situations
 
 __all__ = ["Counted", "counted", "shape_of"]
 
 Floats = npt.NDArray[np.float64]
-FORMAT = 2  # of the arrays kept in the cache: a new one counts again
+FORMAT = 3  # of the arrays kept in the cache: a new one counts again
 FIELD = 25  # bits of a count in the merge's keys (a count is at most the dealer's 1,533,939 hands)
 
 
@@ -56,7 +58,8 @@ class Counted:
     up_rank: npt.NDArray[np.uint8]
     weight: Floats
     counts: Floats  # (row, class slot * showdown column) for hold'em; (row, showdown column) for stud
-    strength: npt.NDArray[np.int64]  # hold'em: the two cards and the flop's, which side bets settle on
+    strength: npt.NDArray[np.uint16]  # hold'em: the two cards and the flop's, which side bets settle on
+    group: npt.NDArray[np.int32] | None = None  # stud: the merged row of each situation
 
     def main(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
         """The best strategy's main game under the variant's payouts, and where it raises."""
@@ -65,18 +68,34 @@ class Counted:
         return self._stud(variant)
 
     def _stud(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
+        raise_value, fold_value, scale = self.stud_values(variant)
+        raises = raise_value >= fold_value
+        plan = self.exchange_plan(variant, raise_value, fold_value, scale)
+        return settle_count_table(variant, self.stud_table(variant, raises, plan)), raises
+
+    def stud_values(self, variant: Variant) -> tuple[npt.NDArray[np.int64], int, int]:
+        """Stud: each row's net of raising summed over the dealer's hidden hands, the same of
+        folding, as integers times the nets' common denominator, and that denominator."""
         nets = scaled_nets(variant, variant.classes)
         _exact(nets.raise_, self.counts)
         raise_value = np.einsum("ij,ij->i", self.counts, nets.raise_[self.slot].astype(np.float64))
-        fold_value = nets.fold * STUD_DEALER_HANDS
-        raises = raise_value >= fold_value
+        return np.rint(raise_value).astype(np.int64), nets.fold * STUD_DEALER_HANDS, nets.scale
+
+    def exchange_plan(
+        self, variant: Variant, raise_value: npt.NDArray[np.int64], fold_value: int, scale: int
+    ) -> ExchangePlan | None:
+        """Stud: the best exchanges (`exchange.exchange_plan`) over these rows (None without)."""
         x = variant.exchanges
         if x is None:
-            return settle_count_table(variant, self._stud_table(variant, raises)), raises
-        scaled = np.rint(raise_value).astype(np.int64)
-        weight = self.weight.astype(np.int64)
-        plan = exchange_plan(scaled, fold_value, self.up_rank, weight, nets.scale, x.fee_antes, x.most_per_round)
-        return settle_count_table(variant, self._exchange_table(variant, raises, plan)), raises
+            return None
+        weight = np.rint(self.weight).astype(np.int64)
+        return exchange_plan(raise_value, fold_value, self.up_rank, weight, scale, x.fee_antes, x.most_per_round)
+
+    def stud_table(
+        self, variant: Variant, raises: npt.NDArray[np.bool_], plan: ExchangePlan | None
+    ) -> list[tuple[Outcome, int]]:
+        """Stud: deals by outcome category, the rows raised where `raises` and exchanged by the plan."""
+        return self._stud_table(variant, raises) if plan is None else self._exchange_table(variant, raises, plan)
 
     def _exchange_table(
         self, variant: Variant, raises: npt.NDArray[np.bool_], plan: ExchangePlan
@@ -186,29 +205,35 @@ def _exact(nets: npt.NDArray[np.int64], counts: Floats) -> None:
 
 
 def counted(variant: Variant) -> Counted:
-    """The counts of the variant's shape: from the user's cache of counted tables when they are
-    there (`cache.cache_dir`), else enumerated and merged once and kept there."""
-    key = f"{FORMAT} {shape_of(variant)!r}"
-    build = _holdem_arrays if variant.family is Family.HOLDEM else _stud_arrays
-    arrays = cached_by_key("resettle", key, lambda: build(variant))
+    """The counts of the variant's shape. Stud's merged rows come from the user's cache of
+    counted tables when they are there (`cache.cache_dir`), else are merged once and kept there;
+    hold'em's rows are its situations (kept there too)."""
+    if variant.family is Family.HOLDEM:
+        return _holdem_counted(variant)
+    key = f"{FORMAT} {SITUATIONS_FORMAT} {shape_of(variant)!r}"
+    arrays = cached_files("resettle", key, STUD_ARRAYS, lambda: _stud_arrays(variant))
     return Counted(
         variant.family,
         arrays["slot"],
-        arrays["up_rank"].astype(np.uint8),
+        arrays["up_rank"],
         arrays["weight"].astype(np.float64),
         arrays["counts"].astype(np.float64),
-        arrays["strength"],
+        np.zeros(len(arrays["slot"]), dtype=np.uint16),  # stud's side bets are not solved for
+        arrays["group"],
     )
 
 
-def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+STUD_ARRAYS = ("slot", "up_rank", "weight", "counts", "group")
+
+
+def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.generic]]:
     """Stud's situations merged where they end alike: the same class slot, up card (for the
-    exchanges' plan, which reads rows by up card) and counts."""
+    exchanges' plan, which reads rows by up card) and counts; with each situation's merged row."""
     s = stud_situations(variant.qualifier.strength)
     classes = np.array([int(c) for c in variant.classes])
     slot = np.searchsorted(classes, classify_many(variant, s.strength)).astype(np.int64)
     up = s.up_rank.astype(np.int64) if variant.exchanges else np.zeros(len(slot), dtype=np.int64)
-    c = s.counts
+    c = s.counts.astype(np.int64)
     assert int(c.max()) < 1 << FIELD, "a count wider than its field"
     # Two integer keys per row (a sort of two keys is ten times faster than np.unique on rows).
     high = (slot << (2 * FIELD + 4)) | (up << (2 * FIELD)) | (c[:, 0] << FIELD) | c[:, 1]
@@ -217,26 +242,28 @@ def _stud_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
     high, low = high[order], low[order]
     first = np.ones(len(order), dtype=bool)
     first[1:] = (high[1:] != high[:-1]) | (low[1:] != low[:-1])
-    group = np.cumsum(first) - 1
-    weight = np.bincount(group, weights=s.weight[order].astype(np.float64))
+    sorted_group = np.cumsum(first) - 1
+    group = np.empty(len(order), dtype=np.int32)
+    group[order] = sorted_group
+    weight = np.bincount(sorted_group, weights=s.weight[order].astype(np.float64))
     rows = order[first]
-    merged = {"slot": slot[rows], "up_rank": up[rows], "weight": np.rint(weight).astype(np.int64), "counts": c[rows]}
-    return merged | {"strength": np.zeros(len(rows), dtype=np.int64)}  # stud's side bets are not solved for
+    return {
+        "slot": slot[rows],
+        "up_rank": up[rows].astype(np.uint8),
+        "weight": np.rint(weight).astype(np.int64),
+        "counts": c[rows],
+        "group": group,
+    }
 
 
-def _holdem_arrays(variant: Variant) -> dict[str, npt.NDArray[np.int64]]:
+def _holdem_counted(variant: Variant) -> Counted:
+    """Hold'em's situations as they are (few end alike: their counts are by class and showdown),
+    their counts as floats for the products."""
     s = holdem_situations(variant.qualifier.strength)
     n = len(s.weight)
-    counts = s.counts.reshape(n, -1).astype(np.int64)
     zeros = np.zeros(n, dtype=np.int64)
-    strength = evaluate_many(s.cards).astype(np.int64)
-    return {
-        "slot": zeros,
-        "up_rank": zeros,
-        "weight": s.weight.astype(np.int64),
-        "counts": counts,
-        "strength": strength,
-    }
+    counts = s.counts.reshape(n, -1).astype(np.float64)
+    return Counted(variant.family, zeros, zeros.astype(np.uint8), s.weight.astype(np.float64), counts, s.strength)
 
 
 def rtp(main: MainGame) -> Fraction:

@@ -1,6 +1,8 @@
-"""The exact enumerations of the Rust core, run once per process and qualifier, reporting their
-progress to a caller's callback. Each returns plain numpy arrays: one row per situation up to suit
-renaming."""
+"""The exact enumerations of the Rust core, run once per qualifier and kept in the user's cache of
+counted tables (`cache.cached_files`), reporting their progress to a caller's callback when they
+run. Each gives plain numpy arrays, read-only: one row per situation up to suit renaming, in the
+order of the strategy tables' keys (`strategy.row_keys`), so that a table of every situation takes
+the rows and their keys as they are."""
 
 from __future__ import annotations
 
@@ -13,34 +15,55 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from ..hands import evaluate_many
 from ..progress import ProgressCallback
+from .cache import AnyArrays, cached_files
+from .strategy import row_keys, trust_rows
 
 STUD_DEALER_HANDS: int = _core.STUD_DEALER_HANDS  # hidden dealer hands against one seat and up card
 HOLDEM_DEALS_PER_FLOP: int = _core.HOLDEM_DEALS_PER_FLOP  # turns, rivers and dealer pairs after a flop
 STEPS = 1000  # an enumeration's progress is told in thousandths
 
 
+FORMAT = 1
+"""Of the situations kept in the cache: a change to what is kept, or to how the core counts it,
+takes a new number (the package's version is in the key as well)."""
+
+
 @dataclass(frozen=True)
 class StudSituations:
-    """Every (seat hand, up card) up to suit renaming: the up card is a club of `up_rank`;
-    counts (n, showdown column)."""
+    """Every (seat hand, up card) up to suit renaming: the up card is a club of `up_rank`; `rows`
+    the up rank then the hand (a strategy table's rows), `keys` theirs; counts (n, showdown
+    column), each below 2^31."""
 
-    up_rank: npt.NDArray[np.uint8]
-    hand: npt.NDArray[np.uint8]
+    rows: npt.NDArray[np.uint8]
+    keys: npt.NDArray[np.int64]
     weight: npt.NDArray[np.int64]
     strength: npt.NDArray[np.uint16]
-    counts: npt.NDArray[np.int64]
-    seconds: float
+    counts: npt.NDArray[np.int32]
+    seconds: float  # the enumeration's, when it ran
+
+    @property
+    def up_rank(self) -> npt.NDArray[np.uint8]:
+        return self.rows[:, 0]
+
+    @property
+    def hand(self) -> npt.NDArray[np.uint8]:
+        return self.rows[:, 1:]
 
 
 @dataclass(frozen=True)
 class HoldemSituations:
-    """Every (two cards, flop) up to suit renaming; counts (n, class slot, showdown column)."""
+    """Every (two cards, flop) up to suit renaming: `cards` the two cards then the flop (a strategy
+    table's rows), `keys` theirs, `strength` the five cards'; counts (n, class slot, showdown
+    column)."""
 
     cards: npt.NDArray[np.uint8]
+    keys: npt.NDArray[np.int64]
     weight: npt.NDArray[np.int64]
+    strength: npt.NDArray[np.uint16]
     counts: npt.NDArray[np.uint32]
-    seconds: float
+    seconds: float  # the enumeration's, when it ran
 
 
 class _StepsReporter:
@@ -80,29 +103,73 @@ _STUD: dict[int, StudSituations] = {}
 _HOLDEM: dict[int, HoldemSituations] = {}
 # Kept by qualifier for the process, and not by functools.cache: a progress callback is no part
 # of what is counted, and must not make a second count.
+STUD_ARRAYS = ("rows", "keys", "weight", "strength", "counts", "seconds")
+HOLDEM_ARRAYS = ("cards", "keys", "weight", "strength", "counts", "seconds")
 
 
 def stud_situations(qualifier: int, progress: ProgressCallback | None = None) -> StudSituations:
     """Every Caribbean Stud situation for a dealer qualifying from strength `qualifier`, counted
-    once per process; `progress` hears of the counting (steps of `STEPS`) if it happens."""
+    once per qualifier and cache; `progress` hears of the counting (steps of `STEPS`) if it
+    happens."""
     if qualifier not in _STUD:
-        d, secs = _count(lambda p: _core.stud_situations(qualifier, p), progress)
+        key = f"stud {qualifier} format {FORMAT}"
+        a = cached_files("situations", key, STUD_ARRAYS, lambda: _count_stud(qualifier, progress))
+        trust_rows(a["rows"], a["keys"])
         _STUD[qualifier] = StudSituations(
-            d["up_rank"].astype(np.uint8, copy=False),
-            d["hand"].astype(np.uint8, copy=False),
-            d["weight"].astype(np.int64),
-            d["strength"].astype(np.uint16, copy=False),
-            d["counts"].astype(np.int64),
-            secs,
+            a["rows"], a["keys"], a["weight"], a["strength"], a["counts"], float(a["seconds"])
         )
     return _STUD[qualifier]
 
 
 def holdem_situations(qualifier: int, progress: ProgressCallback | None = None) -> HoldemSituations:
     """Every Casino Hold'em situation for a dealer qualifying from strength `qualifier`, counted
-    once per process; `progress` hears of the counting (steps of `STEPS`) if it happens."""
+    once per qualifier and cache; `progress` hears of the counting (steps of `STEPS`) if it
+    happens."""
     if qualifier not in _HOLDEM:
-        d, secs = _count(lambda p: _core.holdem_situations(qualifier, p), progress)
-        cards, counts = d["cards"].astype(np.uint8, copy=False), d["counts"].astype(np.uint32, copy=False)
-        _HOLDEM[qualifier] = HoldemSituations(cards, d["weight"].astype(np.int64), counts, secs)
+        key = f"holdem {qualifier} format {FORMAT}"
+        a = cached_files("situations", key, HOLDEM_ARRAYS, lambda: _count_holdem(qualifier, progress))
+        trust_rows(a["cards"], a["keys"])
+        _HOLDEM[qualifier] = HoldemSituations(
+            a["cards"], a["keys"], a["weight"], a["strength"], a["counts"], float(a["seconds"])
+        )
     return _HOLDEM[qualifier]
+
+
+def _count_stud(qualifier: int, progress: ProgressCallback | None) -> AnyArrays:
+    d, secs = _count(lambda p: _core.stud_situations(qualifier, p), progress)
+    rows = np.ascontiguousarray(np.column_stack([d["up_rank"], d["hand"]]).astype(np.uint8))
+    counts = d["counts"]
+    assert int(counts.max()) < 1 << 31, "a count too wide for the kept int32"
+    return _in_key_order(
+        {
+            "rows": rows,
+            "weight": d["weight"].astype(np.int64),
+            "strength": d["strength"].astype(np.uint16),
+            "counts": counts.astype(np.int32),
+        },
+        rows,
+        secs,
+    )
+
+
+def _count_holdem(qualifier: int, progress: ProgressCallback | None) -> AnyArrays:
+    d, secs = _count(lambda p: _core.holdem_situations(qualifier, p), progress)
+    cards = d["cards"].astype(np.uint8)
+    arrays: AnyArrays = {
+        "cards": cards,
+        "weight": d["weight"].astype(np.int64),
+        "strength": evaluate_many(cards).astype(np.uint16),
+        "counts": d["counts"].astype(np.uint32),
+    }
+    return _in_key_order(arrays, cards, secs)
+
+
+def _in_key_order(arrays: AnyArrays, rows: npt.NDArray[np.uint8], seconds: float) -> AnyArrays:
+    """The arrays' rows sorted by their keys (the core lists hold'em's in another order), with the
+    keys and the enumeration's seconds."""
+    keys = row_keys(rows)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    assert bool(np.all(keys[1:] > keys[:-1])), "a situation listed twice"
+    sorted_arrays = {name: np.ascontiguousarray(a[order]) for name, a in arrays.items()}
+    return sorted_arrays | {"keys": keys, "seconds": np.array(seconds)}

@@ -44,6 +44,32 @@ def row_keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return key
 
 
+TRUST_SAMPLE = 997  # every this many rows' keys are read again when rows are trusted
+_TRUSTED: dict[int, tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]] = {}
+# By id of rows array: the array is held here, so its id is never another's.
+
+
+def trust_rows(rows: npt.NDArray[np.uint8], keys: npt.NDArray[np.int64]) -> None:
+    """Tells strategy tables that `rows` (read-only: the exact enumeration's) are in order, each
+    once, with these keys: a table of these very rows takes the keys instead of reading every
+    row again (the enumeration checked them when it counted). The keys' order and a sample of
+    the rows are checked here, cheaply: a kept file that does not belong with its rows is an
+    error, not a table that finds the wrong situations."""
+    if rows.flags.writeable or keys.flags.writeable:
+        raise ArgumentError("only read-only rows and keys can be trusted: a change would go unseen")
+    sample = slice(None, None, TRUST_SAMPLE)
+    if len(keys) != len(rows) or not bool(np.all(keys[1:] > keys[:-1])):
+        raise ArgumentError("trusted rows need their keys, in order, each once")
+    if not np.array_equal(row_keys(rows[sample]), keys[sample]):
+        raise ArgumentError("trusted rows need their own keys")
+    _TRUSTED[id(rows)] = (rows, keys)
+
+
+def _trusted_keys(rows: object) -> npt.NDArray[np.int64] | None:
+    known = _TRUSTED.get(id(rows))
+    return known[1] if known is not None and known[0] is rows else None
+
+
 def _key(row: Sequence[int]) -> int:
     return int(row_keys(np.array([row], dtype=np.uint8))[0])
 
@@ -87,6 +113,16 @@ def holdem_keys(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return row_keys(cards)
 
 
+def _checked_keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """The keys of a table's rows, which must be card ids and ranks, in order, each once."""
+    if bool((rows >= DECK_SIZE).any()):
+        raise ArgumentError("a strategy table needs uint8 rows of card ids and ranks, and bool decisions")
+    keys = row_keys(rows)
+    if not bool(np.all(keys[1:] > keys[:-1])):
+        raise ArgumentError("a strategy table lists each row once, in order")
+    return keys
+
+
 @dataclass(frozen=True)
 class StrategyTable:
     """A raise (call) or fold decision for every situation of a family, by canonical row (see
@@ -114,11 +150,11 @@ class StrategyTable:
                 f"a {self.family.value} strategy table decides all {need:,} situations: "
                 f"{rows.shape} rows (of {width}) and {len(raises):,} decisions given"
             )
-        if rows.dtype != np.uint8 or raises.dtype != np.bool_ or bool((rows >= DECK_SIZE).any()):
+        if rows.dtype != np.uint8 or raises.dtype != np.bool_:
             raise ArgumentError("a strategy table needs uint8 rows of card ids and ranks, and bool decisions")
-        keys = row_keys(rows)
-        if not bool(np.all(keys[1:] > keys[:-1])):
-            raise ArgumentError("a strategy table lists each row once, in order")
+        keys = _trusted_keys(self.rows)
+        if keys is None:
+            keys = _checked_keys(rows)
         swaps = self.exchange_from
         if swaps is not None and (np.asarray(swaps).shape != (need,) or np.asarray(swaps).dtype != np.uint8):
             raise ArgumentError(f"exchange_from gives one uint8 per situation ({need:,})")
@@ -134,6 +170,8 @@ class StrategyTable:
         exchange_from: npt.NDArray[np.uint8] | None = None,
     ) -> StrategyTable:
         """A table of rows in any order."""
+        if _trusted_keys(rows) is not None:  # in order already
+            return cls(family, rows, raises, tuple(summary), exchange_from)
         order = np.argsort(row_keys(rows), kind="stable")
         swaps = exchange_from[order] if exchange_from is not None else None
         return cls(family, np.ascontiguousarray(rows[order]), raises[order], tuple(summary), swaps)

@@ -9,13 +9,24 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import ParSheet, analyze
+from ..analysis.cache import cache_dir
 from ..analysis.report import par_sheet_dict, par_sheet_markdown, render_par_sheet, warnings
 from ..variants import list_variants, load_variant
 from .progress import progress_bar
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    a = commands.add_parser("analyze", help="the exact par sheet of a variant, by enumerating every deal")
+    a = commands.add_parser(
+        "analyze",
+        help="the exact par sheet of a variant, by enumerating every deal",
+        description=(
+            "The exact par sheet of a variant, by enumerating every deal. The enumeration's counts "
+            "do not depend on the payouts: they are counted once per dealer qualifier and kept in "
+            f"{cache_dir()} ($CARIBBEAN_FAST_CACHE names another folder), so that any other paytable of a counted "
+            "game, in this process or another, is settled from them without enumerating again. To "
+            "clear the cache, delete the folder: the next analysis counts again."
+        ),
+    )
     a.add_argument("variant", metavar="NAME_OR_PATH")
     a.add_argument("--strategy", default="best", help="best (default) or a named strategy")
     a.add_argument("--format", choices=("text", "json", "markdown"), default="text")
