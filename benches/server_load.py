@@ -426,6 +426,9 @@ def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, A
     return result
 
 
+FLOOR_KEYS = ("commands", "reconnects", "p50_ms", "p99_ms", "views_per_command", "view_bytes")
+
+
 def against_floor(
     args: argparse.Namespace, served: dict[str, Any], stats: Stats, tokens: list[str], seats: Any, folder: Path
 ) -> dict[str, Any]:
@@ -434,8 +437,7 @@ def against_floor(
     floor = FloorProcess("", folder, _free_port(), "0/1", folder / "floor.log")
     _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
     return {
-        "floor": {k: result[k] for k in ("commands", "reconnects", "p50_ms", "p99_ms", "views_per_command", "view_bytes")}
-        | {"servers_cpu_percent": result["servers_cpu_percent"]},
+        "floor": {k: result[k] for k in FLOOR_KEYS} | {"servers_cpu_percent": result["servers_cpu_percent"]},
         "floor_cpu_us_per_command": result["cpu_us_per_command"],
         "cpu_ratio_to_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
     }
@@ -460,26 +462,29 @@ def drive(
         for p in processes:
             p.stop()
     commands = max(stats.commands, 1)
-    return stats, {
-        "clients": len(bots),
-        "seconds": round(elapsed, 1),
-        "commands": stats.commands,
-        "errors": stats.errors,
-        "refused": stats.refused,
-        "lost": stats.lost,
-        "reconnects": stats.reconnects,
-        "p50_ms": percentile(stats.latencies, 0.5),
-        "p99_ms": percentile(stats.latencies, 0.99),
-        "error_codes": stats.error_codes,
-        "views_per_command": round(stats.views / commands, 2),
-        "view_bytes": stats.view_bytes // max(stats.views, 1),
-        "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
-        "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
-        # The whole server process's CPU per command answered, its threads (the commit's) included.
-        "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
-        "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
-        "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
-    }
+    return (
+        stats,
+        {
+            "clients": len(bots),
+            "seconds": round(elapsed, 1),
+            "commands": stats.commands,
+            "errors": stats.errors,
+            "refused": stats.refused,
+            "lost": stats.lost,
+            "reconnects": stats.reconnects,
+            "p50_ms": percentile(stats.latencies, 0.5),
+            "p99_ms": percentile(stats.latencies, 0.99),
+            "error_codes": stats.error_codes,
+            "views_per_command": round(stats.views / commands, 2),
+            "view_bytes": stats.view_bytes // max(stats.views, 1),
+            "bots_cpu_percent": round(100 * cpu[0] / elapsed),  # of one core, over the load
+            "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
+            # The whole server process's CPU per command answered, its threads (the commit's) included.
+            "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
+            "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
+            "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
+        },
+    )
 
 
 def wait_answering(process: Process, seconds: float = 60) -> None:

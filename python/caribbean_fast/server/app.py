@@ -1,5 +1,5 @@
 """The ASGI application (Starlette): the HTTP endpoints for accounts, the lobby, health and
-metrics, and the WebSocket at /ws (docs/protocol.md)."""
+metrics, and the WebSockets: the lobby's at /ws, each table's at /ws/<table> (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ async def limit(request: Request) -> Response:
     amount, changed = server.book.limit(account)
     now = datetime.now(UTC)
     again = None if changed is None else next_week_start(changed)
-    seats = [{"table": t, "seat": s} for t, s in sorted(server.hub.held.get(account, {}).items())]
+    seats = [{"table": t, "seat": s} for t, s in (await server.seats_anywhere(account)).items()]
     body = {
         "limit": amount,
         "changed": None if changed is None else changed.isoformat(),
@@ -218,6 +218,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", endpoint),
+        WebSocketRoute("/ws/{table}", endpoint),
         *web_routes(),
     ]
     app = Starlette(

@@ -24,7 +24,9 @@ from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
 from .metrics import Metrics
+from .protocol import frame
 from .relay import Relay
+from .routing import moved_to
 from .tables import Owner, TableSpec
 
 __all__ = ["Server"]
@@ -49,6 +51,7 @@ class Server:
             total_rate=settings.total_rate,
         )
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
+        self.specs = {spec.id: spec for spec in settings.tables}
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
@@ -129,7 +132,30 @@ class Server:
             owner.abandon()
             if owner.down is not None:
                 self.metrics.tables_stopped.dec()
+            self._moved_away(owner.spec.id)
         self.metrics.tables.set(0)
+
+    def _moved_away(self, table: str) -> None:
+        """The table is no longer served here: its own sockets are told where it is (`send_moved`)."""
+        for conn in self.hub.sockets_of(table):
+            self.send_moved(conn)
+
+    async def look_up(self, table: str) -> None:
+        """Reads where the tables are served again when `elsewhere` does not know this one (the
+        lease loop reads it once a lease period; a table just taken over may be missing)."""
+        if table not in self.elsewhere and table not in self.owners:
+            self.elsewhere.update(await self.endpoints())
+
+    def send_moved(self, conn: Connection) -> None:
+        """The socket's table is not served here: the client is told where it is (`moved`, then the
+        socket closes with 4009), or, while no process is known to serve it, to try again (1013)."""
+        assert conn.table is not None
+        endpoint = moved_to(conn.ws, conn.table, self.elsewhere)
+        if endpoint is None:
+            conn.close(1013, "unavailable")
+            return
+        conn.send(frame("moved", table=conn.table, endpoint=endpoint))
+        conn.close(4009, "moved")
 
     async def _ticks(self) -> None:
         """The clock: every owner ticks its table once a `tick`."""
@@ -231,6 +257,21 @@ class Server:
         except ServerError as err:
             return str(err)
         return self.db.failing or "ok"
+
+    async def seats_anywhere(self, account: str) -> dict[str, int]:
+        """The account's seats at every table, whichever process serves it (the database's rows:
+        an HTTP request reaches any process behind a proxy)."""
+        sql = "SELECT table_id, seat FROM seats WHERE account = ? ORDER BY table_id"
+        rows = await self.db.run(lambda tx: tx.all(sql, (account,)))
+        return {str(t): int(s) for t, s in rows}
+
+    def meter(self, table: str) -> int | None:
+        """The table's progressive meter now: here, or as its serving process last published it."""
+        owner = self.owners.get(table)
+        if owner is not None:
+            return owner.table.meter if owner.table is not None else None
+        meter = self._lobby.elsewhere.get(table, {}).get("meter")
+        return meter if isinstance(meter, int) else None
 
     def seats_of(self, account: str) -> list[dict[str, Any]]:
         return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
