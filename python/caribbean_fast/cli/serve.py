@@ -9,7 +9,7 @@ import os
 
 from ..engine.seats import STAND_AFTER
 from ..errors import ArgumentError, MissingExtraError
-from .arguments import port, positive, positive_int
+from .arguments import addresses, port, positive, positive_int
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +42,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--burst", type=positive, default=50.0, help="frames a socket may send at once (default: %(default)s)"
     )
     _front_door(p)
+    p.add_argument(
+        "--forwarded-allow-ips",
+        type=addresses,
+        default=(),
+        help="the reverse proxies (IP addresses or networks, comma-separated, or *) whose X-Forwarded-For, "
+        "-Proto and -Host name the client's address, scheme and host; ignored from any other peer "
+        "(default: none)",
+    )
     p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
     p.add_argument(
         "--share", default="0/1", help="I/K: process I of K started together splits the tables (default: %(default)s)"
@@ -107,6 +115,7 @@ def run_serve(args: argparse.Namespace) -> int:
         rate=args.rate,
         burst=args.burst,
         share=_share(args.share),
+        forwarded_allow_ips=args.forwarded_allow_ips,
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
         warm_trainer=True,

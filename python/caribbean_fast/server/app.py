@@ -21,6 +21,7 @@ from ..engine.limits import may_change_limit, next_week_start
 from ..errors import ServerError
 from .accounts import Session, token_hash
 from .config import Settings
+from .forwarded import Forwarded
 from .logs import redact_tokens
 from .protocol import load_json
 from .server import Server
@@ -225,7 +226,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
-        middleware=[Middleware(_FrontDoor)],
+        middleware=[Middleware(Forwarded, trusted=server.proxies), Middleware(_FrontDoor)],
     )
     app.state.server = server
     return app

@@ -52,6 +52,7 @@ class Settings:
     address_rate: float = 100.0  # frames a second from every socket of one address together
     total_rate: float = 5000.0  # frames a second from every socket together
     registrations: int = 20  # accounts (guests too) one address may open a minute
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
 
 
 DEFAULT_COUNT = 3

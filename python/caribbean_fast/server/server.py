@@ -20,6 +20,7 @@ from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
 from .db import Database, Tx, connect
+from .forwarded import Trusted
 from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
@@ -41,6 +42,7 @@ SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while th
 class Server:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.proxies = _trusted(settings.forwarded_allow_ips)
         self.db = Database(connect(settings.database))
         self.accounts = Accounts(self.db, registrations=settings.registrations)
         self.gate = Gate(
@@ -49,6 +51,7 @@ class Server:
             handshake=settings.handshake,
             address_rate=settings.address_rate,
             total_rate=settings.total_rate,
+            proxies=self.proxies,
         )
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
         self.specs = {spec.id: spec for spec in settings.tables}
@@ -327,6 +330,13 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _trusted(entries: tuple[str, ...]) -> Trusted:
+    try:
+        return Trusted(entries)
+    except ValueError as err:
+        raise ServerError(f"forwarded_allow_ips: {err}", "bad_field") from None
 
 
 def _safe(url: str) -> str:

@@ -14,6 +14,7 @@ import time
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
@@ -23,7 +24,7 @@ from .gate import TokenBucket
 from .hub import Connection
 from .protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
-from .routing import moved_to
+from .routing import PROXIED, moved_to
 from .server import Server
 from .tables import Owner
 
@@ -77,6 +78,21 @@ async def endpoint(ws: WebSocket) -> None:
         server.metrics.refusals.labels("origin").inc()
         await ws.close(4003, "origin")
         return
+    if not ws.scope.get(PROXIED):  # the door counted its connection by its address
+        await _open(server, ws)
+        return
+    client = ws.client.host if ws.client else "?"
+    if not server.gate.enter_client(client):  # the door counted the proxy's: the client's count here
+        server.metrics.refusals.labels("over_address").inc()
+        await ws.send_denial_response(PlainTextResponse(f"too many connections from {client}", 503))
+        return
+    try:
+        await _open(server, ws)
+    finally:
+        server.gate.leave_client(client)
+
+
+async def _open(server: Server, ws: WebSocket) -> None:
     table = ws.path_params.get("table")  # a table's socket, or None: the lobby's
     if table is not None and table not in server.specs:
         await ws.accept()
