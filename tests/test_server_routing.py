@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, ServerProcess, books, settings, two_tables
+from live_server import Client, LiveServer, ServerProcess, books, settings, split
 from test_server_relay import relay_metrics, start
 from websockets.exceptions import ConnectionClosed
 
@@ -44,7 +44,9 @@ def test_a_tables_socket_serves_its_table_and_refuses_an_unknown_one(tmp_path: P
 
 
 def test_a_tables_socket_at_another_process_is_moved(database_url: str, tmp_path: Path) -> None:
-    owner, other = start(database_url, tmp_path)
+    first, second = start(database_url, tmp_path)
+    where = split([first, second], [STUD, "network-24h-1"], database_url)
+    owner, other = where[STUD], second if where[STUD] is first else first
     try:
         token = httpx.post(f"{other.http}/api/guest").json()["token"]
         there = f"{owner.ws}/{STUD}"
@@ -56,10 +58,8 @@ def test_a_tables_socket_at_another_process_is_moved(database_url: str, tmp_path
             {"v": 1, "type": "closed", "reason": "moved"},
         ]
         assert code == 4009
-        # a command for a table served elsewhere, on a table's socket served here: `moved` too
         both = Client(f"{owner.ws}/{STUD}", token)
-        refused = both.cmd("history", table="nope")
-        assert refused["error"]["code"] == "no_table"
+        assert both.cmd("history", table="nope")["error"]["code"] == "no_table"
         # the terminal client's link follows `moved` to the serving process and plays there
         link = Link(other.http, token, STUD)
         assert link.url == socket_url(other.http, STUD) == f"{other.ws}/{STUD}"
@@ -76,7 +76,7 @@ def test_a_tables_socket_at_another_process_is_moved(database_url: str, tmp_path
         counted = relay_metrics(other)
         assert counted.get('cf_relayed_commands_total{outcome="ok"}', 0) == 0  # nothing was relayed
     finally:
-        for process in (owner, other):
+        for process in (first, second):
             process.kill()
             process.log.close()
     assert books(database_url) == (True, 2)
@@ -87,23 +87,24 @@ def test_moved_is_a_commands_refusal_on_a_tables_socket(database_url: str, tmp_p
     process serves: refused `moved`, naming that table's socket there; nothing was done."""
     if not database_url.startswith("postgresql"):
         pytest.skip("one process serves every table of a SQLite database")
-    tables = str(two_tables(tmp_path))
-    first = ServerProcess(database_url, tables, "--share", "0/2")
-    second = ServerProcess(database_url, tables, "--share", "1/2")
+    tables = tmp_path / "tables.toml"
+    tables.write_text('[[table]]\nvariant = "cyberstud"\nseats = 1\ncount = 16\n')
+    processes = [ServerProcess(database_url, str(tables)) for _ in range(2)]
     try:
-        first.wait(1)
-        second.wait(1)
-        token = httpx.post(f"{first.http}/api/guest").json()["token"]
-        here = Client(f"{first.ws}/{STUD}", token)
-        refused = here.cmd("sit", table="network-24h-1", buy_in=1_000)
+        where = split(processes, [f"cyberstud-{k + 1}" for k in range(16)], database_url)
+        mine = next(t for t, p in where.items() if p is processes[0])
+        theirs = next(t for t, p in where.items() if p is processes[1])
+        token = httpx.post(f"{processes[0].http}/api/guest").json()["token"]
+        here = Client(f"{processes[0].ws}/{mine}", token)
+        refused = here.cmd("sit", table=theirs, buy_in=1_000)
         assert refused["error"]["code"] == "moved"
-        assert refused["error"]["endpoint"] == f"{second.ws}/network-24h-1"
-        assert here.ok("sit", table=STUD, buy_in=1_000) == {"seat": 0}  # its own table's commands go on
-        here.ok("leave", table=STUD)
-        me = httpx.get(f"{first.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
+        assert refused["error"]["endpoint"] == f"{processes[1].ws}/{theirs}"
+        assert here.ok("sit", table=mine, buy_in=1_000) == {"seat": 0}  # its own table's commands go on
+        here.ok("leave", table=mine)
+        me = httpx.get(f"{processes[0].http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
         assert me["wallet"] == 100_000
         here.close()
     finally:
-        for process in (first, second):
+        for process in processes:
             process.kill()
             process.log.close()

@@ -8,7 +8,7 @@ import getpass
 import os
 
 from ..engine.seats import STAND_AFTER
-from ..errors import ArgumentError, MissingExtraError
+from ..errors import MissingExtraError
 from .arguments import addresses, port, positive, positive_int
 
 
@@ -51,9 +51,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(default: none)",
     )
     p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
-    p.add_argument(
-        "--share", default="0/1", help="I/K: process I of K started together splits the tables (default: %(default)s)"
-    )
     p.add_argument("--log-level", default="info", help="debug, info, warning or error (default: %(default)s)")
     p.set_defaults(run=run_serve)
     a = commands.add_parser("accounts", help="the server's play-money accounts")
@@ -114,7 +111,6 @@ def run_serve(args: argparse.Namespace) -> int:
         grace=args.grace,
         rate=args.rate,
         burst=args.burst,
-        share=_share(args.share),
         forwarded_allow_ips=args.forwarded_allow_ips,
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
@@ -134,13 +130,6 @@ def run_serve(args: argparse.Namespace) -> int:
         **uvicorn_options(app),
     )
     return 0
-
-
-def _share(text: str) -> tuple[int, int]:
-    i, _, k = text.partition("/")
-    if not (i.isdigit() and k.isdigit() and 0 <= int(i) < int(k)):
-        raise ArgumentError(f"--share is I/K with 0 <= I < K, not {text!r}")
-    return int(i), int(k)
 
 
 def run_accounts(args: argparse.Namespace) -> int:

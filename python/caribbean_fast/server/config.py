@@ -42,7 +42,6 @@ class Settings:
     burst: float = 50.0  # and at once
     lease: float = 2.0  # seconds between attempts to take over tables another process left
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
-    share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
     tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
     warm_trainer: bool = False  # the trainer's tables built at start (`serve` does: advice at the first decision)
     # the front door (gate.Gate): connections, handshakes, frames by address, registrations

@@ -12,6 +12,7 @@ import gc
 import logging
 import sys
 import time
+from functools import partial
 from typing import Any
 
 from ..errors import ServerError
@@ -25,6 +26,7 @@ from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
 from .metrics import Metrics
+from .placement import Placement
 from .protocol import frame
 from .relay import Relay
 from .routing import moved_to
@@ -63,6 +65,8 @@ class Server:
         self._sessions: asyncio.Task[None] | None = None
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
+        self.placement = Placement(settings.endpoint)  # which process serves which table
+        self._given: dict[str, int] = {}  # tables given up, their leases to release: the connection's generation
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
@@ -70,7 +74,8 @@ class Server:
         self.db.on_reconnect = self._connection_lost
         self.db.start()
         await self.db.run(self.book.load)
-        await self._take_over(foreign=self.settings.share[1] == 1)
+        await self._find_live()
+        await self._take_over()
         self._leasing = asyncio.create_task(self._lease_loop())
         self._clock = asyncio.create_task(self._ticks())
         self._sessions = asyncio.create_task(self._end_sessions())
@@ -84,31 +89,26 @@ class Server:
             tables = f"{waiting} table{'s' if waiting > 1 else ''}"
             _log.info(f"standing by for {tables}: {why}", extra={"fields": {"tables": waiting}})
 
-    async def _take_over(self, foreign: bool = True, settle: float = 0.0) -> None:
-        """Serves every table whose lease this process can take: at start, and when the process
-        that served it has died. The table is restored from its record by the engine's rules.
-        With `share` (i, k), the first pass takes only every k-th table from the i-th, so k
-        processes started together split the tables; later passes take any table left free, each
-        holding its new lease `settle` seconds before serving: a process whose connection was just
-        cut may not have noticed yet, and lists the table as its own until it does (at its next
-        database job, within a lease period or a session check)."""
-        mine = [
-            spec
-            for k, spec in enumerate(self.settings.tables)
-            if spec.id not in self.owners and (foreign or k % self.settings.share[1] == self.settings.share[0])
-        ]
+    async def _take_over(self) -> None:
+        """Serves every free table this process owns by the hash over the live processes
+        (`placement`): at start, and each lease period (a process died, or gave a table back).
+        The table is restored from its record by the engine's rules."""
+        mine = [s for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
-            await asyncio.gather(*(self._serve(spec, settle) for spec in mine[start : start + 200]))
+            await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
 
-    async def _serve(self, spec: TableSpec, settle: float = 0.0) -> None:
+    async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
-        kept) when the database fails meanwhile."""
-        taken, generation = await self._lease(spec.id)
+        kept) when the database fails meanwhile. A lease that names another process (which died,
+        or whose connection was cut and may not have noticed yet, listing the table as its own
+        until it does, at its next database job, within a lease period or a session check) is
+        held that long before serving; one given back (its row gone) or never held, at once."""
+        taken, generation, holder = await self._lease(spec.id)
         if not taken:
             return
-        if settle:
-            await asyncio.sleep(settle)
+        if self.db.dialect.shares and holder not in (None, self.settings.endpoint):
+            await asyncio.sleep(self.settings.lease + SESSION_CHECK)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         why = None
         try:
@@ -129,6 +129,7 @@ class Server:
         tables now. Every table is given up at once, before any later job runs; the lease loop
         takes back those that no other process took."""
         owners, self.owners = list(self.owners.values()), {}
+        self._given.clear()  # their leases went with the connection
         self.metrics.database_reconnects.inc()
         _log.warning("the database connection was lost: giving up %d tables' leases", len(owners))
         for owner in owners:
@@ -178,14 +179,26 @@ class Server:
             except Exception as err:  # the database is failing: the next pass asks again
                 _log.warning("sessions not checked: %s", err)
 
-    async def _lease(self, table_id: str) -> tuple[bool, int]:
-        """Whether the lease was taken, and the generation of the connection that holds it."""
-        return await self.db.run(lambda tx: (self.db.dialect.try_lease(table_id), self.db.generation))
+    async def _lease(self, table_id: str) -> tuple[bool, int, str | None]:
+        """Whether the lease was taken, the generation of the connection that holds it, and the
+        process its row names (None: no row)."""
+
+        def job(tx: Tx) -> tuple[bool, int, str | None]:
+            taken = self.db.dialect.try_lease(table_id)
+            row = tx.one("SELECT endpoint FROM leases WHERE table_id = ?", (table_id,)) if taken else None
+            return taken, self.db.generation, None if row is None else str(row[0])
+
+        return await self.db.run(job)
 
     async def _lease_loop(self) -> None:
-        if self.settings.share[1] > 1:
-            await asyncio.sleep(2 * self.settings.lease)  # the other processes' first pass
-        steps = (self._take_over_left, self._where_elsewhere, self._share_lobby, self._load_limits)
+        steps = (
+            self._find_live,
+            self._take_over_left,
+            self._give_back,
+            self._where_elsewhere,
+            self._share_lobby,
+            self._load_limits,
+        )
         while True:
             for step in steps:  # each on its own: one failing leaves the others to run
                 try:
@@ -196,7 +209,68 @@ class Server:
 
     async def _take_over_left(self) -> None:
         if len(self.owners) < len(self.settings.tables):
-            await self._take_over(settle=self.settings.lease + SESSION_CHECK)
+            await self._take_over()
+
+    async def _find_live(self) -> None:
+        """This process's lock (taken again on a new connection), and the live processes."""
+        job = self.placement.read_live
+        self.placement.live = await self.db.run(lambda tx: job(tx, self.db.dialect, self.db.generation))
+
+    async def _give_back(self) -> None:
+        """Each table served here that the hash gives to another live process (one that started
+        again, or joined) is given to it between rounds (`Owner.leave_between_rounds`); one the
+        hash gives back to this process meanwhile stays."""
+        for table, owner in list(self.owners.items()):
+            to = self.placement.owner(table)
+            if to == self.settings.endpoint:
+                owner.leave_between_rounds(None)
+            elif owner.leaving is None and owner.down is None:
+                owner.leave_between_rounds(partial(self._give_up, owner, to))
+        for table, generation in list(self._given.items()):  # a release that failed is tried again
+            await self._release(table, generation)
+
+    def _give_up(self, owner: Owner, to: str) -> None:
+        """Between rounds, nothing under way: the table stops here at once (later commands are
+        refused, its seats forgotten) and its lease goes (`_release`)."""
+        table = owner.spec.id
+        if self.owners.get(table) is not owner or self.placement.owner(table) != to:
+            return
+        del self.owners[table]
+        owner.abandon()
+        self._lobby.forget([(table, "")])  # published again should it come back
+        self.elsewhere[table] = to
+        self.metrics.tables.set(len(self.owners))
+        self.metrics.tables_given.inc()
+        self._given[table] = owner.generation
+        task = asyncio.create_task(self._release(table, owner.generation), name=f"release {table}")
+        self._grace.add(task)
+        task.add_done_callback(self._grace.discard)
+        _log.info("table given back", extra={"fields": {"table": table, "to": to}})
+
+    async def _release(self, table: str, generation: int) -> None:
+        """The lease of a table given up: once every commit of the table queued before is durable
+        (a job queued after them commits with or after them), its row goes, so the process that
+        takes it need not wait to settle, then its lock; then its sockets here are moved."""
+        mine = (table, self.settings.endpoint)
+
+        def forget(tx: Tx) -> None:
+            if self.db.generation == generation:
+                tx.execute("DELETE FROM leases WHERE table_id = ? AND endpoint = ?", mine)
+
+        def unlock(tx: Tx) -> None:
+            if self.db.generation == generation:  # else the lease went with its connection
+                self.db.dialect.unlease(table)
+
+        if table not in self._given:
+            return
+        try:
+            await self.db.run(forget)
+            await self.db.run(unlock)
+        except Exception as err:  # tried again on the next lease period
+            _log.warning("table %s: its lease was not released: %s", table, err)
+            return
+        self._given.pop(table, None)
+        self._moved_away(table)
 
     async def _load_limits(self) -> None:
         await self.db.run(self.book.load)  # personal limits other processes changed
