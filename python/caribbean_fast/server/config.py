@@ -52,6 +52,8 @@ class Settings:
     total_rate: float = 5000.0  # frames a second from every socket together
     registrations: int = 20  # accounts (guests too) one address may open a minute
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
+    proxy_map: str | None = None  # the proxy's map file this process keeps from the leases (`proxymap`)
+    proxy_reload: str | None = None  # the command that makes the proxy read it again
 
 
 DEFAULT_COUNT = 3

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from .schema import Dialect, Tx
 
-__all__ = ["Placement", "owner_of", "process_key", "weight"]
+__all__ = ["Placement", "live_endpoints", "owner_of", "process_key", "weight"]
 
 
 def weight(endpoint: str, table: str) -> int:
@@ -64,8 +64,17 @@ class Placement:
             dialect.hold(process_key(self.endpoint))
             self._registered = generation
         named = [str(e) for (e,) in tx.all("SELECT endpoint FROM processes")]
-        held = dialect.held([process_key(e) for e in named])
-        dead = [e for e in named if process_key(e) not in held and e != self.endpoint]
+        live = live_endpoints(tx, dialect, named)
+        dead = [e for e in named if e not in live and e != self.endpoint]
         if dead:  # a process that comes back registers again
             tx.many("DELETE FROM processes WHERE endpoint = ?", [(e,) for e in dead])
-        return frozenset({self.endpoint, *(e for e in named if process_key(e) in held)})
+        return frozenset({self.endpoint, *live})
+
+
+def live_endpoints(tx: Tx, dialect: Dialect, named: list[str] | None = None) -> set[str]:
+    """The endpoints of the live processes (PostgreSQL): those of `processes` (or `named`) whose
+    lock a session holds."""
+    if named is None:
+        named = [str(e) for (e,) in tx.all("SELECT endpoint FROM processes")]
+    held = dialect.held([process_key(e) for e in named])
+    return {e for e in named if process_key(e) in held}

@@ -28,6 +28,7 @@ from .lobby import Lobby
 from .metrics import Metrics
 from .placement import Placement
 from .protocol import frame
+from .proxymap import ProxyMap
 from .relay import Relay
 from .routing import moved_to
 from .tables import Owner, TableSpec
@@ -67,6 +68,7 @@ class Server:
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
         self.placement = Placement(settings.endpoint)  # which process serves which table
         self._given: dict[str, int] = {}  # tables given up, their leases to release: the connection's generation
+        self.proxy_map = ProxyMap(self.db, settings.proxy_map, settings.proxy_reload) if settings.proxy_map else None
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
@@ -94,9 +96,22 @@ class Server:
         (`placement`): at start, and each lease period (a process died, or gave a table back).
         The table is restored from its record by the engine's rules."""
         mine = [s for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
+        served = len(self.owners)
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
             await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
+        if len(self.owners) != served:
+            self._leases_changed()
+
+    def _leases_changed(self) -> None:
+        """This process took or gave up leases: the proxy's map follows at once."""
+        if self.proxy_map is not None:
+            self.proxy_map.changed()
+
+    async def _follow_proxy_map(self) -> None:
+        """The proxy's map as the database says (another process died, or wrote an older one)."""
+        if self.proxy_map is not None:
+            await self.proxy_map.refresh()
 
     async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
@@ -198,6 +213,7 @@ class Server:
             self._where_elsewhere,
             self._share_lobby,
             self._load_limits,
+            self._follow_proxy_map,
         )
         while True:
             for step in steps:  # each on its own: one failing leaves the others to run
@@ -271,6 +287,7 @@ class Server:
             return
         self._given.pop(table, None)
         self._moved_away(table)
+        self._leases_changed()
 
     async def _load_limits(self) -> None:
         await self.db.run(self.book.load)  # personal limits other processes changed
