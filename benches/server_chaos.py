@@ -189,7 +189,9 @@ class Bot(threading.Thread):
         while not self.halt.is_set():
             try:
                 url = self._url()
-                with connect(url, additional_headers={"Authorization": f"Bearer {self.token}"}, open_timeout=5) as ws:
+                auth = {"Authorization": f"Bearer {self.token}"}
+                # a refused handshake waits 1 s, not 10, for the close: nginx reloading may keep it open
+                with connect(url, additional_headers=auth, open_timeout=5, close_timeout=1) as ws:
                     self._play(ws)
             except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
                 time.sleep(0.2)
@@ -582,7 +584,6 @@ def _play_behind(proxy: Any, servers: list[Serve], bots: int, calm: float) -> di
         healthy([survivor], bots)
         taken_seconds = time.monotonic() - killed
         time.sleep(calm)
-        back = sorted(_first_ok_after(b, killed) for b in players if b.table in moved_tables)
         victim.start()
         restarted = time.monotonic()
         healthy(servers, bots)
@@ -594,6 +595,7 @@ def _play_behind(proxy: Any, servers: list[Serve], bots: int, calm: float) -> di
             bot.halt.set()
         for bot in players:
             bot.join(20)
+    back = sorted(_first_ok_after(b, killed) for b in players if b.table in moved_tables)
     answers = sum(len(kinds) for kinds in tally.ok.values())
     return {
         "tally": tally,

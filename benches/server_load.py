@@ -240,7 +240,9 @@ class Bot:
 
     async def _session(self, until: float) -> None:
         url, headers = self.url, {"Authorization": f"Bearer {self.token}"}
-        async with websockets.connect(url, additional_headers=headers, max_size=None, open_timeout=30) as ws:
+        # a refused handshake waits 1 s, not 10, for the close: nginx reloading may keep it open
+        opening = websockets.connect(url, additional_headers=headers, max_size=None, open_timeout=30, close_timeout=1)
+        async with opening as ws:
             reader = asyncio.create_task(self._read(ws))
             try:
                 await self._play(ws, until)

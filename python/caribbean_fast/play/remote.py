@@ -35,6 +35,9 @@ from .keys import SeatKeys
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "socket_url", "view_of"]
 
 WAIT = 10.0  # seconds an answer may take
+# seconds a refused handshake waits for the server to close: a proxy reloading its map may keep the
+# connection open after its 502, and the client waited its default 10 s before trying again
+CLOSE = 1.0
 MOVES, MOVE_PAUSE = 5, 0.1  # times a command follows `moved`, and the first pause between them (doubling)
 
 
@@ -96,7 +99,8 @@ class Link:
         """Connects; returns the welcome."""
         url, self.moved_to = self.moved_to or self.url, None
         try:
-            self.ws = connect(url, additional_headers={"Authorization": f"Bearer {self.token}"}, open_timeout=WAIT)
+            auth = {"Authorization": f"Bearer {self.token}"}
+            self.ws = connect(url, additional_headers=auth, open_timeout=WAIT, close_timeout=CLOSE)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as err:
             self.ws = None
             raise ServerError(f"cannot connect to {url}: {err}", "unavailable") from None
