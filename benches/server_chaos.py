@@ -542,7 +542,14 @@ def behind_nginx(bots: int, calm: float) -> dict[str, Any]:
         proxy = proxy_tools.Nginx([f"127.0.0.1:{p}" for p in ports], nginx)
         proxy.start()
         extra: tuple[str, ...] = ("--forwarded-allow-ips", "127.0.0.1", "--proxy-map", str(proxy.map_file))
-        extra += ("--proxy-reload", proxy.reload_command, "--connections-per-address", "100000")
+        extra += (
+            "--proxy-reload",
+            proxy.reload_command,
+            "--connections-per-address",
+            "100000",
+            "--registrations",
+            "100000",
+        )
         servers: list[Serve] = []
         try:
             tables = tables_file(folder, bots)

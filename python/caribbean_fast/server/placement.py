@@ -17,11 +17,14 @@ process serves every table: it is the only live one.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Iterable
 
 from .schema import Dialect, Tx
 
 __all__ = ["Placement", "live_endpoints", "owner_of", "process_key", "weight"]
+
+_log = logging.getLogger(__name__)
 
 
 def weight(endpoint: str, table: str) -> int:
@@ -61,7 +64,8 @@ class Placement:
             return frozenset({self.endpoint})
         if self._registered != generation:
             tx.execute("INSERT INTO processes VALUES (?) ON CONFLICT (endpoint) DO NOTHING", (self.endpoint,))
-            dialect.hold(process_key(self.endpoint))
+            if not dialect.hold(process_key(self.endpoint)):
+                _log.warning("another live process announces %s: give each its own --public-url", self.endpoint)
             self._registered = generation
         named = [str(e) for (e,) in tx.all("SELECT endpoint FROM processes")]
         live = live_endpoints(tx, dialect, named)
