@@ -112,7 +112,8 @@ def main() -> None:
     parser.add_argument("--view-bytes", type=int, default=900)
     args = parser.parse_args()
     tune_process()  # the collector and switch interval of a serving process
-    app = Starlette(routes=[Route("/healthz", health), WebSocketRoute("/ws", endpoint)])
+    sockets = [WebSocketRoute("/ws", endpoint), WebSocketRoute("/ws/{table}", endpoint)]  # as the server's
+    app = Starlette(routes=[Route("/healthz", health), *sockets])
     app.state.floor = Floor(args.view_bytes)
     uvicorn.run(
         app,

@@ -13,12 +13,22 @@ terminated (`pg_terminate_backend`), their statements cancelled for the hold
 (`pg_cancel_backend`), kill -9. It prints one JSON object. Root is needed for the mount and
 chattr; PostgreSQL's binaries for its faults (`apt-get install postgresql`). The test suite runs
 one quick case of each (tests/test_server_faults.py).
+
+    python benches/server_chaos.py --nginx [--bots 6] [--calm 3]
+
+instead runs two server processes and PostgreSQL behind Debian's nginx (docs/guides/deploy.md):
+the bots play at their tables' own sockets through nginx; one process is killed with SIGKILL and
+later started again. It reports the commands relayed (none: nginx routes each table's socket by
+the map the servers keep), how long the map took to follow the kill, how long the bots of the
+killed process's tables took to come back through nginx, how long the restarted process took to
+get its share back, and the books.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import os
 import random
@@ -65,14 +75,15 @@ def _free_port() -> int:
 class Serve:
     """`caribbean-fast serve` as a process, restartable on the same port (kill -9)."""
 
-    def __init__(self, database: str, tables: Path, log: Path) -> None:
-        self.database, self.tables, self.log, self.port = database, tables, log, _free_port()
+    def __init__(self, database: str, tables: Path, log: Path, extra: tuple[str, ...] = (), port: int = 0) -> None:
+        self.database, self.tables, self.log, self.port = database, tables, log, port or _free_port()
+        self.extra = extra  # more options (behind nginx: the proxy's)
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
     def start(self) -> None:
         command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", self.database]
-        command += ["--port", str(self.port), "--tables", str(self.tables), "--demo", "--grace", "0.5"]
+        command += ["--port", str(self.port), "--tables", str(self.tables), "--demo", "--grace", "0.5", *self.extra]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
 
@@ -100,6 +111,14 @@ class Serve:
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    def relayed(self) -> int:
+        """Commands this process relayed to another (`cf_relayed_commands`), since it started."""
+        try:
+            lines = httpx.get(f"{self.http}/metrics", timeout=5).text.splitlines()
+        except httpx.HTTPError:
+            return 0
+        return sum(int(float(line.rsplit(" ", 1)[1])) for line in lines if line.startswith("cf_relayed_commands_total"))
 
     def kill(self) -> None:
         assert self.process is not None
@@ -148,19 +167,30 @@ class Tally:
 
 
 class Bot(threading.Thread):
-    """Plays one table, reconnecting to any live server whenever its socket drops."""
+    """Plays one table, reconnecting to any live server whenever its socket drops; behind a proxy
+    (`entry`), at its table's own socket there, following `moved`."""
 
-    def __init__(self, servers: list[Serve], token: str, table: str, tally: Tally, seed: int) -> None:
+    def __init__(
+        self, servers: list[Serve], token: str, table: str, tally: Tally, seed: int, entry: str | None = None
+    ) -> None:
         super().__init__(daemon=True)
-        self.servers, self.token, self.table, self.tally = servers, token, table, tally
+        self.servers, self.token, self.table, self.tally, self.entry = servers, token, table, tally, entry
         self.random, self.halt = random.Random(seed), threading.Event()
+        self.ok_at: list[float] = []  # when each `ok` answer came
         self._id = 0
+
+    def _url(self) -> str:
+        if self.entry is not None:
+            return f"{self.entry}/ws/{self.table}"
+        return self.random.choice([s.ws for s in self.servers if s.alive()] or [self.servers[0].ws])
 
     def run(self) -> None:
         while not self.halt.is_set():
             try:
-                url = self.random.choice([s.ws for s in self.servers if s.alive()] or [self.servers[0].ws])
-                with connect(url, additional_headers={"Authorization": f"Bearer {self.token}"}, open_timeout=5) as ws:
+                url = self._url()
+                auth = {"Authorization": f"Bearer {self.token}"}
+                # a refused handshake waits 1 s, not 10, for the close: nginx reloading may keep it open
+                with connect(url, additional_headers=auth, open_timeout=5, close_timeout=1) as ws:
                     self._play(ws)
             except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
                 time.sleep(0.2)
@@ -175,6 +205,10 @@ class Bot(threading.Thread):
             if answer is None:
                 return  # no answer: the socket is gone or stuck
             self.tally.answered(self.table, kind, answer)
+            if answer["ok"]:
+                self.ok_at.append(time.monotonic())
+            elif answer["error"]["code"] == "moved":
+                return  # its table is served elsewhere: opened again where `moved` says (the same URL behind a proxy)
             if answer["ok"] and kind in ("sit", "leave"):
                 seated = kind == "sit"
             elif not answer["ok"]:
@@ -493,12 +527,125 @@ def postgres_stage(folder: Path, bots: int) -> Iterator[Stage]:
                 server.stop()
 
 
+# ---- behind nginx ------------------------------------------------------------------------------
+
+
+def behind_nginx(bots: int, calm: float) -> dict[str, Any]:
+    """Two server processes and PostgreSQL behind nginx (docs/guides/deploy.md): the bots play at
+    their tables' sockets through nginx, one process is killed with SIGKILL, its tables move and
+    the map follows, then it starts again and takes its share back; the database's check after."""
+    pg, proxy_tools = pg_server(), tests_module("nginx_server")
+    found, nginx = pg.binaries(), proxy_tools.binary()
+    if found is None or nginx is None:
+        raise SystemExit("--nginx needs PostgreSQL and nginx (apt-get install postgresql nginx)")
+    with tempfile.TemporaryDirectory(prefix="cf-nginx-") as tmp, pg.Cluster(found) as cluster:
+        folder, database = Path(tmp), pg.fresh_database(cluster.url)
+        ports = [_free_port() for _ in range(2)]
+        proxy = proxy_tools.Nginx([f"127.0.0.1:{p}" for p in ports], nginx)
+        proxy.start()
+        extra: tuple[str, ...] = ("--forwarded-allow-ips", "127.0.0.1", "--proxy-map", str(proxy.map_file))
+        extra += (
+            "--proxy-reload",
+            proxy.reload_command,
+            "--connections-per-address",
+            "100000",
+            "--registrations",
+            "100000",
+        )
+        servers: list[Serve] = []
+        try:
+            tables = tables_file(folder, bots)
+            servers = [Serve(database, tables, folder / f"serve-{k}.log", extra, p) for k, p in enumerate(ports)]
+            played = _play_behind(proxy, servers, bots, calm)
+        finally:
+            for server in servers:
+                server.stop()
+            proxy.stop()
+        found_out = check(database)
+    tally: Tally = played.pop("tally")
+    recorded: dict[str, list[str]] = found_out["recorded"]
+    in_records = sum(_in_order(answered, recorded.get(table, [])) for table, answered in tally.ok.items())
+    books = {k: found_out[k] for k in ("reconciled", "audits_clean", "stranded_on_unheld_seats")}
+    return {
+        "bots": bots,
+        "database": "postgresql behind nginx",
+        **played,
+        "ok_missing": played["ok_answers"] - in_records,
+        **books,
+    }
+
+
+def _play_behind(proxy: Any, servers: list[Serve], bots: int, calm: float) -> dict[str, Any]:
+    victim, survivor = servers
+    healthy(servers, bots)
+    _map_follows(proxy.map_file, servers, bots)
+    tally, entry = Tally(), f"ws://127.0.0.1:{proxy.port}"
+    players = [Bot(servers, t, f"cyberstud-{k + 1}", tally, k, entry) for k, t in enumerate(guests(servers[0], bots))]
+    for bot in players:
+        bot.start()
+    try:
+        time.sleep(calm)
+        moved_tables = {e["table"] for e in victim.lobby() if e["here"]}
+        relayed_before_kill = victim.relayed()  # its counter dies with it; the survivor's runs on
+        victim.kill()
+        killed = time.monotonic()
+        map_seconds = _map_follows(proxy.map_file, [survivor], bots)
+        healthy([survivor], bots)
+        taken_seconds = time.monotonic() - killed
+        time.sleep(calm)
+        victim.start()
+        restarted = time.monotonic()
+        healthy(servers, bots)
+        share_back = time.monotonic() - restarted
+        time.sleep(calm)
+        relayed = relayed_before_kill + survivor.relayed() + victim.relayed()
+    finally:
+        for bot in players:
+            bot.halt.set()
+        for bot in players:
+            bot.join(20)
+    back = sorted(_first_ok_after(b, killed) for b in players if b.table in moved_tables)
+    answers = sum(len(kinds) for kinds in tally.ok.values())
+    return {
+        "tally": tally,
+        "ok_answers": answers,
+        "refused": dict(tally.refused),
+        "relayed_commands": relayed,
+        "tables_moved": len(moved_tables),
+        "map_followed_seconds": round(map_seconds, 2),
+        "taken_over_seconds": round(taken_seconds, 2),
+        "back_through_nginx_seconds": {"median": round(back[len(back) // 2], 2), "max": round(back[-1], 2)}
+        if back
+        else None,
+        "share_back_seconds": round(share_back, 2),
+    }
+
+
+def _first_ok_after(bot: Bot, moment: float) -> float:
+    """Seconds from `moment` to the bot's first `ok` answer after it (inf: none came)."""
+    return next((t - moment for t in list(bot.ok_at) if t > moment), float("inf"))
+
+
+def _map_follows(path: Path, live: list[Serve], tables: int, seconds: float = 60) -> float:
+    """Waits until the proxy's map names a live process for every table; how long it took."""
+    start, ports = time.monotonic(), {f"127.0.0.1:{s.port}" for s in live}
+    while time.monotonic() - start < seconds:
+        routes = [line.rstrip(";").split()[-1] for line in path.read_text().splitlines() if not line.startswith("#")]
+        if len(routes) == tables and set(routes) <= ports:
+            return time.monotonic() - start
+        time.sleep(0.05)
+    raise TimeoutError(f"the proxy's map did not follow in {seconds} s")
+
+
+def tests_module(name: str) -> ModuleType:
+    """A helper of the tests (tests/<name>.py): the throwaway PostgreSQL clusters, nginx."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    return importlib.import_module(name)
+
+
 def pg_server() -> ModuleType:
     """The tests' throwaway PostgreSQL clusters (tests/pg_server.py)."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
-    import pg_server as module
-
-    return module
+    return tests_module("pg_server")
 
 
 def run(kind: str, faults: list[str], bots: int, hold: float, calm: float) -> dict[str, Any]:
@@ -523,7 +670,13 @@ def main() -> None:
     )
     parser.add_argument("--calm", type=float, default=3.0, help="seconds of play before and after each (default 3)")
     parser.add_argument("--faults", default=",".join(dict.fromkeys(SQLITE_FAULTS + PG_FAULTS)))
+    parser.add_argument(
+        "--nginx", action="store_true", help="instead: two processes behind nginx, one killed (docs/guides/deploy.md)"
+    )
     args = parser.parse_args()
+    if args.nginx:
+        print(json.dumps(behind_nginx(args.bots, args.calm), indent=1))
+        return
     wanted = args.faults.split(",")
     if unknown := set(wanted) - set(FAULTS):
         parser.error(f"unknown faults {sorted(unknown)}; known: {', '.join(FAULTS)}")

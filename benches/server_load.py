@@ -63,6 +63,7 @@ class Stats:
     errors: int = 0
     lost: int = 0  # commands in flight when the server was killed
     reconnects: int = 0
+    moves: int = 0  # sockets opened again where `moved` said the table is served
     latencies: list[float] = field(default_factory=list)
     views: int = 0  # view frames the bots received, and their bytes
     view_bytes: int = 0
@@ -78,9 +79,8 @@ class Stats:
 
 def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
     """The tables file for `clients` bots spread over every game, how many tables it lists, and
-    each bot's table, minimum ante and the table's place in the file (`--share I/K` gives process
-    I the places I, I + K, ...: a bot connects first to the process serving its table, as a
-    client following the lobby's `endpoint` would)."""
+    each bot's table, minimum ante and the table's place in the file (a bot opens its table's
+    socket at process `place % processes` first, and follows `moved` to the one serving it)."""
     text, tables, seats_of = "", 0, []
     for k, name in enumerate(PRESETS):
         variant = load_variant(name)
@@ -116,8 +116,8 @@ def seed_accounts(url: str, n: int) -> list[str]:
 
 
 class Process:
-    def __init__(self, url: str, tables: Path, port: int, share: str, log: Path) -> None:
-        self.url, self.tables, self.port, self.share, self.log = url, tables, port, share, log
+    def __init__(self, url: str, tables: Path, port: int, log: Path) -> None:
+        self.url, self.tables, self.port, self.log = url, tables, port, log
         self.killed_cpu = 0.0  # CPU seconds of the processes `kill_and_restart` killed
         self.proc = self._start()
 
@@ -136,7 +136,7 @@ class Process:
             str(self.port),
         ]
         command += ["--tables", str(self.tables), "--rate", "1000", "--burst", "1000", "--grace", "2"]
-        command += ["--share", self.share, "--log-level", "warning"]
+        command += ["--log-level", "warning"]
         # every bot is on 127.0.0.1: the front door's limits by address lifted
         command += ["--registrations", "1000000", "--address-rate", "1000000", "--total-rate", "1000000"]
         command += ["--connections-per-address", "100000", "--connections", "100000"]
@@ -189,7 +189,7 @@ class FloorProcess(Process):
 
     def __init__(self, port: int, log: Path, view_bytes: int) -> None:
         self.view_bytes = view_bytes
-        super().__init__("", log.parent, port, "0/1", log)
+        super().__init__("", log.parent, port, log)
 
     def command(self) -> list[str]:
         floor = Path(__file__).with_name("floor_server.py")
@@ -215,7 +215,8 @@ class Bot:
     ) -> None:
         self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
         self.stats, self.pace, self.rng = stats, pace, random.Random(token)
-        self.port = ports[place % len(ports)]  # the process serving the table, while none has died
+        self.url = self._socket(ports[place % len(ports)])  # the table's socket: `moved` says where it is
+        self.moved_to: str | None = None
         self.view: dict[str, Any] | None = None
         self.changed = asyncio.Event()
         self.answers: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
@@ -228,13 +229,23 @@ class Bot:
             try:
                 await self._session(until)
             except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+                if self.moved_to is not None:  # told where the table is served: straight there
+                    self.stats.moves += 1
+                    self.url, self.moved_to = self.moved_to, None
+                    await asyncio.sleep(0.05)
+                    continue
                 self.stats.reconnects += 1
-                self.port = self.rng.choice(self.ports)
+                self.url = self._socket(self.rng.choice(self.ports))
                 await asyncio.sleep(0.5)
 
+    def _socket(self, port: int) -> str:
+        return f"ws://127.0.0.1:{port}/ws/{self.table}"
+
     async def _session(self, until: float) -> None:
-        url, headers = f"ws://127.0.0.1:{self.port}/ws", {"Authorization": f"Bearer {self.token}"}
-        async with websockets.connect(url, additional_headers=headers, max_size=None, open_timeout=30) as ws:
+        url, headers = self.url, {"Authorization": f"Bearer {self.token}"}
+        # a refused handshake waits 1 s, not 10, for the close: nginx reloading may keep it open
+        opening = websockets.connect(url, additional_headers=headers, max_size=None, open_timeout=30, close_timeout=1)
+        async with opening as ws:
             reader = asyncio.create_task(self._read(ws))
             try:
                 await self._play(ws, until)
@@ -247,6 +258,8 @@ class Bot:
                 frame = orjson.loads(text)
                 if frame["type"] == "answer" and frame["id"] in self.answers:
                     self.answers.pop(frame["id"]).set_result(frame)
+                elif frame["type"] == "moved":  # the socket closes: the next one opens there
+                    self.moved_to = frame["endpoint"]
                 elif frame["type"] == "view" and frame["table"] == self.table:
                     self.stats.views += 1
                     self.stats.view_bytes += len(text)
@@ -273,6 +286,9 @@ class Bot:
         if not answer["ok"]:
             code = answer["error"]["code"]
             if code == "unavailable":
+                raise OSError("the table is served elsewhere")
+            if code == "moved":
+                self.moved_to = answer["error"]["endpoint"]
                 raise OSError("the table is served elsewhere")
             if code in REFUSALS:
                 self.stats.refused += 1
@@ -410,7 +426,7 @@ def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, A
     tokens = seed_accounts(url, len(seats))
     ports = [_free_port() for _ in range(args.processes)]
     log = folder / "serve.log"
-    processes = [Process(url, tables_file, p, f"{i}/{args.processes}", log) for i, p in enumerate(ports)]
+    processes = [Process(url, tables_file, p, log) for p in ports]
     if args.idle:
         return idle_memory(processes, tables, args.idle, host)
     stats, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables))
@@ -475,6 +491,7 @@ def drive(
             "refused": stats.refused,
             "lost": stats.lost,
             "reconnects": stats.reconnects,
+            "moves": stats.moves,
             "p50_ms": percentile(stats.latencies, 0.5),
             "p99_ms": percentile(stats.latencies, 0.99),
             "error_codes": stats.error_codes,

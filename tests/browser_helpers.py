@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 from dataclasses import replace
+from typing import Protocol
 
 from live_server import LiveServer, settings
 from playwright.sync_api import Page, expect
@@ -53,7 +54,14 @@ def money(amount: int, code: str) -> str:
     return f"{sign}{SYMBOLS[code]}{abs(amount) / 100:,.2f}"
 
 
-def sit(page: Page, server: LiveServer, game: str) -> int:
+class Served(Protocol):
+    """Where the page is served: a live server, or a proxy in front of several."""
+
+    @property
+    def http(self) -> str: ...
+
+
+def sit(page: Page, server: Served, game: str) -> int:
     """Opens /play/<game> as a new guest and sits down with the buy-in the page offers; returns it."""
     page.goto(f"{server.http}/play/{game}")
     page.get_by_role("button", name="Play as guest").click()

@@ -25,6 +25,7 @@ from caribbean_fast.engine.events import Event, event_from_dict
 from caribbean_fast.server import Settings, create_app
 from caribbean_fast.server.db import Database
 from caribbean_fast.server.db import connect as open_database
+from caribbean_fast.server.placement import owner_of
 from caribbean_fast.server.record import TableRecord, events_in
 from caribbean_fast.server.serving import uvicorn_options
 from caribbean_fast.server.tables import TableSpec
@@ -182,8 +183,8 @@ def two_tables(folder: Path) -> Path:
 class ServerProcess:
     """`caribbean-fast serve` as a process of its own, to be killed with SIGKILL."""
 
-    def __init__(self, database: str, tables: str, *extra: str) -> None:
-        self.port = _free_port()
+    def __init__(self, database: str, tables: str, *extra: str, port: int | None = None) -> None:
+        self.port = port or _free_port()
         self.log = tempfile.NamedTemporaryFile(prefix="cf-serve-", suffix=".log")  # noqa: SIM115
         command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", database]
         command += ["--port", str(self.port), "--tables", tables, "--demo", "--grace", "0.5", *extra]
@@ -230,6 +231,17 @@ class ServerProcess:
 
     def logs(self) -> str:
         return Path(self.log.name).read_text()
+
+
+def split(processes: list[ServerProcess], tables: list[str], database: str) -> dict[str, ServerProcess]:
+    """Each table's process, once every process serves its share: with PostgreSQL the hash over
+    the processes' endpoints (`placement`) splits them, with SQLite the first serves them all."""
+    ends = [p.ws for p in processes]
+    shared = database.startswith("postgres")
+    where = {t: processes[ends.index(owner_of(t, ends)) if shared else 0] for t in tables}
+    for process in processes:
+        process.wait(sum(1 for serving in where.values() if serving is process))
+    return where
 
 
 def _free_port() -> int:

@@ -128,7 +128,7 @@ def server_argv(paths: list[str]) -> st.SearchStrategy[list[str]]:
         option("--port", ["-1", "0", "65536", "x", "1e3"]),
         option("--grace", ["nan", "inf", "-1", "0"]),
         option("--rate", ["-1", "x"]),
-        option("--share", ["1/1", "x", "-1/2"]),
+        option("--forwarded-allow-ips", ["localhost", "1.2.3.4/99", "*,x"]),
         st.sampled_from(not_server).map(lambda p: ["--database", p]),
     )
     serve = st.tuples(bad_serve, st.one_of(st.just([]), st.sampled_from(paths).map(lambda p: ["--tables", p]))).map(

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import Client, ServerProcess, books, two_tables
+from live_server import Client, ServerProcess, books, split, two_tables
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -21,13 +21,13 @@ GAME3 = "network-24h-1"
 
 
 def start(database_url: str, tmp_path: Path) -> tuple[ServerProcess, ServerProcess]:
-    """The owner of both tables, then a second process serving none of them."""
+    """Two processes: the one serving game 3's table (with SQLite, both tables), and the other."""
     tables = two_tables(tmp_path)
-    owner = ServerProcess(database_url, str(tables))
-    owner.wait(2)
-    relay = ServerProcess(database_url, str(tables))
-    relay.wait(0)
-    return owner, relay
+    first = ServerProcess(database_url, str(tables))
+    first.wait(2)
+    second = ServerProcess(database_url, str(tables))
+    owner = split([first, second], ["cyberstud-1", GAME3], database_url)[GAME3]
+    return owner, second if owner is first else first
 
 
 def wallet(server: ServerProcess, token: str) -> int:
@@ -147,14 +147,16 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
 
 @pytest.mark.parametrize("at", [1, 2])
 def test_the_owner_killed_mid_round(database_url: str, tmp_path: Path, at: int) -> None:
-    """Two processes relay, the player is at one of them: whichever takes the table over (in these
-    runs the one started first, so the player's own process or the other one), the seat is
+    """Two processes relay, the player is at one of them: whichever takes the table over (the one
+    the hash names next, with PostgreSQL: the player's own process or the other one), the seat is
     re-attached within seconds, here or through a new link, and the round goes on by the rules."""
-    owner, relay = start(database_url, tmp_path)
+    first, second = start(database_url, tmp_path)
     third = ServerProcess(database_url, str(tmp_path / "tables.toml"))
     try:
-        third.wait(0)
-        here = (relay, third)[at - 1]
+        everyone = [first, second, third]
+        owner = split(everyone, ["cyberstud-1", GAME3], database_url)["cyberstud-1"]
+        relay, other = (p for p in everyone if p is not owner)
+        here = (relay, other)[at - 1]
         token = httpx.post(f"{here.http}/api/guest").json()["token"]
         player = Client(here.ws, token)
         player.ok("sit", table="cyberstud-1", buy_in=10_000)
@@ -178,7 +180,7 @@ def test_the_owner_killed_mid_round(database_url: str, tmp_path: Path, at: int) 
         assert wallet(here, token) == 100_000 + net
         player.close()
     finally:
-        for process in (owner, relay, third):
+        for process in (first, second, third):
             process.kill()
             process.log.close()  # the log file goes with it
     assert books(database_url) == (True, 2)

@@ -7,13 +7,14 @@ own errors."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import math
 from typing import NoReturn
 
 from ..bounds import checked_seed
 from ..errors import ArgumentError
 
-__all__ = ["OneLineParser", "port", "positive", "seed"]
+__all__ = ["OneLineParser", "addresses", "port", "positive", "seed"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -55,6 +56,18 @@ def seed(text: str) -> int:
         return checked_seed(value)
     except ArgumentError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def addresses(text: str) -> tuple[str, ...]:
+    """IP addresses and networks, comma-separated (`127.0.0.1,10.0.0.0/8`), or `*` for any."""
+    entries = tuple(e.strip() for e in text.split(",") if e.strip())
+    for entry in entries:
+        if entry != "*":
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"{entry!r} is not an IP address, a network or *") from None
+    return entries
 
 
 def port(text: str) -> int:

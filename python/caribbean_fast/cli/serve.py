@@ -4,12 +4,16 @@ accounts create|deposit|show`` for its play-money accounts."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import os
+import sys
+import time
+from pathlib import Path
 
 from ..engine.seats import STAND_AFTER
-from ..errors import ArgumentError, MissingExtraError
-from .arguments import port, positive, positive_int
+from ..errors import MissingExtraError
+from .arguments import addresses, port, positive, positive_int
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,12 +46,31 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--burst", type=positive, default=50.0, help="frames a socket may send at once (default: %(default)s)"
     )
     _front_door(p)
-    p.add_argument("--public-url", default=None, help="this process's WebSocket URL for other lobbies")
     p.add_argument(
-        "--share", default="0/1", help="I/K: process I of K started together splits the tables (default: %(default)s)"
+        "--forwarded-allow-ips",
+        type=addresses,
+        default=(),
+        help="the reverse proxies (IP addresses or networks, comma-separated, or *) whose X-Forwarded-For, "
+        "-Proto and -Host name the client's address, scheme and host; ignored from any other peer "
+        "(default: none)",
+    )
+    p.add_argument(
+        "--public-url", default=None, help="this process's WebSocket URL, for the other processes and the proxy's map"
+    )
+    p.add_argument("--proxy-map", default=None, metavar="FILE", help="keep this nginx map of each table's process")
+    p.add_argument(
+        "--proxy-reload", default=None, metavar="COMMAND", help='run after the map changed, e.g. "nginx -s reload"'
     )
     p.add_argument("--log-level", default="info", help="debug, info, warning or error (default: %(default)s)")
     p.set_defaults(run=run_serve)
+    m = commands.add_parser(
+        "proxy-map", help="write a reverse proxy's map of each table's process from the leases (nginx `map`)"
+    )
+    m.add_argument("--database", required=True, help="the servers' postgresql://... (or SQLite file)")
+    m.add_argument("--out", required=True, metavar="FILE", help="the map file (written whole, when it changed)")
+    m.add_argument("--reload", default=None, metavar="COMMAND", help='run after it changed, e.g. "nginx -s reload"')
+    m.add_argument("--every", type=positive, default=None, metavar="SECONDS", help="keep it current: look again")
+    m.set_defaults(run=run_proxy_map)
     a = commands.add_parser("accounts", help="the server's play-money accounts")
     jobs = a.add_subparsers(dest="job", required=True)
     for job, text in (("create", "a new account"), ("deposit", "play money into a wallet"), ("show", "the wallet")):
@@ -106,7 +129,9 @@ def run_serve(args: argparse.Namespace) -> int:
         grace=args.grace,
         rate=args.rate,
         burst=args.burst,
-        share=_share(args.share),
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        proxy_map=args.proxy_map,
+        proxy_reload=args.proxy_reload,
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",
         tune_process=True,
         warm_trainer=True,
@@ -127,11 +152,35 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _share(text: str) -> tuple[int, int]:
-    i, _, k = text.partition("/")
-    if not (i.isdigit() and k.isdigit() and 0 <= int(i) < int(k)):
-        raise ArgumentError(f"--share is I/K with 0 <= I < K, not {text!r}")
-    return int(i), int(k)
+def run_proxy_map(args: argparse.Namespace) -> int:
+    """Writes the map once, or (`--every`) keeps it current until stopped; reloads the proxy
+    after each change."""
+    _need_server()
+    from ..server.db import Database, connect
+    from ..server.proxymap import read_routes, reload, render, write_map
+
+    db = Database(connect(args.database, create=False))
+    try:
+        while True:
+            try:
+                routes = db.run_now(lambda tx: read_routes(tx, db))
+            except Exception as err:  # the database is failing: looked again at the next turn
+                if args.every is None:
+                    raise
+                print(f"caribbean-fast: proxy-map: {err}", file=sys.stderr)
+                time.sleep(args.every)
+                with contextlib.suppress(Exception):  # still down: said again at the next turn
+                    db.dialect.reconnect()
+                continue
+            if write_map(Path(args.out), render(routes)):
+                print(f"{args.out}: {len(routes)} tables")
+                if args.reload:
+                    reload(args.reload)
+            if args.every is None:
+                return 0
+            time.sleep(args.every)
+    finally:
+        db.dialect.close()
 
 
 def run_accounts(args: argparse.Namespace) -> int:

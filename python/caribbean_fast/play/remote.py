@@ -5,17 +5,20 @@ over the table protocol (docs/protocol.md) instead of a local `Table`: each key 
 its refusal raises the server's reason in words, and the screen is drawn from the seat's last
 `view`. Frames the server sends unasked (other seats, the decision timer's automatic decision)
 are read on every tick; a dropped connection is opened again on the next tick, and the server's
-welcome brings the seat and round back."""
+welcome brings the seat and round back. The session's socket is its table's own (`/ws/<table>`):
+when the table moves to another server process, the link follows the server's `moved`."""
 
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
+from urllib.parse import quote
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
@@ -29,9 +32,13 @@ from ..server.commands import request
 from ..variants import BetLimits, Variant, load_variant
 from .keys import SeatKeys
 
-__all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "view_of"]
+__all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "socket_url", "view_of"]
 
 WAIT = 10.0  # seconds an answer may take
+# seconds a refused handshake waits for the server to close: a proxy reloading its map may keep the
+# connection open after its 502, and the client waited its default 10 s before trying again
+CLOSE = 1.0
+MOVES, MOVE_PAUSE = 5, 0.1  # times a command follows `moved`, and the first pause between them (doubling)
 
 
 def _http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -62,27 +69,51 @@ def view_of(raw: dict[str, Any]) -> SeatView:
     return view_from_json(raw)
 
 
-class Link:
-    """One WebSocket to the server: commands answered by id; other frames kept for the session."""
+def socket_url(base: str, table: str | None) -> str:
+    """The table's own socket (`/ws/<table>`) at the server whose HTTP address is `base`, or
+    the lobby's (`/ws`)."""
+    ws = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+    return ws + ("/ws" if table is None else "/ws/" + quote(table, safe=""))
 
-    def __init__(self, base: str, token: str) -> None:
-        self.url = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1) + "/ws"
-        self.token = token
+
+class _Moved(Exception):
+    """The server answered `moved`: the table is served at `endpoint`."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.endpoint = endpoint
+
+
+class Link:
+    """One WebSocket to the server, the table's own (or the lobby's): commands answered by id;
+    other frames kept for the session. A table served by another process is `moved`: the link
+    opens the socket the server names and sends the command there."""
+
+    def __init__(self, base: str, token: str, table: str | None = None) -> None:
+        self.base, self.token, self.url = base, token, socket_url(base, table)
+        self.moved_to: str | None = None  # the socket a `moved` named: the next `open` goes there
         self.ws: ClientConnection | None = None
         self.frames: list[dict[str, Any]] = []
         self._next = 0
 
     def open(self) -> dict[str, Any]:
         """Connects; returns the welcome."""
+        url, self.moved_to = self.moved_to or self.url, None
         try:
-            self.ws = connect(self.url, additional_headers={"Authorization": f"Bearer {self.token}"}, open_timeout=WAIT)
+            auth = {"Authorization": f"Bearer {self.token}"}
+            self.ws = connect(url, additional_headers=auth, open_timeout=WAIT, close_timeout=CLOSE)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as err:
             self.ws = None
-            raise ServerError(f"cannot connect to {self.url}: {err}", "unavailable") from None
+            raise ServerError(f"cannot connect to {url}: {err}", "unavailable") from None
         welcome = self._recv(WAIT)
         if welcome is None or welcome.get("type") != "welcome" or welcome.get("account") is None:
             raise ServerError(f"the server did not take the session: {welcome}", "unauthorized")
         return welcome
+
+    def retarget(self, table: str) -> dict[str, Any]:
+        """Closes this socket and opens the table's; returns its welcome."""
+        self.close()
+        self.url, self.moved_to = socket_url(self.base, table), None
+        return self.open()
 
     def _recv(self, timeout: float) -> dict[str, Any] | None:
         if self.ws is None:
@@ -95,6 +126,8 @@ class Link:
             self.ws = None
             return None
         frame: dict[str, Any] = json.loads(text)
+        if frame.get("type") == "moved":  # the socket closes (4009): the next `open` goes there
+            self.moved_to = str(frame["endpoint"])
         return frame
 
     def drain(self) -> None:
@@ -104,27 +137,50 @@ class Link:
 
     def command(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Sends a command of the protocol's list (`server.commands`), its fields checked as the
-        server checks them; its result, or ServerError with the server's reason."""
+        server checks them; its result, or ServerError with the server's reason. Told `moved`,
+        it opens the socket where the table is served and sends it again there."""
+        pause = MOVE_PAUSE
+        for _ in range(MOVES):
+            if self.ws is None and self.moved_to is not None:
+                self.open()
+            try:
+                return self._command(kind, fields)
+            except _Moved as moved:
+                self.close()
+                self.moved_to = moved.endpoint
+            time.sleep(pause)  # a proxy's map may lag the move by a moment
+            pause *= 2
+        raise ServerError(f"{fields.get('table')} keeps moving between processes; try again", "unavailable")
+
+    def _command(self, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
         if self.ws is None:
             raise ServerError("the connection dropped: reconnecting", "unavailable")
         self._next += 1
         try:
             self.ws.send(request(kind, self._next, **fields))
         except ConnectionClosed:
+            self.drain()  # the frames it sent before closing: a `moved` among them is followed
             self.ws = None
+            if self.moved_to is not None:
+                raise _Moved(self.moved_to) from None
             raise ServerError("the connection dropped: reconnecting", "unavailable") from None
         while (frame := self._recv(WAIT)) is not None:
             if frame.get("type") == "answer" and frame.get("id") == self._next:
                 if not frame["ok"]:
+                    if frame["error"]["code"] == "moved":
+                        raise _Moved(frame["error"]["endpoint"])
                     raise ServerError(frame["error"]["message"], frame["error"]["code"])
                 result: dict[str, Any] = frame["result"]
                 return result
             self.frames.append(frame)
+        if self.moved_to is not None:  # told `moved` before the answer: sent again there
+            raise _Moved(self.moved_to)
         raise ServerError("no answer from the server", "unavailable")
 
     def close(self) -> None:
         if self.ws is not None:
             self.ws.close()
+            self.ws = None
 
 
 @dataclass
@@ -154,14 +210,18 @@ class RemoteSession(SeatKeys):
 
     def __init__(self, base: str, token: str, game: str, buy_in: int | None, trainer: bool = False) -> None:
         super().__init__()
-        self.base, self.link = base.rstrip("/"), Link(base.rstrip("/"), token)
+        self.base = base.rstrip("/")
         lobby = [t for t in _http(self.base, "/api/lobby")["tables"] if t["game"] == game]
         if not lobby:
             raise ServerError(f"the server at {base} has no table of {game}", "no_table")
+        free = [t for t in lobby if t.get("free", 1) > 0]  # another process's table: free until it says
+        self.table_id = (free or lobby)[0]["table"]
+        self.link = Link(self.base, token, self.table_id)  # the table's own socket
         welcome = self.link.open()
         held = [s for s in welcome["seats"] if s["table"] in {t["table"] for t in lobby}]
-        free = [t for t in lobby if t["free"] > 0]
-        self.table_id = held[0]["table"] if held else (free or lobby)[0]["table"]
+        if held and held[0]["table"] != self.table_id:  # back at a seat: that table's socket
+            self.table_id = held[0]["table"]
+            welcome = self.link.retarget(self.table_id)
         rules = _http(self.base, f"/api/rules/{self.table_id}")
         limits, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
         self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))

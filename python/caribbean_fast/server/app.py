@@ -1,5 +1,5 @@
 """The ASGI application (Starlette): the HTTP endpoints for accounts, the lobby, health and
-metrics, and the WebSocket at /ws (docs/protocol.md)."""
+metrics, and the WebSockets: the lobby's at /ws, each table's at /ws/<table> (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..engine.limits import may_change_limit, next_week_start
 from ..errors import ServerError
 from .accounts import Session, token_hash
 from .config import Settings
+from .forwarded import Forwarded
 from .logs import redact_tokens
 from .protocol import load_json
 from .server import Server
@@ -135,7 +136,7 @@ async def limit(request: Request) -> Response:
     amount, changed = server.book.limit(account)
     now = datetime.now(UTC)
     again = None if changed is None else next_week_start(changed)
-    seats = [{"table": t, "seat": s} for t, s in sorted(server.hub.held.get(account, {}).items())]
+    seats = [{"table": t, "seat": s} for t, s in (await server.seats_anywhere(account)).items()]
     body = {
         "limit": amount,
         "changed": None if changed is None else changed.isoformat(),
@@ -218,13 +219,14 @@ def create_app(settings: Settings) -> Starlette:
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", endpoint),
+        WebSocketRoute("/ws/{table}", endpoint),
         *web_routes(),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
-        middleware=[Middleware(_FrontDoor)],
+        middleware=[Middleware(Forwarded, trusted=server.proxies), Middleware(_FrontDoor)],
     )
     app.state.server = server
     return app

@@ -42,7 +42,6 @@ class Settings:
     burst: float = 50.0  # and at once
     lease: float = 2.0  # seconds between attempts to take over tables another process left
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
-    share: tuple[int, int] = (0, 1)  # this process is i of k started together: it takes every k-th table first
     tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
     warm_trainer: bool = False  # the trainer's tables built at start (`serve` does: advice at the first decision)
     # the front door (gate.Gate): connections, handshakes, frames by address, registrations
@@ -52,6 +51,9 @@ class Settings:
     address_rate: float = 100.0  # frames a second from every socket of one address together
     total_rate: float = 5000.0  # frames a second from every socket together
     registrations: int = 20  # accounts (guests too) one address may open a minute
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
+    proxy_map: str | None = None  # the proxy's map file this process keeps from the leases (`proxymap`)
+    proxy_reload: str | None = None  # the command that makes the proxy read it again
 
 
 DEFAULT_COUNT = 3

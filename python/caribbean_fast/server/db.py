@@ -84,6 +84,7 @@ class Sqlite:
 
     in_loop = True  # see `Dialect.in_loop`: a batch's statements are microseconds of calls
     broken = False  # the connection is a file: it never needs opening again
+    shares = False  # one process serves every table (`try_lease`)
 
     @staticmethod
     def fault(err: Exception) -> bool:
@@ -157,6 +158,15 @@ class Sqlite:
                 return False
             self._lease = lease
         return True
+
+    def unlease(self, table_id: str) -> None:
+        pass  # the lease is the whole file's: kept while the process serves
+
+    def hold(self, key: int) -> bool:
+        return True
+
+    def held(self, keys: list[int]) -> set[int]:
+        return set(keys)
 
 
 def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:

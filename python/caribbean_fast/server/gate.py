@@ -8,9 +8,11 @@ holds the rest back at the sender, and a crowd of sockets costs the server no mo
 address's rate, where refusing each frame cost a parse and an answer. Past the total budget, only
 the addresses with frames waiting (the heavy ones) wait for it; a light address never does.
 
-Connections are counted by the peer that holds them (a reverse proxy, behind one: raise the cap
-and let the proxy limit its clients); frames by the client's address as the app sees it (behind
-a trusted proxy, the one it forwards).
+Connections are counted by the peer that holds them, frames by the client's address as the app
+sees it. Behind a trusted proxy (`forwarded`), the proxy holds every client's connections: its
+own are not capped by address at the door (only in all), and each WebSocket it forwards counts
+against its client's address instead (`enter_client`, in the app, once the forwarded address is
+read); frames, registrations and logins count by the forwarded address too.
 
 An address past its cap of connections is answered 503 at once. Past the total cap a connection
 is still read, within the handshake's seconds, but only `/healthz` is answered on it (503 for
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter, deque
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 __all__ = ["Gate", "TokenBucket", "Turnstile"]
@@ -98,7 +101,9 @@ class Gate:
     handshake: float  # seconds to finish a request's head or a WebSocket handshake
     address_rate: float  # frames a second from all the sockets of one address
     total_rate: float  # frames a second from every socket together
+    proxies: Container[str] = ()  # trusted proxies: their connections are their clients'
     _open: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _clients: Counter[str] = field(default_factory=Counter, init=False, repr=False)  # sockets via proxies
     _count: int = field(default=0, init=False, repr=False)
     _addresses: dict[str, Turnstile] = field(default_factory=dict, init=False, repr=False)
     _all: Turnstile | None = field(default=None, init=False, repr=False)
@@ -107,7 +112,7 @@ class Gate:
     def enter(self, address: str) -> str:
         """Counts a new connection: "ok", "over_total" (serve it /healthz alone) or
         "over_address" (refuse it, not counted)."""
-        if self._open[address] >= self.per_address:
+        if self._open[address] >= self.per_address and address not in self.proxies:
             return "over_address"
         self._open[address] += 1
         self._count += 1
@@ -124,6 +129,19 @@ class Gate:
         self._open[address] -= 1
         if not self._open[address]:
             del self._open[address]
+
+    def enter_client(self, client: str) -> bool:
+        """Counts a WebSocket a trusted proxy forwards by its client's address; False (not
+        counted) when that address holds `per_address` already."""
+        if self._clients[client] >= self.per_address:
+            return False
+        self._clients[client] += 1
+        return True
+
+    def leave_client(self, client: str) -> None:
+        self._clients[client] -= 1
+        if self._clients[client] <= 0:
+            del self._clients[client]
 
     async def admit(self, address: str) -> None:
         """Returns when one more frame from the address may be read: within its address's rate,

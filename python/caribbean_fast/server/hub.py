@@ -21,9 +21,12 @@ QUEUE = 256  # frames waiting for a slow socket before it is closed
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, account: str | None, session: str | None = None) -> None:
+    def __init__(
+        self, ws: WebSocket, account: str | None, session: str | None = None, table: str | None = None
+    ) -> None:
         self.ws, self.account = ws, account
         self.session = session  # the hash of the token the socket opened with, while it opens one
+        self.table = table  # a table's socket (/ws/<table>): its table; the lobby's (/ws): None
         self.watching: set[str] = set()
         self._out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self._writer: asyncio.Task[None] | None = None
@@ -90,10 +93,13 @@ class Hub:
         self.connections: set[Connection] = set()
         self._accounts: defaultdict[str, set[Connection]] = defaultdict(set)
         self._watchers: defaultdict[str, set[Connection]] = defaultdict(set)
+        self._tables: defaultdict[str, set[Connection]] = defaultdict(set)  # each table's own sockets
         self.held: defaultdict[str, dict[str, int]] = defaultdict(dict)  # account -> table -> seat
 
     def join(self, conn: Connection) -> None:
         self.connections.add(conn)
+        if conn.table is not None:
+            self._tables[conn.table].add(conn)
         if conn.account is not None:
             self._accounts[conn.account].add(conn)
 
@@ -102,6 +108,8 @@ class Hub:
         self.connections.discard(conn)
         for table in conn.watching:
             self._watchers[table].discard(conn)
+        if conn.table is not None:
+            self._tables[conn.table].discard(conn)
         if conn.account is None:
             return False
         sockets = self._accounts[conn.account]
@@ -120,6 +128,10 @@ class Hub:
         4001 `unauthorized`."""
         for conn in [c for c in self.connections if c.session in ended]:
             conn.close(4001, "unauthorized")
+
+    def sockets_of(self, table: str) -> list[Connection]:
+        """The table's own sockets (`/ws/<table>`) open here."""
+        return list(self._tables.get(table, ()))
 
     def sessions(self) -> set[str]:
         return {c.session for c in self.connections if c.session is not None and c.close_reason is None}

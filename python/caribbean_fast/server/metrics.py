@@ -35,6 +35,9 @@ class Metrics:
         self.relayed = Counter(
             "cf_relayed_commands", "Commands relayed to the process serving their table", ["outcome"], registry=r
         )
+        self.tables_given = Counter(
+            "cf_tables_given", "Tables given to the process the hash names, between rounds", registry=r
+        )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
         self._children: dict[tuple[Counter, str], Any] = {}
 

@@ -51,10 +51,15 @@ class _PgTx:
 
 
 CONNECT_TIMEOUT = 5  # seconds to reach the database before a try fails
+_MASK = (1 << 64) - 1
+_HELD = """SELECT classid::bigint, objid::bigint FROM pg_locks
+    WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND objid::bigint = ANY(%s)
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"""
 
 
 class Postgres:
     in_loop = False  # each statement waits on the network: batches run in a worker thread
+    shares = True  # several processes serve, each table leased to one
 
     @staticmethod
     def fault(err: Exception) -> bool:
@@ -108,5 +113,19 @@ class Postgres:
 
     def try_lease(self, table_id: str) -> bool:
         """Takes the table's lease if no live process holds it (held until this connection ends)."""
-        row = self._db.execute("SELECT pg_try_advisory_lock(%s)", (lease_key(table_id),)).fetchone()
+        return self.hold(lease_key(table_id))
+
+    def unlease(self, table_id: str) -> None:
+        """Lets go of the table's lease at once (an advisory lock is not part of the transaction)."""
+        self._db.execute("SELECT pg_advisory_unlock(%s)", (lease_key(table_id),))
+
+    def hold(self, key: int) -> bool:
+        row = self._db.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
         return bool(row and row[0])
+
+    def held(self, keys: list[int]) -> set[int]:
+        """Which of these advisory locks some session of this database holds: pg_locks shows a
+        64-bit key as its high half (`classid`) and low half (`objid`), `objsubid` 1."""
+        halves = {((k & _MASK) >> 32, k & 0xFFFFFFFF): k for k in keys}
+        rows = self._db.execute(_HELD, ([lo for _, lo in halves],)).fetchall()
+        return {halves[(int(hi), int(lo))] for hi, lo in rows if (int(hi), int(lo)) in halves}

@@ -22,6 +22,7 @@ __all__ = [
     "TYPES",
     "VERSION",
     "Command",
+    "Moved",
     "answer",
     "frame",
     "frame_id",
@@ -96,7 +97,18 @@ def frame(kind: str, **fields: Any) -> str:
     return orjson.dumps({"v": VERSION, "type": kind, **fields}).decode()
 
 
+class Moved(ServerError):
+    """A command for a table another process serves, sent on a table's socket (`/ws/<table>`):
+    refused `moved` with `endpoint`, the URL of the socket where the table is served (the client
+    opens it and sends the command there); nothing was done."""
+
+    def __init__(self, table: str, endpoint: str) -> None:
+        super().__init__(f"{table} is served by another process: {endpoint}", "moved")
+        self.table, self.endpoint = table, endpoint
+
+
 def answer(ident: int | str | None, result: dict[str, Any] | None = None, error: ServerError | None = None) -> str:
     if error is not None:
-        return frame("answer", id=ident, ok=False, error={"code": error.code, "message": str(error)})
+        where = {"endpoint": error.endpoint} if isinstance(error, Moved) else {}
+        return frame("answer", id=ident, ok=False, error={"code": error.code, "message": str(error), **where})
     return frame("answer", id=ident, ok=True, result=result or {})

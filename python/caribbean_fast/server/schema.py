@@ -24,6 +24,8 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_meta (
         table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (table_id, key))""",
     "CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, endpoint TEXT NOT NULL)",
+    # the endpoints of the processes that serve (PostgreSQL): live while each holds its lock (`placement`)
+    "CREATE TABLE IF NOT EXISTS processes (endpoint TEXT PRIMARY KEY)",
     # each table's seats taken, meter and phase, as its serving process last published them
     "CREATE TABLE IF NOT EXISTS lobby_state (table_id TEXT PRIMARY KEY, state TEXT NOT NULL)",
     # Every table's record (`record.TableRecord`): a row per command, in the order written (a
@@ -74,6 +76,9 @@ class Dialect(Protocol):
     """What differs between SQLite and PostgreSQL: the connection and the placeholders."""
 
     url: str
+    shares: bool
+    """Several processes serve its tables (PostgreSQL), each table leased to one; else (SQLite)
+    one process serves them all."""
     in_loop: bool
     """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
     in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
@@ -106,4 +111,16 @@ class Dialect(Protocol):
     def try_lease(self, table_id: str) -> bool:
         """Takes the right to serve the table if no live process holds it; kept until this
         connection closes or the process dies."""
+        ...
+
+    def unlease(self, table_id: str) -> None:
+        """Gives up the right to serve the table (another process may take it at once)."""
+        ...
+
+    def hold(self, key: int) -> bool:
+        """Takes the advisory lock `key` for this connection's life (False: another holds it)."""
+        ...
+
+    def held(self, keys: list[int]) -> set[int]:
+        """Which of these advisory locks live sessions hold now."""
         ...

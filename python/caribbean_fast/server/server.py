@@ -12,6 +12,7 @@ import gc
 import logging
 import sys
 import time
+from functools import partial
 from typing import Any
 
 from ..errors import ServerError
@@ -20,11 +21,16 @@ from .advice import Advisors
 from .book import ServerBook
 from .config import Settings
 from .db import Database, Tx, connect
+from .forwarded import Trusted
 from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
 from .metrics import Metrics
+from .placement import Placement
+from .protocol import frame
+from .proxymap import ProxyMap
 from .relay import Relay
+from .routing import moved_to
 from .tables import Owner, TableSpec
 
 __all__ = ["Server"]
@@ -39,6 +45,7 @@ SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while th
 class Server:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.proxies = _trusted(settings.forwarded_allow_ips)
         self.db = Database(connect(settings.database))
         self.accounts = Accounts(self.db, registrations=settings.registrations)
         self.gate = Gate(
@@ -47,8 +54,10 @@ class Server:
             handshake=settings.handshake,
             address_rate=settings.address_rate,
             total_rate=settings.total_rate,
+            proxies=self.proxies,
         )
         self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
+        self.specs = {spec.id: spec for spec in settings.tables}
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
@@ -57,6 +66,9 @@ class Server:
         self._sessions: asyncio.Task[None] | None = None
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
+        self.placement = Placement(settings.endpoint)  # which process serves which table
+        self._given: dict[str, int] = {}  # tables given up, their leases to release: the connection's generation
+        self.proxy_map = ProxyMap(self.db, settings.proxy_map, settings.proxy_reload) if settings.proxy_map else None
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
 
@@ -64,7 +76,8 @@ class Server:
         self.db.on_reconnect = self._connection_lost
         self.db.start()
         await self.db.run(self.book.load)
-        await self._take_over(foreign=self.settings.share[1] == 1)
+        await self._find_live()
+        await self._take_over()
         self._leasing = asyncio.create_task(self._lease_loop())
         self._clock = asyncio.create_task(self._ticks())
         self._sessions = asyncio.create_task(self._end_sessions())
@@ -78,31 +91,39 @@ class Server:
             tables = f"{waiting} table{'s' if waiting > 1 else ''}"
             _log.info(f"standing by for {tables}: {why}", extra={"fields": {"tables": waiting}})
 
-    async def _take_over(self, foreign: bool = True, settle: float = 0.0) -> None:
-        """Serves every table whose lease this process can take: at start, and when the process
-        that served it has died. The table is restored from its record by the engine's rules.
-        With `share` (i, k), the first pass takes only every k-th table from the i-th, so k
-        processes started together split the tables; later passes take any table left free, each
-        holding its new lease `settle` seconds before serving: a process whose connection was just
-        cut may not have noticed yet, and lists the table as its own until it does (at its next
-        database job, within a lease period or a session check)."""
-        mine = [
-            spec
-            for k, spec in enumerate(self.settings.tables)
-            if spec.id not in self.owners and (foreign or k % self.settings.share[1] == self.settings.share[0])
-        ]
+    async def _take_over(self) -> None:
+        """Serves every free table this process owns by the hash over the live processes
+        (`placement`): at start, and each lease period (a process died, or gave a table back).
+        The table is restored from its record by the engine's rules."""
+        mine = [s for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
+        served = len(self.owners)
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
-            await asyncio.gather(*(self._serve(spec, settle) for spec in mine[start : start + 200]))
+            await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
+        if len(self.owners) != served:
+            self._leases_changed()
 
-    async def _serve(self, spec: TableSpec, settle: float = 0.0) -> None:
+    def _leases_changed(self) -> None:
+        """This process took or gave up leases: the proxy's map follows at once."""
+        if self.proxy_map is not None:
+            self.proxy_map.changed()
+
+    async def _follow_proxy_map(self) -> None:
+        """The proxy's map as the database says (another process died, or wrote an older one)."""
+        if self.proxy_map is not None:
+            await self.proxy_map.refresh()
+
+    async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
-        kept) when the database fails meanwhile."""
-        taken, generation = await self._lease(spec.id)
+        kept) when the database fails meanwhile. A lease that names another process (which died,
+        or whose connection was cut and may not have noticed yet, listing the table as its own
+        until it does, at its next database job, within a lease period or a session check) is
+        held that long before serving; one given back (its row gone) or never held, at once."""
+        taken, generation, holder = await self._lease(spec.id)
         if not taken:
             return
-        if settle:
-            await asyncio.sleep(settle)
+        if self.db.dialect.shares and holder not in (None, self.settings.endpoint):
+            await asyncio.sleep(self.settings.lease + SESSION_CHECK)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         why = None
         try:
@@ -123,13 +144,37 @@ class Server:
         tables now. Every table is given up at once, before any later job runs; the lease loop
         takes back those that no other process took."""
         owners, self.owners = list(self.owners.values()), {}
+        self._given.clear()  # their leases went with the connection
         self.metrics.database_reconnects.inc()
         _log.warning("the database connection was lost: giving up %d tables' leases", len(owners))
         for owner in owners:
             owner.abandon()
             if owner.down is not None:
                 self.metrics.tables_stopped.dec()
+            self._moved_away(owner.spec.id)
         self.metrics.tables.set(0)
+
+    def _moved_away(self, table: str) -> None:
+        """The table is no longer served here: its own sockets are told where it is (`send_moved`)."""
+        for conn in self.hub.sockets_of(table):
+            self.send_moved(conn)
+
+    async def look_up(self, table: str) -> None:
+        """Reads where the tables are served again when `elsewhere` does not know this one (the
+        lease loop reads it once a lease period; a table just taken over may be missing)."""
+        if table not in self.elsewhere and table not in self.owners:
+            self.elsewhere.update(await self.endpoints())
+
+    def send_moved(self, conn: Connection) -> None:
+        """The socket's table is not served here: the client is told where it is (`moved`, then the
+        socket closes with 4009), or, while no process is known to serve it, to try again (1013)."""
+        assert conn.table is not None
+        endpoint = moved_to(conn.ws, conn.table, self.elsewhere)
+        if endpoint is None:
+            conn.close(1013, "unavailable")
+            return
+        conn.send(frame("moved", table=conn.table, endpoint=endpoint))
+        conn.close(4009, "moved")
 
     async def _ticks(self) -> None:
         """The clock: every owner ticks its table once a `tick`."""
@@ -149,14 +194,27 @@ class Server:
             except Exception as err:  # the database is failing: the next pass asks again
                 _log.warning("sessions not checked: %s", err)
 
-    async def _lease(self, table_id: str) -> tuple[bool, int]:
-        """Whether the lease was taken, and the generation of the connection that holds it."""
-        return await self.db.run(lambda tx: (self.db.dialect.try_lease(table_id), self.db.generation))
+    async def _lease(self, table_id: str) -> tuple[bool, int, str | None]:
+        """Whether the lease was taken, the generation of the connection that holds it, and the
+        process its row names (None: no row)."""
+
+        def job(tx: Tx) -> tuple[bool, int, str | None]:
+            taken = self.db.dialect.try_lease(table_id)
+            row = tx.one("SELECT endpoint FROM leases WHERE table_id = ?", (table_id,)) if taken else None
+            return taken, self.db.generation, None if row is None else str(row[0])
+
+        return await self.db.run(job)
 
     async def _lease_loop(self) -> None:
-        if self.settings.share[1] > 1:
-            await asyncio.sleep(2 * self.settings.lease)  # the other processes' first pass
-        steps = (self._take_over_left, self._where_elsewhere, self._share_lobby, self._load_limits)
+        steps = (
+            self._find_live,
+            self._take_over_left,
+            self._give_back,
+            self._where_elsewhere,
+            self._share_lobby,
+            self._load_limits,
+            self._follow_proxy_map,
+        )
         while True:
             for step in steps:  # each on its own: one failing leaves the others to run
                 try:
@@ -167,7 +225,69 @@ class Server:
 
     async def _take_over_left(self) -> None:
         if len(self.owners) < len(self.settings.tables):
-            await self._take_over(settle=self.settings.lease + SESSION_CHECK)
+            await self._take_over()
+
+    async def _find_live(self) -> None:
+        """This process's lock (taken again on a new connection), and the live processes."""
+        job = self.placement.read_live
+        self.placement.live = await self.db.run(lambda tx: job(tx, self.db.dialect, self.db.generation))
+
+    async def _give_back(self) -> None:
+        """Each table served here that the hash gives to another live process (one that started
+        again, or joined) is given to it between rounds (`Owner.leave_between_rounds`); one the
+        hash gives back to this process meanwhile stays."""
+        for table, owner in list(self.owners.items()):
+            to = self.placement.owner(table)
+            if to == self.settings.endpoint:
+                owner.leave_between_rounds(None)
+            elif owner.leaving is None and owner.down is None:
+                owner.leave_between_rounds(partial(self._give_up, owner, to))
+        for table, generation in list(self._given.items()):  # a release that failed is tried again
+            await self._release(table, generation)
+
+    def _give_up(self, owner: Owner, to: str) -> None:
+        """Between rounds, nothing under way: the table stops here at once (later commands are
+        refused, its seats forgotten) and its lease goes (`_release`)."""
+        table = owner.spec.id
+        if self.owners.get(table) is not owner or self.placement.owner(table) != to:
+            return
+        del self.owners[table]
+        owner.abandon()
+        self._lobby.forget([(table, "")])  # published again should it come back
+        self.elsewhere[table] = to
+        self.metrics.tables.set(len(self.owners))
+        self.metrics.tables_given.inc()
+        self._given[table] = owner.generation
+        task = asyncio.create_task(self._release(table, owner.generation), name=f"release {table}")
+        self._grace.add(task)
+        task.add_done_callback(self._grace.discard)
+        _log.info("table given back", extra={"fields": {"table": table, "to": to}})
+
+    async def _release(self, table: str, generation: int) -> None:
+        """The lease of a table given up: once every commit of the table queued before is durable
+        (a job queued after them commits with or after them), its row goes, so the process that
+        takes it need not wait to settle, then its lock; then its sockets here are moved."""
+        mine = (table, self.settings.endpoint)
+
+        def forget(tx: Tx) -> None:
+            if self.db.generation == generation:
+                tx.execute("DELETE FROM leases WHERE table_id = ? AND endpoint = ?", mine)
+
+        def unlock(tx: Tx) -> None:
+            if self.db.generation == generation:  # else the lease went with its connection
+                self.db.dialect.unlease(table)
+
+        if table not in self._given:
+            return
+        try:
+            await self.db.run(forget)
+            await self.db.run(unlock)
+        except Exception as err:  # tried again on the next lease period
+            _log.warning("table %s: its lease was not released: %s", table, err)
+            return
+        self._given.pop(table, None)
+        self._moved_away(table)
+        self._leases_changed()
 
     async def _load_limits(self) -> None:
         await self.db.run(self.book.load)  # personal limits other processes changed
@@ -232,6 +352,21 @@ class Server:
             return str(err)
         return self.db.failing or "ok"
 
+    async def seats_anywhere(self, account: str) -> dict[str, int]:
+        """The account's seats at every table, whichever process serves it (the database's rows:
+        an HTTP request reaches any process behind a proxy)."""
+        sql = "SELECT table_id, seat FROM seats WHERE account = ? ORDER BY table_id"
+        rows = await self.db.run(lambda tx: tx.all(sql, (account,)))
+        return {str(t): int(s) for t, s in rows}
+
+    def meter(self, table: str) -> int | None:
+        """The table's progressive meter now: here, or as its serving process last published it."""
+        owner = self.owners.get(table)
+        if owner is not None:
+            return owner.table.meter if owner.table is not None else None
+        meter = self._lobby.elsewhere.get(table, {}).get("meter")
+        return meter if isinstance(meter, int) else None
+
     def seats_of(self, account: str) -> list[dict[str, Any]]:
         return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
 
@@ -286,6 +421,13 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _trusted(entries: tuple[str, ...]) -> Trusted:
+    try:
+        return Trusted(entries)
+    except ValueError as err:
+        raise ServerError(f"forwarded_allow_ips: {err}", "bad_field") from None
 
 
 def _safe(url: str) -> str:

@@ -195,4 +195,7 @@ def uvicorn_options(app: Starlette) -> dict[str, Any]:
     gate: Gate = app.state.server.gate
     http = type("GatedHttp", (GatedHttp,), {"gate": gate})
     ws = type("GatedWebSockets", (BurstWebSockets,), {"gate": gate})
-    return {"http": http, "ws": ws, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
+    # uvicorn's own reading of forwarded headers is off: the app's (`forwarded`) reads them, from
+    # the proxies it trusts only (uvicorn's would trust 127.0.0.1 by default)
+    options = {"http": http, "ws": ws, "ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
+    return options | {"proxy_headers": False}

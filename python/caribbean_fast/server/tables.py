@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Table, restore
+from ..engine import Phase, Table, restore
 from ..engine.events import Event
 from ..engine.seats import STAND_AFTER
 from ..engine.views import view_to_json
@@ -42,6 +42,7 @@ _log = logging.getLogger(__name__)
 RECALL = 10
 WAITING_MOST = 100  # accounts on one table's waiting list
 _SEATING = frozenset({"seated", "stood"})
+_BETWEEN_ROUNDS = frozenset({Phase.WAITING, Phase.SETTLED, Phase.CLOSED})  # no round open: a table may move
 RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
 
@@ -94,6 +95,7 @@ class Owner:
         self._seen = 0  # events counted in the metrics
         self._frames: dict[int | None, str] = {}  # view frames of the state `_frames_at`: events, limits
         self._frames_at = (-1, -1)
+        self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -158,6 +160,22 @@ class Owner:
             if item is not None and not item[2].done():
                 item[2].set_exception(_unavailable("this process stopped serving it"))
         return tasks
+
+    def leave_between_rounds(self, give: Callable[[], None] | None) -> None:
+        """The server gives the table to another process: `give` (which abandons the table) is
+        called once no round is open and no command is under way, now or right after the commit
+        that ends the round, so the process that takes the table over restores it between rounds
+        and nothing of a round is voided or completed by the rules for a broken-off one. None:
+        the table stays."""
+        self.leaving = give
+        if give is not None and self._idle and self._free.is_set() and not self._queue.qsize():
+            self._leave_if_between_rounds()
+
+    def _leave_if_between_rounds(self) -> None:
+        if self.leaving is None or self.table is None or self.record.dirty or self.t.phase not in _BETWEEN_ROUNDS:
+            return
+        give, self.leaving = self.leaving, None
+        give()
 
     # ---- fail-stop -----------------------------------------------------------------------------------
 
@@ -488,6 +506,7 @@ class Owner:
         self._count_rounds()
         self._broadcast()
         self._call_waiting()
+        self._leave_if_between_rounds()  # last: its views and answer go out, later commands are refused
 
     def _landed_late(self, landing: asyncio.Future[Any]) -> None:
         """A commit whose caller was cancelled has landed: the table goes on as after any commit,

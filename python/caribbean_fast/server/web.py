@@ -1,6 +1,7 @@
 """The page: the lobby at `/`, a table of a game at `/play/<game>`, the static files (plain HTML,
 CSS and JavaScript modules shipped inside the package; nothing is built at install time) and
-each table's rules as JSON for the page (`/api/rules/<table>`)."""
+each table's rules as JSON for the page (`/api/rules/<table>`). Every process answers them for
+every table, whichever serves it: behind a proxy, a page's request reaches any process."""
 
 from __future__ import annotations
 
@@ -40,17 +41,18 @@ async def limit_page(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     game = request.path_params["game"]
-    if not any(o.spec.variant.name == game for o in _server(request).owners.values()):
+    if not any(s.variant.name == game for s in _server(request).specs.values()):
         return Response(f"No table of the game {game!r} here. The lobby is at /.", 404, media_type="text/plain")
     return FileResponse(STATIC / "table.html")
 
 
 def _table_of(request: Request, name: str) -> str | None:
-    """A table id from a path's name: a table's id, or a game's name (its first table)."""
-    owners = _server(request).owners
-    if name in owners:
+    """A table id from a path's name: a table's id, or a game's name (its first table), whichever
+    process serves it."""
+    specs = _server(request).specs
+    if name in specs:
         return name
-    return next((o.spec.id for o in owners.values() if o.spec.variant.name == name), None)
+    return next((s.id for s in specs.values() if s.variant.name == name), None)
 
 
 INFO_PAGES = ("rules", "progressive", "history")
@@ -84,8 +86,8 @@ def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
         game = unquote(referer.removeprefix("/play/")) if referer.startswith("/play/") else None
         token = token_of(request.headers, request.cookies, {})
         account = await server.accounts.who(token) if token else None
-        held = sorted(server.hub.held.get(account, {})) if account is not None else []
-        of_game = [t for t in held if t in server.owners and server.owners[t].spec.variant.name == game]
+        held = sorted(await server.seats_anywhere(account)) if account is not None else []
+        of_game = [t for t in held if t in server.specs and server.specs[t].variant.name == game]
         table = next(iter(of_game or held), None) or (_table_of(request, game) if game else None)
         return RedirectResponse(f"/{kind}/{quote(table)}" if table else "/", 307)
 
@@ -93,10 +95,10 @@ def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 async def rules(request: Request) -> Response:
-    owner = _server(request).owners.get(request.path_params["table"])
-    if owner is None:
+    spec = _server(request).specs.get(request.path_params["table"])
+    if spec is None:
         raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
-    return JSONResponse(rules_json(owner.spec.id, owner.spec.variant, owner.spec.limits))
+    return JSONResponse(rules_json(spec.id, spec.variant, spec.limits))
 
 
 async def favicon(request: Request) -> Response:
@@ -107,16 +109,15 @@ async def favicon(request: Request) -> Response:
 async def progressive(request: Request) -> Response:
     """The progressive's history of a table of a game that has one (`jackpots`)."""
     server = _server(request)
-    owner = server.owners.get(request.path_params["table"])
-    if owner is None:
+    spec = server.specs.get(request.path_params["table"])
+    if spec is None:
         raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
-    v = owner.spec.variant
+    v, table = spec.variant, spec.id
     if v.progressive is None:
-        raise ServerError(f"{owner.spec.id} has no progressive", "no_table")
-    table = owner.spec.id
+        raise ServerError(f"{table} has no progressive", "no_table")
     found = await server.db.run(lambda tx: progressive_history(tx, table, v))
-    meter = owner.table.meter if owner.table is not None else None
-    return JSONResponse({"table": table, "title": v.title, "currency": v.currency.code, "meter": meter, **found})
+    body = {"table": table, "title": v.title, "currency": v.currency.code, "meter": server.meter(table)}
+    return JSONResponse(body | found)
 
 
 class _Static(StaticFiles):

@@ -1,7 +1,10 @@
-"""The WebSocket endpoint: who the socket is, the Origin check, the flood limit, and each frame
+"""The WebSocket endpoints: who the socket is, the Origin check, the flood limit, and each frame
 parsed, dispatched and answered (docs/protocol.md).
 
-A socket's commands run one at a time in the order they came; a refused one changed nothing.
+The lobby's socket (`/ws`) commands any table, relaying those another process serves (`relay`);
+a table's socket (`/ws/<table>`) is served where its table is, and a command for a table served
+elsewhere is answered `moved` with the socket to open (`routing`). A socket's commands run one at
+a time in the order they came; a refused one changed nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import time
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
@@ -18,8 +22,9 @@ from .accounts import token_hash
 from .commands import COMMANDS, SocketCommand
 from .gate import TokenBucket
 from .hub import Connection
-from .protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
+from .protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
+from .routing import PROXIED, moved_to
 from .server import Server
 from .tables import Owner
 
@@ -73,6 +78,27 @@ async def endpoint(ws: WebSocket) -> None:
         server.metrics.refusals.labels("origin").inc()
         await ws.close(4003, "origin")
         return
+    if not ws.scope.get(PROXIED):  # the door counted its connection by its address
+        await _open(server, ws)
+        return
+    client = ws.client.host if ws.client else "?"
+    if not server.gate.enter_client(client):  # the door counted the proxy's: the client's count here
+        server.metrics.refusals.labels("over_address").inc()
+        await ws.send_denial_response(PlainTextResponse(f"too many connections from {client}", 503))
+        return
+    try:
+        await _open(server, ws)
+    finally:
+        server.gate.leave_client(client)
+
+
+async def _open(server: Server, ws: WebSocket) -> None:
+    table = ws.path_params.get("table")  # a table's socket, or None: the lobby's
+    if table is not None and table not in server.specs:
+        await ws.accept()
+        await ws.send_text(frame("closed", reason="no_table"))
+        await ws.close(4004, "no_table")
+        return
     token = token_of(ws.headers, ws.cookies, ws.query_params)
     try:
         account = await server.accounts.who(token) if token else None
@@ -86,7 +112,7 @@ async def endpoint(ws: WebSocket) -> None:
         await ws.send_text(frame("closed", reason="unauthorized"))
         await ws.close(4001, "unauthorized")
         return
-    conn = Connection(ws, account, token_hash(token) if token and account else None)
+    conn = Connection(ws, account, token_hash(token) if token and account else None, table)
     server.hub.join(conn)
     server.relays[conn] = Relay(server, conn, token, relayed=ws.headers.get(RELAYED) == "1")
     server.metrics.connections.inc()
@@ -119,7 +145,11 @@ async def _welcome(server: Server, conn: Connection) -> None:
         if not await _back(owner, account) and owner.table is not None:  # else its commit sent the view
             conn.send(owner.view_frame(held["seat"]))
         conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
-    relay.attach(elsewhere)  # their processes send their views and recall
+    if conn.table is None:
+        relay.attach(elsewhere)  # their processes send their views and recall
+    elif conn.table not in server.owners:
+        await server.look_up(conn.table)
+        server.send_moved(conn)
 
 
 async def _back(owner: Owner, account: str) -> bool:
@@ -177,7 +207,7 @@ async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
         server.metrics.count(server.metrics.commands, command.type)
     except CaribbeanFastError as err:
         code = error_code(err)
-        if not isinstance(err, ServerError) or err.code != "internal":
+        if not isinstance(err, ServerError):
             err = ServerError(str(err), code)
         conn.send(answer(ident if ident is not None else frame_id(text), error=err))
         server.metrics.count(server.metrics.refusals, code)
@@ -186,15 +216,23 @@ async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
 
 async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
     """By the command's scope (`commands`): the socket's and the server's run here, a table's
-    queue to its owner; a command naming a table another process serves is relayed there."""
+    queue to its owner; a command naming a table another process serves is relayed there from
+    the lobby's socket, and answered `moved` on a table's socket."""
     spec = COMMANDS[command.type]  # parse read only commands of the list
     owner = None
     if spec.names_table:
-        owner = server.owners.get(command.table or "")
+        table = command.table or ""
+        owner = server.owners.get(table)
         if owner is None:
-            if any(s.id == command.table for s in server.settings.tables):
+            if table not in server.specs:
+                raise ServerError(f"no table {command.table!r}", "no_table")
+            if conn.table is None:
                 return await server.relays[conn].forward(command), []  # another process serves it
-            raise ServerError(f"no table {command.table!r}", "no_table")
+            await server.look_up(table)
+            endpoint = moved_to(conn.ws, table, server.elsewhere)
+            if endpoint is None:
+                raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
+            raise Moved(table, endpoint)
     if isinstance(spec, SocketCommand):
         return spec.handler(Socket(server, conn, owner), command)
     assert owner is not None  # a table's command names its table

@@ -168,6 +168,7 @@ async function main() {
     state.link = new Link({
       onFrame: (frame) => frame.type === "welcome" && resolve(),
       onStatus: () => {},
+      table: state.table, // the table's own socket, where the process serving it answers
     });
     state.link.connect();
   });

@@ -7,7 +7,7 @@ import { askLogin, whoAmI } from "./auth.js";
 import { Link, api, refusal } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { link: null, seats: [] };
+const state = { seats: [] };
 
 function amount(minor) {
   return (minor / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -53,7 +53,10 @@ async function load() {
 
 async function setLimit(value) {
   const table = $("limit-table").value;
-  const answer = await state.link.send("set_limit", { table, amount: value });
+  const link = new Link({ onFrame: () => {}, onStatus: () => {}, table }); // where that table is served
+  link.connect();
+  const answer = await link.send("set_limit", { table, amount: value });
+  link.close();
   $("limit-message").textContent = answer.ok
     ? value === null
       ? "Your limit is removed."
@@ -79,8 +82,6 @@ function wire() {
 async function main() {
   wire();
   if (!(await whoAmI())) await askLogin($("auth"));
-  state.link = new Link({ onFrame: () => {}, onStatus: () => {} });
-  state.link.connect();
   await load();
 }
 

@@ -2,13 +2,39 @@
 // limits, the free seats, how many wait, the progressive meter. At a table a player may watch it
 // (its public view, here), sit at the next free seat, or join its waiting list when it is full (the
 // server keeps the list and tells this page with a `waitlist` frame when the engine seated them).
-// Sitting opens the game's table page, which finds the seat in its welcome.
+// Sitting opens the game's table page, which finds the seat in its welcome. The lobby's socket
+// (/ws) brings the welcome; a table's commands go on that table's own socket (/ws/<table>).
 
 import { askLogin, logOut, whoAmI } from "./auth.js";
 import { Link, api, refusal } from "./net.js";
 import { el } from "./pages.js";
 
-const state = { me: null, link: null, tables: [], rules: new Map(), watching: null, seats: [] };
+const state = { me: null, link: null, links: new Map(), tables: [], rules: new Map(), watching: null, seats: [] };
+
+/** The table's own socket, opened at its first command. */
+function linkOf(table) {
+  if (!state.links.has(table)) {
+    const link = new Link({
+      onFrame: (frame) => {
+        // a socket opened again (dropped, or moved to the process serving the table) watches again
+        if (frame.type === "welcome" && state.watching === table) link.send("watch", { table });
+        onFrame(frame);
+      },
+      onStatus: () => {},
+      table,
+    });
+    link.connect();
+    state.links.set(table, link);
+  }
+  return state.links.get(table);
+}
+
+/** Closes a table's socket the page no longer needs (not watched, not waiting there). */
+function letGo(table) {
+  if (table === state.watching || table === state.waitingAt || !state.links.has(table)) return;
+  state.links.get(table).close();
+  state.links.delete(table);
+}
 
 function money(amount, code) {
   return new Intl.NumberFormat("en", { style: "currency", currency: code }).format(amount / 100);
@@ -113,7 +139,7 @@ async function buyIn(entry) {
 
 async function sitAt(entry) {
   const buy_in = await buyIn(entry);
-  const answer = await state.link.send("sit", { table: entry.table, buy_in });
+  const answer = await linkOf(entry.table).send("sit", { table: entry.table, buy_in });
   if (!answer.ok) {
     say(`${entry.table}: ${refusal(answer)}`);
     await refresh();
@@ -124,7 +150,7 @@ async function sitAt(entry) {
 
 async function waitFor(entry) {
   const buy_in = await buyIn(entry);
-  const answer = await state.link.send("wait", { table: entry.table, buy_in });
+  const answer = await linkOf(entry.table).send("wait", { table: entry.table, buy_in });
   if (!answer.ok) {
     say(`${entry.table}: ${refusal(answer)}`);
     return;
@@ -139,19 +165,21 @@ async function waitFor(entry) {
 }
 
 async function unwait(entry) {
-  await state.link.send("unwait", { table: entry.table });
+  await linkOf(entry.table).send("unwait", { table: entry.table });
   state.waitingAt = null;
+  letGo(entry.table);
   say(`You left the waiting list of ${entry.table}.`);
   await refresh();
 }
 
 async function watch(entry) {
   const was = state.watching;
-  if (was) await state.link.send("unwatch", { table: was });
+  if (was) await linkOf(was).send("unwatch", { table: was });
   state.watching = null;
+  if (was) letGo(was);
   state.lastView = null;
   if (was !== entry.table) {
-    const answer = await state.link.send("watch", { table: entry.table });
+    const answer = await linkOf(entry.table).send("watch", { table: entry.table });
     if (answer.ok) state.watching = entry.table;
     else say(`${entry.table}: ${refusal(answer)}`);
   }

@@ -346,14 +346,13 @@ async function onWelcome(frame) {
     if (held.table !== state.table) {
       state.table = held.table;
       await loadRules();
+      state.link.retarget(held.table); // that table's own socket: its welcome brings the seat's view
+      return;
     }
     if (!state.historyLoaded) loadHistory();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
-  const free = state.tables.find((t) => t.free > 0);
-  state.table = (free || state.tables[0]).table;
-  await loadRules();
-  offerSeat(frame.wallet, !!free);
+  offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && t.free > 0));
 }
 
 function onFrame(frame) {
@@ -547,9 +546,9 @@ async function main() {
     say(`This server has no table of ${game}.`);
     return;
   }
-  state.table = state.tables[0].table;
+  state.table = (state.tables.find((t) => t.free > 0) || state.tables[0]).table;
   await loadRules();
-  state.link = new Link({ onFrame, onStatus });
+  state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
   startReminder(state.link, () => state.table, { into: $("session-slot") }); // time and net: asked, and hourly
   state.link.connect();
 }

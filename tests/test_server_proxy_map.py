@@ -1,0 +1,91 @@
+"""The reverse proxy's map of each table's process (`server/proxymap.py`): written by the serving
+processes when a lease changes, and by `caribbean-fast proxy-map`, from the leases of the live
+processes; the proxy reloaded after each change, never when nothing changed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from live_server import ServerProcess, split
+
+from caribbean_fast.server.proxymap import render, upstream, write_map
+
+TABLES = 8
+
+
+def test_the_map_names_each_tables_upstream_and_is_written_only_when_it_changed(tmp_path: Path) -> None:
+    assert upstream("ws://10.0.0.5:8001/ws") == "10.0.0.5:8001"
+    assert upstream("wss://casino.internal/ws") == "casino.internal:443"
+    text = render({"b-1": "ws://10.0.0.6:8001/ws", 'a "quoted" 1': "ws://10.0.0.5:8001/ws"})
+    assert text.splitlines()[1:] == ['"a \\"quoted\\" 1" 10.0.0.5:8001;', '"b-1" 10.0.0.6:8001;']
+    path = tmp_path / "tables.map"
+    assert write_map(path, text) and path.read_text() == text
+    assert not write_map(path, text)  # the same map: nothing written, no reload
+    assert write_map(path, render({})) and [p.name for p in tmp_path.iterdir()] == ["tables.map"]
+
+
+def reload_script(folder: Path) -> tuple[str, Path]:
+    """A stand-in for `nginx -s reload` that counts its runs."""
+    log, script = folder / "reloads", folder / "reload.sh"
+    script.write_text(f"#!/bin/sh\necho reloaded >> {log}\n")
+    script.chmod(0o755)
+    return str(script), log
+
+
+def map_of(path: Path) -> dict[str, str]:
+    lines = [line.rstrip(";").split() for line in path.read_text().splitlines() if not line.startswith("#")]
+    return {table.strip('"'): where for table, where in lines}
+
+
+def wait_for_map(path: Path, expected: dict[str, str], seconds: float = 20) -> float:
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if path.exists() and map_of(path) == expected:
+            return time.monotonic() - start
+        time.sleep(0.1)
+    raise AssertionError(f"the map is {map_of(path) if path.exists() else None}, not {expected}")
+
+
+def proxy_map(database: str, out: Path) -> str:
+    """`caribbean-fast proxy-map` once; what it printed."""
+    command = [sys.executable, "-m", "caribbean_fast.cli", "proxy-map", "--database", database, "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    return done.stdout
+
+
+def test_the_servers_keep_the_map_as_the_leases_move(database_url: str, tmp_path: Path) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("with SQLite one process serves: its map is one line a table, and no lease moves")
+    tables = tmp_path / "tables.toml"
+    tables.write_text(f'[[table]]\nvariant = "cyberstud"\nseats = 1\ncount = {TABLES}\n')
+    path = tmp_path / "tables.map"
+    command, reloads = reload_script(tmp_path)
+    options = ("--proxy-map", str(path), "--proxy-reload", command)
+    processes = [ServerProcess(database_url, str(tables), *options) for _ in range(2)]
+    try:
+        ids = [f"cyberstud-{k + 1}" for k in range(TABLES)]
+        where = split(processes, ids, database_url)
+        expected = {t: f"127.0.0.1:{p.port}" for t, p in where.items()}
+        wait_for_map(path, expected)
+        written = path.read_text()
+        elsewhere = tmp_path / "on-the-proxy.map"  # the command, as run on a proxy's own host
+        assert proxy_map(database_url, elsewhere) == f"{elsewhere}: {TABLES} tables\n"
+        assert elsewhere.read_text() == written
+        assert proxy_map(database_url, path) == ""  # the same map: not written again
+        reloaded = len(reloads.read_text().splitlines())
+        time.sleep(2.5)  # a lease period with nothing moving: no write, no reload
+        assert len(reloads.read_text().splitlines()) == reloaded
+        processes[1].kill()
+        took = wait_for_map(path, {t: f"127.0.0.1:{processes[0].port}" for t in ids})
+        assert took < 10  # the survivor's takeover: its lease period and a settle
+        assert len(reloads.read_text().splitlines()) > reloaded
+    finally:
+        for process in processes:
+            process.kill()
+            process.log.close()
