@@ -135,6 +135,10 @@ def test_the_page_follows_its_table_through_nginx(
         processes.append(restarted)
         restarted.wait(sum(1 for p in where.values() if p is first), seconds=30)  # the table given back: moved
         wait_for_map(proxy.map_file, {t: f"127.0.0.1:{p.port}" for t, p in where.items()})
+        deadline = time.monotonic() + 20  # the page's socket follows `moved` to the restarted process
+        while (restarted.health() or {}).get("connections", 0) < 1:
+            assert time.monotonic() < deadline, page.locator("#message").text_content()
+            time.sleep(0.1)
         page.keyboard.press("Enter")  # a round at the restarted process, through nginx
         expect(page.locator("#result")).to_have_text("Your decision", timeout=10_000)
         page.keyboard.press("-")

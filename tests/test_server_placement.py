@@ -10,7 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import ServerProcess, books
+from live_server import Client, ServerProcess, _free_port, books
+from test_server_relay import relay_metrics, wait_for
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.play.remote import Link
@@ -100,3 +101,32 @@ def test_a_process_started_again_takes_back_its_share_between_rounds(database_ur
             if process is not None and process.process.poll() is None:
                 process.kill()
     assert books(database_url)[0]
+
+
+def test_a_lobby_socket_keeps_its_seat_when_its_table_is_given_back(database_url: str, tmp_path: Path) -> None:
+    """A player on the lobby's socket (`/ws`, the fallback of one socket) at the process that gives
+    the table away: that process relays the seat from then on, its view first."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("one process serves every table of a SQLite database")
+    tables = str(tables_file(tmp_path))
+    first = ServerProcess(database_url, tables)
+    port = _free_port()
+    second: ServerProcess | None = None
+    try:
+        first.wait(TABLES)
+        ends = [first.ws, f"ws://127.0.0.1:{port}/ws"]
+        table = next(t for t in (f"cyberstud-{k + 1}" for k in range(TABLES)) if owner_of(t, ends) == ends[1])
+        player = Client(first.ws, httpx.post(f"{first.http}/api/guest").json()["token"])
+        player.ok("sit", table=table, buy_in=10_000)
+        second = ServerProcess(database_url, tables, port=port)
+        view = wait_for(player, "view", table)["view"]  # the second's, relayed: the table moved, the seat kept
+        assert view["seat"] == 0 and view["balance"] == 10_000
+        assert player.ok("ante", table=table, amount=100) == {}  # relayed to the second
+        assert relay_metrics(first)['cf_relayed_commands_total{outcome="ok"}'] >= 1
+        assert player.ok("leave", table=table) == {"returned": 10_000}
+        player.close()
+    finally:
+        for process in (first, second):
+            if process is not None:
+                process.kill()
+                process.log.close()

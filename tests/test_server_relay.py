@@ -87,7 +87,7 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
                 connect(process.ws, additional_headers={"Origin": "http://evil.example", RELAYED: "1"})
             assert forbidden.value.response.status_code == 403
         hop = Client(relay.ws, alice_token, headers={RELAYED: "1"})  # a relay's own socket
-        assert hop.cmd("history", table=GAME3)["error"]["code"] == "unavailable"  # relays no further
+        assert hop.cmd("history", table=GAME3)["error"]["code"] == "moved"  # relays no further
         hop.close()
         refused = alice.cmd("fold", table=GAME3)  # the owner's refusal, relayed as it is
         assert not refused["ok"] and refused["error"]["code"] == "illegal"
@@ -113,7 +113,7 @@ def test_a_round_at_a_table_of_another_process(database_url: str, tmp_path: Path
         counted = relay_metrics(relay)  # alice's and the spectator's links, and their commands above
         assert counted["cf_relay_links"] == 2 and counted['cf_relayed_commands_total{outcome="ok"}'] == 6
         assert counted['cf_relayed_commands_total{outcome="illegal"}'] == 1  # the fold
-        assert counted['cf_relayed_commands_total{outcome="unavailable"}'] == 1  # the second hop
+        assert counted['cf_relayed_commands_total{outcome="moved"}'] == 1  # the second hop
         assert 'outcome="bad_field"' not in str(counted)  # a bad amount is refused before any relay
         assert [r[0]["round"] for r in rounds] == [end["round"]]
         net = int(end["result"]["net"]["total"])

@@ -34,7 +34,8 @@ from .config import Settings
 from .db import Database
 from .hub import Connection
 from .metrics import Metrics
-from .protocol import Command
+from .protocol import Command, Moved
+from .routing import table_url
 from .tables import Owner
 
 __all__ = ["ANSWER_SECONDS", "RELAYED", "REROUTE_SECONDS", "Relay"]
@@ -57,6 +58,8 @@ class Server(Protocol):
 
     async def endpoints(self) -> dict[str, str]: ...
 
+    async def look_up(self, table: str) -> None: ...
+
 
 class _Lost(Exception):
     """The link closed with the command unanswered."""
@@ -67,6 +70,7 @@ class _Link:
 
     def __init__(self, endpoint: str, ws: ClientConnection, player: Connection, lost: Callable[[_Link], None]) -> None:
         self.endpoint, self.ws, self.player = endpoint, ws, player
+        self.retired = False  # closed on purpose, needed by no seat (`Relay._retire`)
         self._next = 0
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._reader = asyncio.create_task(self._read(lost), name=f"relay to {endpoint}")
@@ -150,20 +154,43 @@ class Relay:
 
     async def _forward(self, command: Command) -> dict[str, Any]:
         table = command.table or ""
-        if self.relayed:  # the relaying process's view of the leases is stale: it asks again
-            raise ServerError(f"{table} is not served by this process; try again", "unavailable")
+        if self.relayed:  # the relaying process's view of the leases is stale: it looks again
+            await self.server.look_up(table)
+            known = self.server.elsewhere.get(table)
+            if known is None:
+                raise ServerError(f"{table} is not served by this process; try again", "unavailable")
+            raise Moved(table, table_url(known, table))
         known = self.server.elsewhere.get(table)
+        linked = known in self._links
         try:
             link = await self._link(known) if known else None
         except ServerError:  # the lobby's word is a few seconds old: the table may have moved
             link = None
         if link is None:
-            fresh = await self.server.endpoints()
-            self.server.elsewhere.update(fresh)
-            if fresh.get(table) in (None, known):
-                raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
-            link = await self._link(fresh[table])
-        return await link.call(command)
+            link = await self._link(await self._moved_from(table, known))
+        try:
+            return await link.call(command)
+        except ServerError as err:
+            if err.code != "moved":  # `moved`: not run there, the table having moved (given back)
+                raise
+        if not linked:  # opened for this command alone, to a process that serves none of its seats
+            await self._retire(link)
+        return await (await self._link(await self._moved_from(table, link.endpoint))).call(command)
+
+    async def _retire(self, link: _Link) -> None:
+        """Closes a link no seat needs, quietly: nothing to seek where it went."""
+        link.retired = True
+        if self._links.get(link.endpoint) is link:
+            del self._links[link.endpoint]
+        await link.close()
+
+    async def _moved_from(self, table: str, known: str | None) -> str:
+        """Where the table is served now, from the leases, when not at `known`."""
+        fresh = await self.server.endpoints()
+        self.server.elsewhere.update(fresh)
+        if fresh.get(table) in (None, known):
+            raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
+        return fresh[table]
 
     async def remote_seats(self) -> list[dict[str, Any]]:
         """The seats the account holds at tables another process serves (from the database)."""
@@ -256,7 +283,7 @@ class Relay:
         self.server.metrics.relay_links.dec()
         if self._links.get(link.endpoint) is link:
             del self._links[link.endpoint]
-        if not self._closed and self.player.account is not None:
+        if not self._closed and not link.retired and self.player.account is not None:
             _log.info("relay lost", extra={"fields": {"endpoint": link.endpoint}})
             self._start(self._seek_moved())
 

@@ -154,10 +154,21 @@ class Server:
             self._moved_away(owner.spec.id)
         self.metrics.tables.set(0)
 
-    def _moved_away(self, table: str) -> None:
-        """The table is no longer served here: its own sockets are told where it is (`send_moved`)."""
+    def _moved_away(self, table: str, holders: dict[str, int] | None = None) -> None:
+        """The table is no longer served here: its own sockets are told where it is (`send_moved`).
+        Its holders' lobby sockets keep their seats through the relay: one here relays the seat
+        from now on; a relaying process's socket is closed, and that process seeks the seat."""
         for conn in self.hub.sockets_of(table):
             self.send_moved(conn)
+        for conn in list(self.hub.connections):
+            seat = (holders or {}).get(conn.account or "")
+            relay = self.relays.get(conn)
+            if seat is None or conn.table is not None or relay is None:
+                continue
+            if relay.relayed:
+                conn.close(4009, "moved")
+            else:
+                relay.attach([{"table": table, "seat": seat}])
 
     async def look_up(self, table: str) -> None:
         """Reads where the tables are served again when `elsewhere` does not know this one (the
@@ -252,18 +263,19 @@ class Server:
         if self.owners.get(table) is not owner or self.placement.owner(table) != to:
             return
         del self.owners[table]
+        holders = {account: seat for seat, account in owner.players.items()}
         owner.abandon()
         self._lobby.forget([(table, "")])  # published again should it come back
         self.elsewhere[table] = to
         self.metrics.tables.set(len(self.owners))
         self.metrics.tables_given.inc()
         self._given[table] = owner.generation
-        task = asyncio.create_task(self._release(table, owner.generation), name=f"release {table}")
+        task = asyncio.create_task(self._release(table, owner.generation, holders), name=f"release {table}")
         self._grace.add(task)
         task.add_done_callback(self._grace.discard)
         _log.info("table given back", extra={"fields": {"table": table, "to": to}})
 
-    async def _release(self, table: str, generation: int) -> None:
+    async def _release(self, table: str, generation: int, holders: dict[str, int] | None = None) -> None:
         """The lease of a table given up: once every commit of the table queued before is durable
         (a job queued after them commits with or after them), its row goes, so the process that
         takes it need not wait to settle, then its lock; then its sockets here are moved."""
@@ -286,7 +298,7 @@ class Server:
             _log.warning("table %s: its lease was not released: %s", table, err)
             return
         self._given.pop(table, None)
-        self._moved_away(table)
+        self._moved_away(table, holders)
         self._leases_changed()
 
     async def _load_limits(self) -> None:

@@ -352,7 +352,7 @@ async function onWelcome(frame) {
     if (!state.historyLoaded) loadHistory();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
-  offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && t.free > 0));
+  offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
 }
 
 function onFrame(frame) {
@@ -377,6 +377,12 @@ function onStatus(status, delay) {
 /** Before sitting nothing at the table acts: every button is disabled until the seat's view. */
 function disableTable() {
   for (const node of document.querySelectorAll("#actions .btn, #spots button.spot")) node.disabled = true;
+}
+
+/** A lobby entry with a free seat, or one whose process has not published its seats yet (the
+ * server refuses a sit where none is free). */
+function mayBeFree(entry) {
+  return entry.free === undefined || entry.free > 0;
 }
 
 function offerSeat(wallet, free = true) {
@@ -546,7 +552,7 @@ async function main() {
     say(`This server has no table of ${game}.`);
     return;
   }
-  state.table = (state.tables.find((t) => t.free > 0) || state.tables[0]).table;
+  state.table = (state.tables.find(mayBeFree) || state.tables[0]).table;
   await loadRules();
   state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
   startReminder(state.link, () => state.table, { into: $("session-slot") }); // time and net: asked, and hourly
