@@ -47,6 +47,7 @@ _FAULTS = (
 )
 RECONNECT_FIRST, RECONNECT_MOST = 0.1, 5.0  # seconds between tries to reach a lost database
 BUSY_MS = 5000  # how long SQLite waits for another process's write lock before the batch fails
+GATHER = 0.002  # seconds a batch waits for more jobs when the last batch has just ended (under load)
 PAGE_SIZE = 512
 """Bytes a page of a new SQLite file (an existing file keeps its own). A commit writes each page it
 changed whole to the WAL, and a checkpoint writes it again to the file; each command changes a
@@ -233,6 +234,7 @@ class Database:
         self._lost_told = False  # the server was told this connection is lost (`_lost`)
         self._retry_at, self._backoff = 0.0, RECONNECT_FIRST
         self._busy = False  # a batch is being written (PostgreSQL's in the thread, SQLite's partly)
+        self._ended = 0.0  # when the last batch was answered (time.monotonic)
 
     @property
     def url(self) -> str:
@@ -300,6 +302,8 @@ class Database:
         assert self._wake is not None
         while True:
             await self._wake.wait()
+            if time.monotonic() - self._ended < GATHER:  # under load: more commands share the commit,
+                await asyncio.sleep(GATHER)  # which writes each page it changed whole, and one fsync
             self._wake.clear()
             batch, self._jobs = self._jobs, []
             if not batch:
@@ -317,7 +321,7 @@ class Database:
                 _log.exception("a database batch failed")
                 outcomes = [ServerError("the server failed; nothing was changed")] * len(batch)
             finally:
-                self._busy = False
+                self._busy, self._ended = False, time.monotonic()
             for job, outcome in zip(batch, outcomes, strict=True):
                 if job.done.cancelled():
                     continue
