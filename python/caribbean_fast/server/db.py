@@ -303,7 +303,12 @@ class Database:
         while True:
             await self._wake.wait()
             if time.monotonic() - self._ended < GATHER:  # under load: more commands share the commit,
-                await asyncio.sleep(GATHER)  # which writes each page it changed whole, and one fsync
+                try:  # which writes each page it changed whole, and one fsync
+                    await asyncio.sleep(GATHER)
+                except asyncio.CancelledError:  # stopped (the loop's end): no queued job waits forever
+                    queued, self._jobs = self._jobs, []
+                    _fail(queued, ServerError("the server stopped before this commit; nothing was changed"))
+                    raise
             self._wake.clear()
             batch, self._jobs = self._jobs, []
             if not batch:
