@@ -10,40 +10,34 @@ const CHUNK_ROWS: usize = 1 << 14;
 /// A bad row of a batch: its index and what is wrong with it.
 pub type RowError = (usize, CardError);
 
-/// Rows whose ids a task converts at a time from a wider type: their cards stay in the
-/// first-level cache, so each id is read from memory once. (Converting a row's ids as the row is
-/// evaluated was slower: the loads from memory then wait on the hand's table lookups.)
-const BLOCK_ROWS: usize = 256;
+/// How many rows ahead of the one being looked up a wider type's ids are prefetched: far enough
+/// that they come from memory while the rows between are looked up, near enough that they are
+/// still in the cache when their turn comes (`benches/evaluate_dtypes.py`: 256 rows beat 512 and
+/// 1,024; without a prefetch, 64-bit ids took their read's time plus the lookups', twice uint8's).
+const PREFETCH_ROWS: usize = 256;
 
-/// An integer type that a batch's card ids may come in, as numpy's integer dtypes do. A batch of
-/// `u8` is read as it stands; a wider or signed one a few hundred rows at a time, converted into
-/// a small buffer, so that no array of ids is ever converted (copied) whole.
+/// An integer type that a batch's card ids may come in, as numpy's integer dtypes do. Every type
+/// is read in place: no array of ids is ever converted (copied) whole.
 pub trait CardId: Copy + Send + Sync {
+    /// Whether the ids are wider than a byte: reading them from memory then costs as much as the
+    /// row's lookups, so they are prefetched (byte ids gained nothing measurable).
+    const WIDE: bool = std::mem::size_of::<Self>() > 1;
+
+    /// The value's bits as an unsigned number (a negative value becomes a large one).
+    fn bits(self) -> u64;
+
     /// The value as a `Card` when it fits in one (52..=255 stay bad ids, for the row's check);
     /// any other value (negative, or 256 and up) becomes 255, never a wrapped-around valid id.
-    fn to_card(self) -> Card;
-
-    /// `ids` as cards (each `to_card`): converted into `buf` (at least as long), or borrowed
-    /// when they are cards already.
-    #[inline]
-    fn as_cards<'a>(ids: &'a [Self], buf: &'a mut [Card]) -> &'a [Card] {
-        let buf = &mut buf[..ids.len()];
-        for (card, &id) in buf.iter_mut().zip(ids) {
-            *card = id.to_card();
-        }
-        buf
+    #[inline(always)]
+    fn to_card(self) -> Card {
+        self.bits().min(255) as Card
     }
 }
 
 impl CardId for Card {
     #[inline(always)]
-    fn to_card(self) -> Card {
-        self
-    }
-
-    #[inline(always)]
-    fn as_cards<'a>(ids: &'a [Self], _: &'a mut [Card]) -> &'a [Card] {
-        ids
+    fn bits(self) -> u64 {
+        u64::from(self)
     }
 }
 
@@ -51,9 +45,8 @@ macro_rules! card_ids {
     ($($t:ty as $unsigned:ty),*) => {$(
         impl CardId for $t {
             #[inline(always)]
-            fn to_card(self) -> Card {
-                // A negative value becomes a large unsigned one: both saturate to 255.
-                (self as $unsigned).min(255) as Card
+            fn bits(self) -> u64 {
+                self as $unsigned as u64
             }
         }
     )*};
@@ -61,52 +54,47 @@ macro_rules! card_ids {
 
 card_ids!(u16 as u16, u32 as u32, u64 as u64, i8 as u8, i16 as u16, i32 as u32, i64 as u64);
 
-/// Strengths of `rows` (each `W` cards), or the first bad row.
-fn strengths_of<const W: usize>(
+/// Strengths of `rows` (each `W` ids), or the first bad row.
+fn strengths_of<T: CardId, const W: usize>(
     t: &Tables,
     first_row: usize,
-    rows: &[Card],
+    rows: &[T],
     out: &mut [u16],
 ) -> Result<(), RowError> {
-    for (i, (hand, slot)) in rows.chunks_exact(W).zip(out.iter_mut()).enumerate() {
+    for (i, (ids, slot)) in rows.chunks_exact(W).zip(out.iter_mut()).enumerate() {
+        if let Some(ahead) = rows.get((i + PREFETCH_ROWS) * W).filter(|_| T::WIDE) {
+            prefetch(ahead);
+        }
         // Validate and sum the keys in one pass: W distinct ids set W bits, all below 52.
-        let (mut seen, mut top, mut key) = (0u64, 0u8, 0u64);
-        for &c in hand {
-            seen |= 1 << (c & 63);
-            top = top.max(c);
-            key += t.card_key(c);
+        let (mut hand, mut seen, mut top, mut key) = ([0 as Card; W], 0u64, 0u64, 0u64);
+        for (card, &id) in hand.iter_mut().zip(ids) {
+            let bits = id.bits();
+            *card = bits as Card;
+            seen |= 1 << (bits & 63);
+            top = top.max(bits);
+            key += t.card_key(*card);
         }
         if seen.count_ones() != W as u32 || top >= 52 {
-            let fault = validate(hand, W, W).err().unwrap_or(CardError::BadCount {
+            let cards: Vec<Card> = ids.iter().map(|&id| id.to_card()).collect();
+            let fault = validate(&cards, W, W).err().unwrap_or(CardError::BadCount {
                 count: W,
                 min: W,
                 max: W,
             });
             return Err((first_row + i, fault));
         }
-        *slot = t.strength_from_key(key, hand);
+        *slot = t.strength_from_key(key, &hand);
     }
     Ok(())
 }
 
-/// `strengths_of` of ids of any `CardId` type, `BLOCK_ROWS` rows at a time.
-fn strengths_of_ids<T: CardId, const W: usize>(
-    t: &Tables,
-    first_row: usize,
-    rows: &[T],
-    out: &mut [u16],
-) -> Result<(), RowError> {
-    let mut buf = [0 as Card; BLOCK_ROWS * 7];
-    let blocks = rows.chunks(BLOCK_ROWS * W).zip(out.chunks_mut(BLOCK_ROWS));
-    for (b, (ids, out)) in blocks.enumerate() {
-        strengths_of::<W>(
-            t,
-            first_row + b * BLOCK_ROWS,
-            T::as_cards(ids, &mut buf),
-            out,
-        )?;
-    }
-    Ok(())
+/// Asks for the cache line holding `value` without waiting for it: a hint, never a fault.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+    safe_arch::prefetch_t0(value);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
+    let _ = value;
 }
 
 fn first_error(a: Result<(), RowError>, b: Result<(), RowError>) -> Result<(), RowError> {
@@ -125,7 +113,7 @@ fn strengths_parallel<T: CardId, const W: usize>(
     out.par_chunks_mut(CHUNK_ROWS)
         .zip(rows.par_chunks(CHUNK_ROWS * W))
         .enumerate()
-        .map(|(i, (o, r))| strengths_of_ids::<T, W>(t, i * CHUNK_ROWS, r, o))
+        .map(|(i, (o, r))| strengths_of::<T, W>(t, i * CHUNK_ROWS, r, o))
         .reduce(|| Ok(()), first_error)
 }
 
