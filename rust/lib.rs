@@ -11,6 +11,8 @@
 //!   suit renamings ([`exact::symmetry`]).
 //! - [`sim`]: bulk simulation, rounds dealt from seeded streams and played by decision tables,
 //!   counted by outcome cell; the same seed gives the same counts whatever the threads.
+//! - [`fairness`]: the commitment to every position of a round's deck that makes a live table's
+//!   deal provably fair (the engine's protocol), worked out once a round.
 //! - [`layout`]: the axes and limits of the count tables, shared with Python.
 //!
 //! The private `py` module is the Python extension `caribbean_fast._core`, and the only code that
@@ -31,6 +33,7 @@ pub mod cards;
 pub mod combinations;
 pub mod eval;
 pub mod exact;
+pub mod fairness;
 pub mod layout;
 pub mod sim;
 

@@ -21,8 +21,10 @@ __all__ = [
     "best_five",
     "class_floors",
     "class_of",
+    "deck_leaves",
     "evaluate_many",
     "holdem_situations",
+    "position_salts",
     "strength_histogram_all",
     "stud_situations",
 ]
@@ -91,3 +93,6 @@ class Simulator:
         worst_loss: float,
         threads: int | None = None,
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]: ...
+
+def deck_leaves(seed: bytes, deck: list[int]) -> bytes: ...
+def position_salts(seed: bytes, positions: list[int]) -> bytes: ...

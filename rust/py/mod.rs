@@ -5,6 +5,7 @@ mod checks;
 mod errors;
 mod eval;
 mod exact;
+mod fairness;
 mod sim;
 
 use pyo3::prelude::*;
@@ -13,5 +14,6 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     eval::register(m)?;
     exact::register(m)?;
+    fairness::register(m)?;
     sim::register(m)
 }

@@ -18,9 +18,9 @@ the same check (server/static/js/fair.js).
 from __future__ import annotations
 
 import hashlib
-import hmac
 from typing import Any
 
+from .._core import deck_leaves, position_salts
 from ..cards import DECK_SIZE, card_text, parse_cards
 from ..variants import Variant
 from ..variants.presentation import layout
@@ -29,8 +29,13 @@ from .shuffle import deck_from_seed
 __all__ = ["Deal", "leaves", "opening", "positions", "root", "seat_proof", "verify"]
 
 
-def _salt(seed: bytes, position: int) -> bytes:
-    return hmac.digest(seed, f"position:{position}".encode(), "sha256")
+DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
+
+
+def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
+    """HMAC-SHA256(seed, "position:p") of each position p (worked out in the core)."""
+    joined = position_salts(seed, positions)
+    return [joined[i : i + DIGEST] for i in range(0, len(joined), DIGEST)]
 
 
 def _leaf(salt: bytes, card: int) -> str:
@@ -38,8 +43,10 @@ def _leaf(salt: bytes, card: int) -> str:
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
-    """Every position's leaf, in deck order (a live table keeps its round's: `RoundState.leaves`)."""
-    return tuple(_leaf(_salt(seed, p), card) for p, card in enumerate(deck))
+    """Every position's leaf, in deck order, as hex (a live table keeps its round's:
+    `RoundState.leaves`). The core works out the 52 digests: 2 a position, the key's set-up once."""
+    joined = deck_leaves(seed, list(deck)).hex()
+    return tuple(joined[i : i + 2 * DIGEST] for i in range(0, len(joined), 2 * DIGEST))
 
 
 def root(seed: bytes, deck: tuple[int, ...], known: tuple[str, ...] = ()) -> str:
@@ -77,14 +84,15 @@ def opening(
     described = {"seats": list(seats), "hand": hand, "board": on_board, "draws": [list(d) for d in draws]}
     at = positions(described)
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
+    opened = [(whose, p) for whose, where in shown.items() for p in where]
+    salts = _salts(seed, [p for _, p in opened])
     return {
         "leaves": list(known or leaves(seed, tuple(deck))),
         "deal": described,
         "seat": seat,
         "openings": [
-            {"of": whose, "position": p, "card": card_text(deck[p]), "salt": _salt(seed, p).hex()}
-            for whose, where in shown.items()
-            for p in where
+            {"of": whose, "position": p, "card": card_text(deck[p]), "salt": salt.hex()}
+            for (whose, p), salt in zip(opened, salts, strict=True)
         ],
     }
 

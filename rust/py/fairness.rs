@@ -1,0 +1,39 @@
+//! Bindings of the deal's commitment (`crate::fairness`): a round's leaves and its salts.
+
+use super::checks::require;
+use crate::cards::DECK_SIZE;
+use crate::fairness;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// Every position's leaf of `deck` (card ids 0..51) under `seed`, joined: 32 bytes a position.
+#[pyfunction]
+fn deck_leaves<'py>(py: Python<'py>, seed: &[u8], deck: Vec<u8>) -> PyResult<Bound<'py, PyBytes>> {
+    require(
+        py,
+        deck.len() <= DECK_SIZE && deck.iter().all(|&c| (c as usize) < DECK_SIZE),
+        || format!("deck: at most {DECK_SIZE} card ids in 0..{DECK_SIZE}, got {deck:?}"),
+    )?;
+    Ok(PyBytes::new(py, &fairness::leaves(seed, &deck).concat()))
+}
+
+/// The salt of each of `positions` (deck positions, 0..51) under `seed`, joined: 32 bytes each.
+#[pyfunction]
+fn position_salts<'py>(
+    py: Python<'py>,
+    seed: &[u8],
+    positions: Vec<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    require(py, positions.iter().all(|&p| p < DECK_SIZE), || {
+        format!("positions: deck positions in 0..{DECK_SIZE}, got {positions:?}")
+    })?;
+    Ok(PyBytes::new(
+        py,
+        &fairness::salts(seed, &positions).concat(),
+    ))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(deck_leaves, m)?)?;
+    m.add_function(wrap_pyfunction!(position_salts, m)?)
+}

@@ -1,0 +1,48 @@
+"""The deal's commitment worked out in the core (`_core.deck_leaves`, `_core.position_salts`) is the
+protocol `engine/fairness.py` states, computed here again with Python's own hmac and hashlib: every
+leaf of random seeds and decks, and the salts a seat's openings show."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+
+import pytest
+
+from caribbean_fast import ArgumentError
+from caribbean_fast._core import deck_leaves, position_salts
+from caribbean_fast.cards import DECK_SIZE
+from caribbean_fast.engine.fairness import leaves, opening
+
+
+def _salt(seed: bytes, position: int) -> bytes:
+    return hmac.digest(seed, f"position:{position}".encode(), "sha256")
+
+
+def _leaf(seed: bytes, position: int, card: int) -> str:
+    return hashlib.sha256(_salt(seed, position) + bytes([card])).hexdigest()
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_every_leaf_is_the_protocols(trial: int) -> None:
+    rng = random.Random(trial)
+    seed = rng.randbytes(rng.choice([0, 1, 16, 32, 64, 65, 200]))  # keys shorter and longer than a block
+    deck = tuple(rng.sample(range(DECK_SIZE), DECK_SIZE))
+    assert leaves(seed, deck) == tuple(_leaf(seed, p, c) for p, c in enumerate(deck))
+
+
+def test_an_openings_salts_are_the_protocols() -> None:
+    seed, deck = b"\x07" * 32, list(range(DECK_SIZE))[::-1]
+    proof = opening(seed, deck, ([1, 0], 5, 0, [(0, 2)]), seat=0, dealer=1, board=0)
+    assert len(proof["openings"]) == 5 + 2 + 1
+    for o in proof["openings"]:
+        assert o["salt"] == _salt(seed, o["position"]).hex()
+
+
+def test_bad_ids_and_positions_are_refused_by_name() -> None:
+    with pytest.raises(ArgumentError, match="deck"):
+        deck_leaves(b"s", [0, 52])
+    with pytest.raises(ArgumentError, match="positions"):
+        position_salts(b"s", [3, 52])
+    assert position_salts(b"s", []) == b""
