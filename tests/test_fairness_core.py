@@ -1,6 +1,6 @@
-"""The deal's commitment worked out in the core (`_core.deck_leaves`, `_core.position_salts`) is the
-protocol `engine/fairness.py` states, computed here again with Python's own hmac and hashlib: every
-leaf of random seeds and decks, and the salts a seat's openings show."""
+"""The provably fair deal worked out in the core (`_core.seed_deck`, `deck_leaves`, `position_salts`) is the
+protocol `engine/shuffle.py` and `engine/fairness.py` state, computed here again with Python's hmac and hashlib: every
+deck and leaf of random seeds, and the salts a seat's openings show."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from caribbean_fast import ArgumentError
 from caribbean_fast._core import deck_leaves, position_salts
 from caribbean_fast.cards import DECK_SIZE
 from caribbean_fast.engine.fairness import leaves, opening
+from caribbean_fast.engine.shuffle import deck_from_seed
 
 
 def _salt(seed: bytes, position: int) -> bytes:
@@ -46,3 +47,26 @@ def test_bad_ids_and_positions_are_refused_by_name() -> None:
     with pytest.raises(ArgumentError, match="positions"):
         position_salts(b"s", [3, 52])
     assert position_salts(b"s", []) == b""
+
+
+def _reference_deck(seed: bytes) -> list[int]:
+    """`engine/shuffle.py`'s protocol in Python: Fisher-Yates from the top, each index drawn by
+    rejection from the big-endian words of HMAC-SHA256(seed, counter)."""
+    words = (
+        int.from_bytes(block[k : k + 4], "big")
+        for counter in range(10**6)
+        for block in [hmac.digest(seed, counter.to_bytes(8, "big"), "sha256")]
+        for k in range(0, 32, 4)
+    )
+    deck = list(range(DECK_SIZE))
+    for i in range(DECK_SIZE - 1, 0, -1):
+        n, limit = i + 1, (1 << 32) - (1 << 32) % (i + 1)
+        j = next(w for w in words if w < limit) % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_the_deck_of_a_seed_is_the_protocols(trial: int) -> None:
+    seed = random.Random(trial).randbytes(32 if trial else 0)
+    assert deck_from_seed(seed) == _reference_deck(seed)

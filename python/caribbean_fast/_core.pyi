@@ -25,6 +25,7 @@ __all__ = [
     "evaluate_many",
     "holdem_situations",
     "position_salts",
+    "seed_deck",
     "strength_histogram_all",
     "stud_situations",
 ]
@@ -96,3 +97,4 @@ class Simulator:
 
 def deck_leaves(seed: bytes, deck: list[int]) -> bytes: ...
 def position_salts(seed: bytes, positions: list[int]) -> bytes: ...
+def seed_deck(seed: bytes) -> bytes: ...

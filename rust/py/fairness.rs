@@ -1,10 +1,16 @@
-//! Bindings of the deal's commitment (`crate::fairness`): a round's leaves and its salts.
+//! Bindings of the provably fair deal (`crate::fairness`): a round's deck, leaves and salts.
 
 use super::checks::require;
 use crate::cards::DECK_SIZE;
 use crate::fairness;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+
+/// The 52 card ids of `seed`'s deck, in dealing order, a byte each.
+#[pyfunction]
+fn seed_deck(seed: &[u8]) -> Vec<u8> {
+    fairness::deck(seed).to_vec()
+}
 
 /// Every position's leaf of `deck` (card ids 0..51) under `seed`, joined: 32 bytes a position.
 #[pyfunction]
@@ -34,6 +40,7 @@ fn position_salts<'py>(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(seed_deck, m)?)?;
     m.add_function(wrap_pyfunction!(deck_leaves, m)?)?;
     m.add_function(wrap_pyfunction!(position_salts, m)?)
 }
