@@ -67,7 +67,7 @@ impl Words {
         u32::from_be_bytes([word[0], word[1], word[2], word[3]])
     }
 
-    /// A uniform integer in 0..n-1: words at or above the largest multiple of n are rejected.
+    /// A uniform integer from 0 to n - 1: words at or above the largest multiple of n are rejected.
     fn below(&mut self, n: u32) -> u32 {
         let limit = (1u64 << 32) - (1u64 << 32) % u64::from(n);
         loop {

@@ -20,7 +20,8 @@ const PREFETCH_ROWS: usize = 256;
 /// is read in place: no array of ids is ever converted (copied) whole.
 pub trait CardId: Copy + Send + Sync {
     /// Whether the ids are wider than a byte: reading them from memory then costs as much as the
-    /// row's lookups, so they are prefetched (byte ids gained nothing measurable).
+    /// row's lookups, so they are prefetched on x86-64 (byte ids gained nothing measurable;
+    /// other targets read without the hint).
     const WIDE: bool = std::mem::size_of::<Self>() > 1;
 
     /// The value's bits as an unsigned number (a negative value becomes a large one).
@@ -62,10 +63,14 @@ fn strengths_of<T: CardId, const W: usize>(
     out: &mut [u16],
 ) -> Result<(), RowError> {
     for (i, (ids, slot)) in rows.chunks_exact(W).zip(out.iter_mut()).enumerate() {
-        if let Some(ahead) = rows.get((i + PREFETCH_ROWS) * W).filter(|_| T::WIDE) {
-            prefetch(ahead);
+        if T::WIDE {
+            if let Some(ahead) = rows.get((i + PREFETCH_ROWS) * W) {
+                prefetch(ahead);
+            }
         }
-        // Validate and sum the keys in one pass: W distinct ids set W bits, all below 52.
+        // Validate and sum the keys in one pass: W distinct ids set W bits, all below 52. A card
+        // is the id cut to a byte, used only once `top` (the whole id) has passed the check:
+        // 260 never becomes card 4.
         let (mut hand, mut seen, mut top, mut key) = ([0 as Card; W], 0u64, 0u64, 0u64);
         for (card, &id) in hand.iter_mut().zip(ids) {
             let bits = id.bits();

@@ -12,18 +12,23 @@ fn seed_deck(seed: &[u8]) -> Vec<u8> {
     fairness::deck(seed).to_vec()
 }
 
-/// Every position's leaf of `deck` (card ids 0..51) under `seed`, joined: 32 bytes a position.
+/// Every position's leaf of `deck` (card ids 0 to 51) under `seed`, joined: 32 bytes a position.
 #[pyfunction]
 fn deck_leaves<'py>(py: Python<'py>, seed: &[u8], deck: Vec<u8>) -> PyResult<Bound<'py, PyBytes>> {
     require(
         py,
         deck.len() <= DECK_SIZE && deck.iter().all(|&c| (c as usize) < DECK_SIZE),
-        || format!("deck: at most {DECK_SIZE} card ids in 0..{DECK_SIZE}, got {deck:?}"),
+        || {
+            format!(
+                "deck: at most {DECK_SIZE} card ids from 0 to {}, got {deck:?}",
+                DECK_SIZE - 1
+            )
+        },
     )?;
     Ok(PyBytes::new(py, &fairness::leaves(seed, &deck).concat()))
 }
 
-/// The salt of each of `positions` (deck positions, 0..51) under `seed`, joined: 32 bytes each.
+/// The salt of each of `positions` (deck positions, 0 to 51) under `seed`, joined: 32 bytes each.
 #[pyfunction]
 fn position_salts<'py>(
     py: Python<'py>,
@@ -31,7 +36,10 @@ fn position_salts<'py>(
     positions: Vec<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     require(py, positions.iter().all(|&p| p < DECK_SIZE), || {
-        format!("positions: deck positions in 0..{DECK_SIZE}, got {positions:?}")
+        format!(
+            "positions: deck positions from 0 to {}, got {positions:?}",
+            DECK_SIZE - 1
+        )
     })?;
     Ok(PyBytes::new(
         py,

@@ -29,13 +29,13 @@ from .shuffle import deck_from_seed
 __all__ = ["Deal", "leaves", "opening", "positions", "root", "seat_proof", "verify"]
 
 
-DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
+_DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
 
 
 def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
     """HMAC-SHA256(seed, "position:p") of each position p (worked out in the core)."""
     joined = position_salts(seed, positions)
-    return [joined[i : i + DIGEST] for i in range(0, len(joined), DIGEST)]
+    return [joined[i : i + _DIGEST] for i in range(0, len(joined), _DIGEST)]
 
 
 def _leaf(salt: bytes, card: int) -> str:
@@ -44,9 +44,10 @@ def _leaf(salt: bytes, card: int) -> str:
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
     """Every position's leaf, in deck order, as hex (a live table keeps its round's:
-    `RoundState.leaves`). The core works out the 52 digests: 2 a position, the key's set-up once."""
+    `RoundState.leaves`). The core works out each position's salt and leaf, the key's HMAC set up
+    once for them all."""
     joined = deck_leaves(seed, list(deck)).hex()
-    return tuple(joined[i : i + 2 * DIGEST] for i in range(0, len(joined), 2 * DIGEST))
+    return tuple(joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST))
 
 
 def root(seed: bytes, deck: tuple[int, ...], known: tuple[str, ...] = ()) -> str:
