@@ -9,7 +9,12 @@ sends views: the bench reports views a command for both). The process runs as `s
 (`tune_process`). No rule is checked, nothing is written to a disk: what is left is the web
 stack's own cost per command.
 
-Run: ``python benches/floor_server.py --port 8765 --view-bytes 900``
+With ``--engine`` each table is the real engine in memory (`engine.Table`, no store): a seat's
+command is `Table.play` (a refusal is answered as the server answers one) and its views are the
+engine's (`Table.view`, `view_to_json`). What is left beyond that floor is the server's own:
+persistence, wallets, routing, checks of the caller, framing and its tasks.
+
+Run: ``python benches/floor_server.py --port 8765 --view-bytes 900 [--engine]``
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from caribbean_fast import CaribbeanFastError, load_variant
+from caribbean_fast.engine import Table
+from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.server.protocol import MAX_FRAME
 from caribbean_fast.server.server import tune_process
 from caribbean_fast.server.serving import BurstWebSockets
@@ -75,6 +83,77 @@ class Floor:
         return text.replace('"pad":""', f'"pad":"{"x" * pad}"', 1)
 
 
+@dataclass
+class EngineFloor:
+    """Each table the engine in memory; a bot's seat is the table's next free one."""
+
+    tables: dict[str, Table] = field(default_factory=dict)
+    seats: dict[str, dict[str, tuple[int, WebSocket]]] = field(default_factory=dict)  # table -> token -> seat
+
+    def play(self, token: str, socket: WebSocket, command: dict[str, Any]) -> bool:
+        """The command on the table's engine: False where the engine refused it."""
+        name = command["table"]
+        table = self.tables.get(name) or self.tables.setdefault(name, Table(load_variant(name.rsplit("-", 1)[0])))
+        seats, kind = self.seats.setdefault(name, {}), command["type"]
+        try:
+            if kind == "sit" and token in seats:  # the bot's socket came back: its seat is kept
+                seats[token] = (seats[token][0], socket)
+                return True
+            if kind == "sit":
+                seat = next(k for k in range(table.seats) if k not in {s for s, _ in seats.values()})
+                table.sit(seat, token, command["buy_in"])
+                seats[token] = (seat, socket)
+                return True
+            if token not in seats:
+                return False
+            seat, seats[token] = seats[token][0], (seats[token][0], socket)
+            if kind == "top_up":
+                table.deposit(seat, command["amount"])
+            else:
+                table.play(seat, kind, {k: v for k, v in command.items() if k not in ("v", "id", "type", "table")})
+        except (CaribbeanFastError, StopIteration):
+            return False
+        return True
+
+    def frames(self, name: str) -> dict[str, tuple[WebSocket, str]]:
+        """Each seat's socket and view frame."""
+        table = self.tables[name]
+        return {
+            token: (
+                socket,
+                orjson.dumps({"v": 1, "type": "view", "table": name, "view": view_to_json(table.view(seat))}).decode(),
+            )
+            for token, (seat, socket) in self.seats[name].items()
+        }
+
+
+async def engine_endpoint(ws: WebSocket) -> None:
+    floor: EngineFloor = ws.app.state.floor
+    token = ws.headers.get("authorization", "")
+    await ws.accept()
+    try:
+        while True:
+            command = orjson.loads(await ws.receive_text())
+            ok = floor.play(token, ws, command)
+            error = {"code": "illegal", "message": "refused"}
+            answer = {
+                "v": 1,
+                "type": "answer",
+                "id": command["id"],
+                "ok": ok,
+                **({"result": {}} if ok else {"error": error}),
+            }
+            frames = floor.frames(command["table"]) if ok else {}
+            for other, (socket, text) in frames.items():  # as `endpoint`: the others', then the seat's and the answer
+                if other != token:
+                    await _send(socket, text, more=False)
+            if token in frames:
+                await _send(ws, frames[token][1], more=True)
+            await _send(ws, orjson.dumps(answer).decode(), more=False)
+    except WebSocketDisconnect:
+        return
+
+
 async def endpoint(ws: WebSocket) -> None:
     floor: Floor = ws.app.state.floor
     token = ws.headers.get("authorization", "")
@@ -110,11 +189,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--view-bytes", type=int, default=900)
+    parser.add_argument("--engine", action="store_true", help="each table the engine in memory, its own views")
     args = parser.parse_args()
     tune_process()  # the collector and switch interval of a serving process
-    sockets = [WebSocketRoute("/ws", endpoint), WebSocketRoute("/ws/{table}", endpoint)]  # as the server's
+    serve = engine_endpoint if args.engine else endpoint
+    sockets = [WebSocketRoute("/ws", serve), WebSocketRoute("/ws/{table}", serve)]  # as the server's
     app = Starlette(routes=[Route("/healthz", health), *sockets])
-    app.state.floor = Floor(args.view_bytes)
+    app.state.floor = EngineFloor() if args.engine else Floor(args.view_bytes)
     uvicorn.run(
         app,
         host="127.0.0.1",

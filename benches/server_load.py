@@ -6,7 +6,8 @@ Run: ``python benches/server_load.py --clients 2000 --seconds 60 --pace 1 --form
 SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watchers open instead
 and reports the server's memory per connection; ``--floor`` then drives `floor_server.py`, the web
 stack doing only what a command must, with the same bots, and prints the ratio of the CPU per
-command; ``--find-load 80`` runs again at the paced load where the server uses 80% of a core).
+command (``--engine-floor`` also the floor that plays the engine in memory, and that ratio);
+``--find-load 80`` runs again at the paced load where the server uses 80% of a core).
 Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
 reconciles and every table's record audits clean afterwards), the host it ran on (`host`), the
@@ -187,13 +188,14 @@ class FloorProcess(Process):
     """`floor_server.py`: the web stack doing only what a command must (`--floor`), its views
     `view_bytes` long."""
 
-    def __init__(self, port: int, log: Path, view_bytes: int) -> None:
-        self.view_bytes = view_bytes
+    def __init__(self, port: int, log: Path, view_bytes: int, engine: bool = False) -> None:
+        self.view_bytes, self.engine = view_bytes, engine
         super().__init__("", log.parent, port, log)
 
     def command(self) -> list[str]:
         floor = Path(__file__).with_name("floor_server.py")
-        return [sys.executable, str(floor), "--port", str(self.port), "--view-bytes", str(self.view_bytes)]
+        engine = ["--engine"] if self.engine else []
+        return [sys.executable, str(floor), "--port", str(self.port), "--view-bytes", str(self.view_bytes), *engine]
 
 
 def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> None:
@@ -396,6 +398,9 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=0, help="hold this many lobby watchers open instead")
     parser.add_argument("--floor", action="store_true", help="then drive the floor server in turn, and compare")
     parser.add_argument(
+        "--engine-floor", action="store_true", help="with --floor, also the floor that plays the engine in memory"
+    )
+    parser.add_argument(
         "--find-load",
         type=float,
         default=None,
@@ -452,14 +457,24 @@ FLOOR_FIGURES = ("commands", "reconnects", "p50_ms", "p99_ms", "views_per_comman
 def against_floor(
     args: argparse.Namespace, served: dict[str, Any], stats: Stats, tokens: list[str], seats: Any, folder: Path
 ) -> dict[str, Any]:
-    """The floor server driven by the same bots, its views padded to the game server's mean size."""
+    """The floor server driven by the same bots, its views padded to the game server's mean size;
+    with `--engine-floor`, then the floor that plays the engine in memory (`engine_floor`)."""
     floor = FloorProcess(_free_port(), folder / "floor.log", stats.view_bytes // max(stats.views, 1))
     _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
-    return {
+    found = {
         "floor": {k: result[k] for k in FLOOR_FIGURES},
         "floor_cpu_us_per_command": result["cpu_us_per_command"],
         "cpu_ratio_to_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
     }
+    if args.engine_floor:
+        engine = FloorProcess(_free_port(), folder / "engine-floor.log", 0, engine=True)
+        _, result = drive(args, [engine], tokens, seats, lambda: wait_answering(engine))
+        found |= {
+            "engine_floor": {k: result[k] for k in FLOOR_FIGURES} | {"refused": result["refused"]},
+            "engine_floor_cpu_us_per_command": result["cpu_us_per_command"],
+            "cpu_ratio_to_engine_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
+        }
+    return found
 
 
 def drive(

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import orjson
 import pytest
 
 from caribbean_fast import load_variant, simulate
@@ -76,3 +77,24 @@ def test_the_simulation_bench_runs_as_the_readme_says() -> None:
     assert done.returncode == 0, done.stderr
     assert "200,000 rounds each, seed 7, 1 thread(s), median of 2 runs in turn" in done.stdout
     assert "cyberstud" in done.stdout
+
+
+def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
+    floor = _bench("floor_server").EngineFloor()
+    sock_a, sock_b = object(), object()  # stand-ins for the sockets: only handed back with the frames
+    assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
+    assert floor.play("b", sock_b, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
+    assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})  # came back
+    assert not floor.play("a", sock_a, {"table": "network-24h-1", "type": "raise"})  # nothing dealt yet
+    assert not floor.play("c", object(), {"table": "network-24h-1", "type": "ante", "amount": 100})  # not seated
+    assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "ante", "amount": 100})
+    assert not floor.play("a", sock_a, {"table": "network-24h-1", "type": "deal"})  # b has not bet
+    assert floor.play("b", sock_b, {"table": "network-24h-1", "type": "ante", "amount": 100})
+    assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "deal"})
+    frames = floor.frames("network-24h-1")
+    assert set(frames) == {"a", "b"} and frames["a"][0] is sock_a
+    views = [orjson.loads(frames[token][1])["view"] for token in "ab"]
+    assert [(v["seat"], v["phase"], "raise" in v["actions"]) for v in views] == [
+        (0, "deciding", True),
+        (1, "deciding", True),
+    ]
