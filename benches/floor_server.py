@@ -53,14 +53,15 @@ class Floor:
     tables: dict[str, dict[str, Seat]] = field(default_factory=dict)  # table -> token -> seat
     rng: random.Random = field(default_factory=lambda: random.Random(1))
 
-    def play(self, token: str, socket: WebSocket, command: dict[str, Any]) -> None:
-        """The stand-in round's step for the seat (any unknown step is a no-op, as a refusal)."""
+    def play(self, token: str, socket: WebSocket, command: dict[str, Any]) -> bool:
+        """The stand-in round's step for the seat (any unknown step is a no-op, as a refusal);
+        the floor refuses nothing."""
         seats = self.tables.setdefault(command["table"], {})
         kind, seat = command["type"], seats.get(token)
         if kind == "sit":
             seats[token] = seat = Seat(socket, command["buy_in"])
         if seat is None:
-            return
+            return True
         if kind == "top_up":
             seat.balance += command["amount"]
         elif kind == "ante":
@@ -73,6 +74,11 @@ class Floor:
             seat.balance += 6 * seat.ante if won else 0
             seat.ante, seat.phase = 0, "settled"
         seat.socket = socket
+        return True
+
+    def frames(self, table: str) -> dict[str, tuple[WebSocket, str]]:
+        """Each seat's socket and view frame."""
+        return {token: (seat.socket, self.view(table, seat)) for token, seat in self.tables.get(table, {}).items()}
 
     def view(self, table: str, seat: Seat) -> str:
         """A view frame padded to `view_bytes`, with what a bot reads."""
@@ -93,24 +99,26 @@ class EngineFloor:
     def play(self, token: str, socket: WebSocket, command: dict[str, Any]) -> bool:
         """The command on the table's engine: False where the engine refused it."""
         name = command["table"]
-        table = self.tables.get(name) or self.tables.setdefault(name, Table(load_variant(name.rsplit("-", 1)[0])))
+        if name not in self.tables:  # a table's id is its preset's name, then its number
+            self.tables[name] = Table(load_variant(name.rsplit("-", 1)[0]))
+        table = self.tables[name]
         seats, kind = self.seats.setdefault(name, {}), command["type"]
+        if token in seats:  # its socket may have come back
+            seats[token] = (seats[token][0], socket)
         try:
-            if kind == "sit" and token in seats:  # the bot's socket came back: its seat is kept
-                seats[token] = (seats[token][0], socket)
-                return True
-            if kind == "sit":
+            if kind == "sit" and token not in seats:
                 seat = next(k for k in range(table.seats) if k not in {s for s, _ in seats.values()})
                 table.sit(seat, token, command["buy_in"])
                 seats[token] = (seat, socket)
-                return True
-            if token not in seats:
+            elif kind == "sit":
+                return True  # seated already: the seat is kept
+            elif token not in seats:
                 return False
-            seat, seats[token] = seats[token][0], (seats[token][0], socket)
-            if kind == "top_up":
-                table.deposit(seat, command["amount"])
+            elif kind == "top_up":
+                table.deposit(seats[token][0], command["amount"])
             else:
-                table.play(seat, kind, {k: v for k, v in command.items() if k not in ("v", "id", "type", "table")})
+                args = {k: v for k, v in command.items() if k not in ("v", "id", "type", "table")}
+                table.play(seats[token][0], kind, args)
         except (CaribbeanFastError, StopIteration):
             return False
         return True
@@ -127,49 +135,23 @@ class EngineFloor:
         }
 
 
-async def engine_endpoint(ws: WebSocket) -> None:
-    floor: EngineFloor = ws.app.state.floor
+async def endpoint(ws: WebSocket) -> None:
+    floor: Floor | EngineFloor = ws.app.state.floor
     token = ws.headers.get("authorization", "")
     await ws.accept()
     try:
         while True:
             command = orjson.loads(await ws.receive_text())
             ok = floor.play(token, ws, command)
-            error = {"code": "illegal", "message": "refused"}
-            answer = {
-                "v": 1,
-                "type": "answer",
-                "id": command["id"],
-                "ok": ok,
-                **({"result": {}} if ok else {"error": error}),
-            }
+            refused = {"error": {"code": "illegal", "message": "refused"}}
+            answer = {"v": 1, "type": "answer", "id": command["id"], "ok": ok, **({"result": {}} if ok else refused)}
             frames = floor.frames(command["table"]) if ok else {}
-            for other, (socket, text) in frames.items():  # as `endpoint`: the others', then the seat's and the answer
+            for other, (socket, text) in frames.items():  # each written on its own, as each socket's writer does
                 if other != token:
                     await _send(socket, text, more=False)
-            if token in frames:
+            if token in frames:  # the seat's own view and the answer, in one write
                 await _send(ws, frames[token][1], more=True)
             await _send(ws, orjson.dumps(answer).decode(), more=False)
-    except WebSocketDisconnect:
-        return
-
-
-async def endpoint(ws: WebSocket) -> None:
-    floor: Floor = ws.app.state.floor
-    token = ws.headers.get("authorization", "")
-    await ws.accept()
-    try:
-        while True:
-            command = orjson.loads(await ws.receive_text())
-            floor.play(token, ws, command)
-            answer = orjson.dumps({"v": 1, "type": "answer", "id": command["id"], "ok": True, "result": {}})
-            seats = floor.tables.get(command["table"], {})
-            for other, seat in seats.items():  # each written on its own, as each socket's writer does
-                if other != token:
-                    await _send(seat.socket, floor.view(command["table"], seat), more=False)
-            if token in seats:  # the seat's own view and the answer, in one write
-                await _send(ws, floor.view(command["table"], seats[token]), more=True)
-            await _send(ws, answer.decode(), more=False)
     except WebSocketDisconnect:
         return
 
@@ -192,8 +174,7 @@ def main() -> None:
     parser.add_argument("--engine", action="store_true", help="each table the engine in memory, its own views")
     args = parser.parse_args()
     tune_process()  # the collector and switch interval of a serving process
-    serve = engine_endpoint if args.engine else endpoint
-    sockets = [WebSocketRoute("/ws", serve), WebSocketRoute("/ws/{table}", serve)]  # as the server's
+    sockets = [WebSocketRoute("/ws", endpoint), WebSocketRoute("/ws/{table}", endpoint)]  # as the server's
     app = Starlette(routes=[Route("/healthz", health), *sockets])
     app.state.floor = EngineFloor() if args.engine else Floor(args.view_bytes)
     uvicorn.run(

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -105,34 +106,41 @@ _HOLDEM: dict[int, HoldemSituations] = {}
 # of what is counted, and must not make a second count.
 STUD_ARRAYS = ("rows", "keys", "weight", "strength", "counts", "seconds")
 HOLDEM_ARRAYS = ("cards", "keys", "weight", "strength", "counts", "seconds")
+S = TypeVar("S", "StudSituations", "HoldemSituations")
 
 
 def stud_situations(qualifier: int, progress: ProgressCallback | None = None) -> StudSituations:
     """Every Caribbean Stud situation for a dealer qualifying from strength `qualifier`, counted
     once per qualifier and cache; `progress` hears of the counting (steps of `STEPS`) if it
     happens."""
-    if qualifier not in _STUD:
-        key = f"stud {qualifier} format {FORMAT}"
-        a = cached_files("situations", key, STUD_ARRAYS, lambda: _count_stud(qualifier, progress))
-        trust_rows(a["rows"], a["keys"])
-        _STUD[qualifier] = StudSituations(
-            a["rows"], a["keys"], a["weight"], a["strength"], a["counts"], float(a["seconds"])
-        )
-    return _STUD[qualifier]
+    return _situations(_STUD, "stud", STUD_ARRAYS, StudSituations, qualifier, lambda: _count_stud(qualifier, progress))
 
 
 def holdem_situations(qualifier: int, progress: ProgressCallback | None = None) -> HoldemSituations:
     """Every Casino Hold'em situation for a dealer qualifying from strength `qualifier`, counted
     once per qualifier and cache; `progress` hears of the counting (steps of `STEPS`) if it
     happens."""
-    if qualifier not in _HOLDEM:
-        key = f"holdem {qualifier} format {FORMAT}"
-        a = cached_files("situations", key, HOLDEM_ARRAYS, lambda: _count_holdem(qualifier, progress))
-        trust_rows(a["cards"], a["keys"])
-        _HOLDEM[qualifier] = HoldemSituations(
-            a["cards"], a["keys"], a["weight"], a["strength"], a["counts"], float(a["seconds"])
-        )
-    return _HOLDEM[qualifier]
+    return _situations(
+        _HOLDEM, "holdem", HOLDEM_ARRAYS, HoldemSituations, qualifier, lambda: _count_holdem(qualifier, progress)
+    )
+
+
+def _situations(
+    kept: dict[int, S],
+    game: str,
+    names: tuple[str, ...],
+    make: Callable[..., S],
+    qualifier: int,
+    count: Callable[[], AnyArrays],
+) -> S:
+    """A game's situations for `qualifier`: kept by the process, else read from the disk cache
+    (`cached_files`, counted by `count` on a miss), their rows checked against their keys. `names`
+    are the arrays in `make`'s order, the counting's seconds last."""
+    if qualifier not in kept:
+        a = cached_files("situations", f"{game} {qualifier} format {FORMAT}", names, count)
+        trust_rows(a[names[0]], a["keys"])
+        kept[qualifier] = make(*(a[n] for n in names[:-1]), float(a["seconds"]))
+    return kept[qualifier]
 
 
 def _count_stud(qualifier: int, progress: ProgressCallback | None) -> AnyArrays:
