@@ -68,7 +68,7 @@ def test_game3_other_seats_and_the_timer(monkeypatch: pytest.MonkeyPatch) -> Non
         await pilot.press("enter")  # type: ignore[attr-defined]
         assert "time left 20 s" in app.screen_text()
         text = app.screen_text()
-        assert text.count("[##] [##] [##] [##] [##]   folds") == 2  # their cards hidden, their decisions told
+        assert text.count("[##] [##] [##] [##] [##]   decided") == 2  # their cards and decisions hidden
         clock.advance(20)
         app.tick()
         assert "time ran out: Pair of Nines" in app.message

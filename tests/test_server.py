@@ -5,15 +5,19 @@ WebSocket and HTTP clients, as a program would."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
 from live_server import Client, LiveServer, books, query, recorded, settings
 
-from caribbean_fast import load_variant
+from caribbean_fast import Variant, load_variant
+from caribbean_fast.analysis.advice import Advisor
+from caribbean_fast.engine.views import view_from_json
 from caribbean_fast.server.tables import TableSpec
 
 
@@ -90,63 +94,93 @@ def test_an_answer_is_durable_before_it_is_sent(server: LiveServer) -> None:
     c.close()
 
 
-def test_reconnect_gives_the_seat_its_view_and_recall(server: LiveServer) -> None:
+def test_a_dropped_connection_finds_its_hand_as_it_left_it(server: LiveServer) -> None:
+    """Issue 42: a lost connection never decides a one-seat round; the player comes back to the
+    same cards, bets and decision, and decides it themselves."""
     token = server.guest()
     c = Client(server.ws, token)
     c.ok("sit", table="cyberstud-1", buy_in=5_000)
     c.ok("ante", table="cyberstud-1", amount=100)
     c.ok("deal", table="cyberstud-1")
-    c.close()  # away while dealt: after the grace period the game's disconnect rule decides
+    dealt = _last_view(c)
+    c.close()  # away while dealt, well past the grace period
     time.sleep(1.0)
     back = Client(server.ws, token)
     assert back.welcome["seats"] == [{"table": "cyberstud-1", "seat": 0}]
-    view = back.recv()
-    assert view["type"] == "view" and view["view"]["phase"] == "settled"
-    recall = back.recv()
-    assert recall["type"] == "recall" and [r[0]["round"] for r in recall["rounds"]] == [1]
-    kinds = [step["kind"] for step in recall["rounds"][0]]
-    assert "seat_away" in kinds and kinds[-1] == "round_closed"
+    view = back.recv()["view"]
+    assert view["phase"] == "deciding" and view["cards"] == dealt["cards"] and view["bets"] == dealt["bets"]
+    assert {"raise", "fold"} <= set(view["actions"]) and back.recv()["rounds"] == []  # nothing ended
+    back.ok("raise", table="cyberstud-1")
+    assert _last_view(back)["result"]["auto"] is False
     back.close()
     assert books(server.settings.database) == (True, 3)
 
 
-def test_recall_holds_only_the_rounds_that_ended_while_away(server: LiveServer) -> None:
-    token = server.guest()
-    c = Client(server.ws, token)
-    c.ok("sit", table="cyberstud-1", buy_in=5_000)
-    for _ in range(2):  # two rounds played and settled while connected
+def _waiting(name: str, seconds: float) -> Variant:
+    """The preset with a dealt round left open completed (or void) after `seconds`, not a day."""
+    v = load_variant(name)
+    return replace(v, timing=replace(v.timing, open_round_seconds=seconds))
+
+
+def _closed(url: str, number: int) -> bool:
+    """Whether round `number` is closed in the committed record."""
+    return any(e.kind == "round_closed" and e.round == number for e in recorded(url))
+
+
+def _last_view(c: Client) -> dict[str, Any]:
+    return next(json.loads(r)["view"] for r in reversed(c.raw) if json.loads(r).get("type") == "view")
+
+
+def test_a_round_left_open_is_completed_by_the_best_strategy_and_recalled(database_url: str) -> None:
+    """Past its limit, a round left open is completed by the best strategy (never folding a hand
+    it raises), marked automatic, and recalled to the player with the rounds that ended away."""
+    variant = _waiting("cyberstud", 2.0)
+    with LiveServer(settings(database_url, tables=[TableSpec("cyberstud-1", variant, 1)])) as live:
+        token = live.guest()
+        c = Client(live.ws, token)
+        c.ok("sit", table="cyberstud-1", buy_in=5_000)
+        for _ in range(2):  # two rounds played and settled while connected
+            c.ok("ante", table="cyberstud-1", amount=100)
+            c.ok("deal", table="cyberstud-1")
+            c.ok("fold", table="cyberstud-1")
         c.ok("ante", table="cyberstud-1", amount=100)
         c.ok("deal", table="cyberstud-1")
-        c.ok("fold", table="cyberstud-1")
-    c.ok("ante", table="cyberstud-1", amount=100)
-    c.ok("deal", table="cyberstud-1")
-    c.close()  # away in round 3: the disconnect rule settles it after the grace period
-    time.sleep(1.0)
-    back = Client(server.ws, token)
-    assert back.recv()["type"] == "view"
-    recall = back.recv()
-    assert recall["type"] == "recall" and [r[0]["round"] for r in recall["rounds"]] == [3]
-    history = back.ok("history", table="cyberstud-1")["rounds"]
-    assert [r[0]["round"] for r in history] == [1, 2, 3]  # the record holds all three
-    back.close()
-    again = Client(server.ws, token)  # back at once, no round ended since: nothing to recall
-    assert again.recv()["type"] == "view" and again.recv()["rounds"] == []
-    again.close()
+        dealt = view_from_json(_last_view(c))
+        c.close()  # away in round 3: completed once its two seconds have passed
+        best = Advisor(variant).advise_view(dealt).completion
+        deadline = time.monotonic() + 20
+        while not _closed(database_url, 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        back = Client(live.ws, token)
+        result = back.recv()["view"]["result"]
+        assert result["auto"] is True and result["outcome"]["decision"] == best
+        recall = back.recv()
+        assert recall["type"] == "recall" and [r[0]["round"] for r in recall["rounds"]] == [3]
+        decided = [s for s in recall["rounds"][0] if s["kind"] == "decided"]
+        assert [(s["decision"], s["auto"]) for s in decided] == [(best, True)]  # its history says so
+        history = back.ok("history", table="cyberstud-1")["rounds"]
+        assert [r[0]["round"] for r in history] == [1, 2, 3]  # the record holds all three
+        back.close()
+        again = Client(live.ws, token)  # back at once, no round ended since: nothing to recall
+        assert again.recv()["type"] == "view" and again.recv()["rounds"] == []
+        again.close()
+    assert books(database_url) == (True, 1)
 
 
 def test_a_seat_whose_player_stays_away_is_stood_up_and_its_money_returned(database_url: str) -> None:
     """A closed browser never holds a seat for good: after the grace period the seat is marked
-    away, and once its `away` seconds pass between rounds the engine stands it up, the money back
-    in the wallet in the same transaction, the seat free for the next player."""
-    tables = [TableSpec("cyberstud-1", load_variant("cyberstud"), 1, away=0.5)]
+    away; its dealt round is completed once left open past its limit, and once its `away` seconds
+    pass between rounds the engine stands it up, the money back in the wallet in the same
+    transaction, the seat free for the next player."""
+    tables = [TableSpec("cyberstud-1", _waiting("cyberstud", 0.5), 1, away=0.5)]
     with LiveServer(settings(database_url, tables=tables)) as live:
         token = live.guest()
         c = Client(live.ws, token)
         c.ok("sit", table="cyberstud-1", buy_in=5_000)
         c.ok("ante", table="cyberstud-1", amount=100)
         c.ok("deal", table="cyberstud-1")
-        c.close()  # the hand is decided by the disconnect rule, then the seat waits its half second
-        deadline = time.monotonic() + 10
+        c.close()  # the hand waits its half second, then the seat its half second
+        deadline = time.monotonic() + 20
         while _lobby(live)["free"] == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
         me = httpx.get(f"{live.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()

@@ -254,11 +254,10 @@ def test_game5_limits_adjust_down_and_rebet() -> None:
     assert t.state.seats[0].bets.ante == 10_000 and t.state.seats[0].bets.side("aa-bonus") == 5_000
 
 
-def test_idle_session_ends_and_voids_a_holdem_round() -> None:
+def test_idle_session_ends_and_returns_the_bets_not_yet_dealt() -> None:
     clock = Clock()
     t = table("casino-holdem", balance=10_000, clock=clock)
     t.ante(0, 500)
-    t.deal()
     clock.advance(900)
     t.tick()
     assert t.phase is Phase.CLOSED and t.balance(0) == 10_000
@@ -268,16 +267,15 @@ def test_idle_session_ends_and_voids_a_holdem_round() -> None:
     t.ante(0, 500)
 
 
-def test_restore_completes_a_stud_round_and_voids_a_holdem_round() -> None:
-    for name, voided in (("cyberstud", False), ("casino-holdem", True)):
+def test_restore_keeps_a_dealt_one_seat_round_for_its_player() -> None:
+    for name in ("cyberstud", "casino-holdem"):
         store = MemoryStore()
         t = table(name, balance=10_000, store=store)
         t.ante(0, 500)
         t.deal()
         again = restore(store)
-        assert again.phase is (Phase.SETTLED if voided else Phase.DECIDING)
-        assert again.balance(0) == (10_000 if voided else 9_500)
-        assert again.view(0).void is voided and again.view(0).result is None  # what a player is told
+        assert again.phase is Phase.DECIDING and again.balance(0) == 9_500
+        assert again.view(0).cards == t.view(0).cards and again.view(0).result is None
         assert audit(store).ok
 
 

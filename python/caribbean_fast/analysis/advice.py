@@ -51,6 +51,13 @@ class Advice:
             return EXCHANGE
         return str(stay)
 
+    @property
+    def completion(self) -> str:
+        """The decision that completes a round its player left open past its limit: the best of
+        raising and folding, so a hand the best strategy raises is never folded (an exchange,
+        which spends the absent player's money on a fee, is not taken for them)."""
+        return str(Decision.RAISE if self.raise_ >= self.fold else Decision.FOLD)
+
     def value(self, choice: str) -> Fraction:
         if choice == EXCHANGE:
             if self.exchange is None:

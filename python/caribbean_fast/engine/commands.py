@@ -60,6 +60,7 @@ _LIST = (
     EngineCommand("raise", ("seat",), method="raise_", aliases=("call",)),
     EngineCommand("exchange", ("seat", "cards"), method="exchange", fields=("cards",), whole_hand=True),
     EngineCommand("disconnect", ("seat",)),
+    EngineCommand("complete", ("seat", "decision")),
     EngineCommand("tick", ()),
     EngineCommand("fault", ("reason",)),
     EngineCommand("restore", ()),

@@ -32,9 +32,16 @@ from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
 from .state import Bets, Phase, SeatState, TableState
 from .store import EventStore
 
-__all__ = ["KEEP", "Clock", "Placement", "TableCore", "illegal", "times", "utc_now"]
+__all__ = ["EDITION", "KEEP", "Clock", "Placement", "TableCore", "illegal", "times", "utc_now"]
 
 Clock = Callable[[], datetime]
+
+EDITION = 2
+"""The rules' edition a new table plays by, written in its record's meta data, so that a record
+keeps replaying by the rules it was played under. Edition 1 (records without one): a lost
+connection decided a one-seat round (folded it, or raised at the automatic threshold), and a
+restored Casino Hold'em round was void. Edition 2: a one-seat round waits for its player
+(`Rounds._disconnect`, `Timing.open_round_seconds`) and a restore voids nothing."""
 
 KEEP = 256
 """At most this many events stay in memory for a table with a store: the rules read only the
@@ -83,12 +90,16 @@ class TableCore:
         store: EventStore | None = None,
         book: AccountBook | None = None,
         accounts: Sequence[str] | None = None,
+        edition: int = EDITION,
     ) -> None:
         variant = as_variant(variant)  # a preset name or a TOML path too
         seats = variant.seats if seats is None else seats
         self.check_config(variant, seats, limits)
         self.variant, self.limits, self.seed = variant, variant.limits[limits], seed
         self.config = {"seats": seats, "limits": limits, "seed": seed}
+        if isinstance(edition, bool) or edition not in range(1, EDITION + 1):
+            raise ArgumentError(f"edition: the rules' editions are 1 to {EDITION}, not {edition!r}")
+        self.edition = edition
         self.clock: Clock = clock or utc_now
         self._seeds: SeedSource = seeds or (SecureSeeds() if seed is None else SeededSeeds(seed))
         self.state = TableState([SeatState() for _ in range(seats)])
@@ -104,7 +115,7 @@ class TableCore:
         self._replaying = False  # `clock_at`: the recorded times of a replay, taken as written
         self._now = self._clock_reading()
         if store is not None:
-            meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts)}
+            meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts), "edition": str(edition)}
             store.begin(meta | {k: str(v) for k, v in self.config.items()})  # refuses a store holding a table
         p = variant.progressive
         self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))

@@ -55,6 +55,12 @@ class Event:
     def is_command(self) -> bool:
         return self.kind in COMMANDS
 
+    def hidden_from(self, seat: int | None) -> bool:
+        """Whether `seat` (None: an onlooker) is shown nothing of this event: another seat's own
+        decision command (RULES.md, game 3: the others learn that it decided, never what; its
+        `decided` event tells them that much)."""
+        return self.kind in _DECISIONS and self.seat is not None and self.seat != seat
+
     def seen_by(self, seat: int | None) -> dict[str, Any]:
         """What `seat` is shown of this event (None: an onlooker): never the secret part, and the
         private part only when it is the seat's own."""
@@ -66,8 +72,12 @@ class Event:
         return shown
 
 
-_THEIRS = {"settled": (), "funds": (), "stood": ("account", "reason"), "decided": ("decision", "bets")}
-"""What another seat is shown of these events (an automatic raise says the hand holds a pair)."""
+_THEIRS = {"settled": (), "funds": (), "stood": ("account", "reason"), "decided": (), "exchanged": ()}
+"""What another seat is shown of these events: that a seat decided, never what (a decision taken
+by rule on the cards, game 3's automatic raise on a pair, would tell the cards), nor its winnings."""
+
+_DECISIONS = frozenset({"fold", "raise", "exchange", "complete"})
+"""The commands of a seat's decision, which other seats are not shown (`Event.hidden_from`)."""
 
 
 def _public_to(event: Event, seat: int | None, ours: bool) -> Mapping[str, Any]:

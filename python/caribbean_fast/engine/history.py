@@ -28,7 +28,7 @@ def seat_history(events: Sequence[Event], seat: int, last: int = 10) -> list[lis
             current.append(e)
         if e.kind == "round_closed" and current is not None:
             if any(x.kind == "dealt" and x.seat == seat for x in current):
-                rounds.append([x.seen_by(seat) for x in current])
+                rounds.append([x.seen_by(seat) for x in current if not x.hidden_from(seat)])
             current = None
     return rounds[-last:] if last > 0 else []
 
@@ -104,6 +104,8 @@ def outcome_words(result: Step, c: Currency) -> str:
         how = "the dealer does not qualify"
     else:
         how = {"win": "beats the dealer", "lose": "loses to the dealer", "tie": "ties the dealer"}[o["showdown"]]
+    if result.get("auto"):  # a view's result says whether the player took the decision
+        how = f"{how} (decided automatically)"
     fees = -int(net.get("exchange_fees", 0))
     paid = f" (exchange fees {c.format(fees)})" if fees else ""
     return f"{result['hand']}, {how}; net {c.format(net['total'])}{paid}"
@@ -140,6 +142,8 @@ def describe_step(step: Step, variant: Variant) -> str | None:
     words = _WORDS.get(step["kind"])
     if words is None:
         return None
+    if step["kind"] in ("decided", "exchanged") and "decision" not in step and "count" not in step:
+        return f"seat {step['seat']} decided" if step["kind"] == "decided" else None  # another seat's
     if step["kind"] == "decided":
         step = step | {"word": decision_word(variant, step["decision"])}
     elif step["kind"] == "bets":

@@ -55,6 +55,7 @@ def table_config(meta: dict[str, str]) -> dict[str, Any]:
             "limits": int(meta["limits"]),
             "seed": None if seed == "None" else int(seed),
             "accounts": accounts,
+            "edition": int(meta.get("edition", "1")),  # a record from before editions: the first
         }
     except VariantError as err:
         raise StoreError(f"malformed meta data: the recorded variant: {err}") from None
@@ -136,6 +137,7 @@ def _replay(
         clock=lambda: first,
         book=book,
         accounts=config["accounts"],
+        edition=config["edition"],
     )
     at = _same(table.events, events, 0)
     while at < len(events):

@@ -168,20 +168,54 @@ class Rounds(TableCore):
         return out
 
     def _auto_decide(self, seat: int) -> None:
-        """A seat that timed out or disconnected: raise at the automatic threshold or better, else fold."""
+        """A seat at a shared table that timed out or disconnected: raise at the automatic
+        threshold or better, else fold."""
         s, threshold = self.state.seats[seat], self.variant.timing.auto_raise
         first = [*s.cards, *self.state.round.board[:3]] if self.variant.family is Family.HOLDEM else s.cards
         raises = threshold is not None and threshold.admits(value_of_ids(first).strength)
         self._decide(seat, Decision.RAISE if raises else Decision.FOLD, auto=True)
 
+    def _waits(self) -> bool:
+        """A one-seat game's round waits for its player: a lost connection, an idle session or a
+        restart never decides it (from the rules' second edition on, `core.EDITION`)."""
+        return self.edition >= 2 and self.variant.waits_for_player
+
     def _disconnect(self, seat: int) -> None:
         self._open()
         s = self.state.seats[self._seat(seat)]
+        if self._waits():
+            return  # the player finds the round as they left it: cards, bets and the decision offered
         if self.phase is Phase.DECIDING and s.dealt and s.decision is None:
             self._auto_decide(seat)
             self._showdown_when_decided()
         elif self.phase is Phase.BETTING and s.bets.total:
             self._place(self._placement(seat, Bets(), ticked=False))
+
+    def _left_open(self) -> bool:
+        """A waiting round dealt more than `timing.open_round_seconds` ago, still undecided."""
+        r, limit = self.state.round, self.variant.timing.open_round_seconds
+        return self._waits() and self.phase is Phase.DECIDING and self._expired(r.dealt_at, limit)
+
+    def overdue(self) -> list[int]:
+        """The seats whose round was left open past its limit in a game that completes it (games
+        1, 2 and 4): the table's host completes each with the best strategy's decision
+        (`complete`), as the engine never runs the analysis."""
+        if self.phase is not Phase.DECIDING:  # asked every second of every table: no clock read
+            return []
+        self._now = self._clock_reading()
+        return self._overdue()
+
+    def _overdue(self) -> list[int]:
+        completes = self.variant.timing.unfinished is Unfinished.COMPLETE
+        return self.undecided() if completes and self._left_open() else []
+
+    def _complete(self, seat: int, decision: str) -> None:
+        illegal(
+            decision not in (Decision.RAISE, Decision.FOLD), f"a round is completed by raise or fold, not {decision!r}"
+        )
+        illegal(self._seat(seat) not in self._overdue(), f"seat {seat} has no round left open past its limit")
+        self._decide(seat, Decision(decision), auto=True)
+        self._showdown_when_decided()
 
     def _showdown_when_decided(self) -> None:
         if self.undecided():
@@ -207,7 +241,7 @@ class Rounds(TableCore):
         void_dealt = self.variant.timing.unfinished is Unfinished.VOID
         if self.phase is Phase.BETTING or (self.phase is Phase.DECIDING and void_dealt):
             self._void(reason)
-        elif self.phase is Phase.DECIDING:
+        elif self.phase is Phase.DECIDING and not self._waits():  # else it waits for its player
             self._decide_for_the_rest()
 
     def _decide_for_the_rest(self) -> None:
@@ -222,7 +256,11 @@ class Rounds(TableCore):
         t, state = self.variant.timing, self.state
         if self.phase is Phase.CLOSED:
             return
-        if self._expired(state.last_activity, t.idle_seconds):
+        if self._left_open() and t.unfinished is Unfinished.VOID:
+            self._void("the round waited for its player past its limit")
+        elif self._expired(state.last_activity, t.idle_seconds) and not (
+            self._waits() and self.phase is Phase.DECIDING
+        ):
             self._break_off("idle session")
             self._emit("session_ended", None, {"reason": "idle"})
         elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
@@ -232,16 +270,18 @@ class Rounds(TableCore):
             self._decide_for_the_rest()
 
     def _fault(self, reason: str) -> None:
-        """RULES.md: game 5's round broken by a fault is void; a stud round is completed as the
-        table would have (`Timing.unfinished`); bets not yet dealt are refunded either way."""
+        """RULES.md: game 5's round broken by a fault is void; a stud round at a shared table is
+        completed as the table would have (`Timing.unfinished`), a one-seat stud round waits for
+        its player; bets not yet dealt are refunded either way."""
         illegal(self.phase not in (Phase.BETTING, Phase.DECIDING), "no round is open")
         self._break_off(reason)
 
     def _restore(self) -> None:
-        """Emitted once a table is restored from its record: the open round goes on or is void by
-        the variant's rule."""
+        """Emitted once a table is restored from its record: the open round goes on (a one-seat
+        game's waits for its player) or is void by the variant's rule."""
         self._emit("restored", None, {"phase": str(self.phase)})
-        if self.phase is Phase.DECIDING and self.variant.timing.unfinished is Unfinished.VOID:
+        void = self.variant.timing.unfinished is Unfinished.VOID
+        if self.phase is Phase.DECIDING and void and not self._waits():
             self._void("restored after a fault")
 
     def _reopen(self) -> None:

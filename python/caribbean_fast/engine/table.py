@@ -191,6 +191,11 @@ class Table(Betting, Seating):
     def disconnect(self, seat: int) -> list[Event]:
         return self._run("disconnect", seat=seat)
 
+    def complete(self, seat: int, decision: str) -> list[Event]:
+        """A one-seat round left open past `timing.open_round_seconds` (`overdue`), completed by
+        the decision the host brings from the best strategy ("raise" or "fold"), as automatic."""
+        return self._run("complete", seat=seat, decision=decision)
+
     def tick(self) -> list[Event]:
         """Applies whatever the clock says has run out: bet and decision time, an idle session."""
         return self._run("tick")

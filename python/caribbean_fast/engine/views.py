@@ -1,6 +1,7 @@
 """What one seat (or an onlooker) is shown: its own cards, the dealer's up card (hold'em: the
-flop), everyone's bets and decisions, the dealer's hidden cards once revealed, and never another
-seat's cards; the round's commitment before the deal and, after it, the seat's proof."""
+flop), everyone's bets before the deal and whether each seat has decided (never what), the
+dealer's hidden cards once revealed, and never another seat's cards; the round's commitment
+before the deal and, after it, the seat's proof."""
 
 from __future__ import annotations
 
@@ -23,15 +24,15 @@ __all__ = ["OtherSeat", "SeatView", "describe", "seat_view", "view_from_json", "
 
 @dataclass(frozen=True)
 class OtherSeat:
-    """Another seat as every seat and onlooker sees it: its bets and decisions, never its cards,
-    its hand or its winnings (RULES.md, game 3: nothing shown reveals another seat's cards)."""
+    """Another seat as every seat and onlooker sees it: its bets placed before the deal and whether
+    it has decided, never what it decided, its cards, its hand or its winnings (RULES.md, game 3:
+    a decision taken by rule on the cards would tell the cards)."""
 
     seat: int
     player: str | None  # the account sitting there (None: nobody sat down)
-    bets: Bets
+    bets: Bets  # the bets placed before the deal: a raise would tell the decision
     dealt: bool
     decided: bool
-    decision: str | None = None  # "raise" or "fold", as every seat is told once it is taken
     settled: bool = False
 
 
@@ -97,8 +98,7 @@ def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> date
 def _other(k: int, s: SeatState, number: int) -> OtherSeat:
     if s.account is not None and s.since > number:  # its holder sat after this round: not its round
         return OtherSeat(k, s.account, Bets(), False, False)
-    decision = str(s.decision) if s.decision is not None else None
-    return OtherSeat(k, s.account, s.bets, s.dealt, s.decision is not None, decision, s.results is not None)
+    return OtherSeat(k, s.account, s.bets.but(raise_=0), s.dealt, s.decision is not None, s.results is not None)
 
 
 def _proof(
@@ -131,12 +131,14 @@ def _root(state: TableState) -> str:
 
 
 def _result(variant: Variant, me: SeatState) -> dict[str, Any] | None:
-    """The seat's settled result with each bet spot's own result (`presentation.bet_results`),
-    worked out once: every view of the settled round shows it again."""
+    """The seat's settled result with each bet spot's own result (`presentation.bet_results`) and
+    whether its decision was automatic (`auto`: not the player's), worked out once: every view of
+    the settled round shows it again."""
     if me.results is None:
         return None
     if me.result_shown is None:
-        me.result_shown = {**me.results, "bets": bet_results(variant, me.results, me.staked.to_dict())}
+        bets = bet_results(variant, me.results, me.staked.to_dict())
+        me.result_shown = {**me.results, "bets": bets, "auto": me.auto}
     return me.result_shown
 
 
@@ -209,7 +211,6 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
                 "bets": o.bets.to_dict(),
                 "dealt": o.dealt,
                 "decided": o.decided,
-                "decision": o.decision,
                 "settled": o.settled,
             }
             for o in view.others
@@ -238,7 +239,6 @@ def view_from_json(raw: dict[str, Any]) -> SeatView:
             Bets.from_dict(o["bets"]),
             bool(o["dealt"]),
             bool(o["decided"]),
-            o["decision"],
             bool(o["settled"]),
         )
         for o in raw["others"]

@@ -186,8 +186,8 @@ def table_area(session: SeatKeys) -> RenderableType:
         line.append_text(_cards((), hidden=layout(table.variant).hand if other.dealt else 0))  # never its cards
         if other.settled:
             line.append("  settled")
-        elif other.decision is not None:
-            line.append(f"  {decision_word(table.variant, other.decision)}s")  # "calls", "raises", "folds"
+        elif other.decided:
+            line.append("  decided")  # never what: a decision taken by rule would tell the cards
         elif other.bets.ante:
             line.append(f"  ante {fmt(other.bets.ante)}" + ("" if other.dealt else ", waiting for the deal"))
         parts.append(line)

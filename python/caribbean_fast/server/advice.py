@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..analysis.advice import EXCHANGE, Advisor
+from ..engine import SeatView
 from ..errors import IllegalActionError, ServerError
 from ..settlement import Decision
 from ..variants import Variant
@@ -48,6 +49,12 @@ class Advisors:
         if variant.name not in self._built:
             self._built[variant.name] = asyncio.create_task(asyncio.to_thread(Advisor, variant))
         return self._built[variant.name]
+
+    async def completion(self, variant: Variant, view: SeatView) -> str:
+        """The best strategy's decision for a round left open past its limit (`Advice.completion`),
+        once the variant's tables are built."""
+        advisor = await self._advisor(variant)
+        return advisor.advise_view(view).completion
 
     def advise(self, owner: Owner, account: str | None) -> dict[str, Any]:
         seat = owner.seat_of(account)

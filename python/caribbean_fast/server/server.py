@@ -125,6 +125,7 @@ class Server:
         if self.db.dialect.shares and holder not in (None, self.settings.endpoint):
             await asyncio.sleep(self.settings.lease + SESSION_CHECK)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
+        owner.complete_by = self.advisors.completion
         why = None
         try:
             await owner.open()

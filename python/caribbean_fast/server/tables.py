@@ -16,14 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Phase, Table, restore
 from ..engine.events import Event
 from ..engine.seats import STAND_AFTER
-from ..engine.views import view_to_json
+from ..engine.views import SeatView, view_to_json
 from ..errors import CaribbeanFastError, ServerError
 from ..variants import Variant
 from . import wallets
@@ -40,6 +40,8 @@ __all__ = ["Owner", "TableSpec"]
 
 _log = logging.getLogger(__name__)
 RECALL = 10
+Completion = Callable[[Variant, SeatView], Awaitable[str]]
+"""The best strategy's decision ("raise" or "fold") for a seat's view (`Advisors.completion`)."""
 WAITING_MOST = 100  # accounts on one table's waiting list
 _SEATING = frozenset({"seated", "stood"})
 _BETWEEN_ROUNDS = frozenset({Phase.WAITING, Phase.SETTLED, Phase.CLOSED})  # no round open: a table may move
@@ -96,6 +98,7 @@ class Owner:
         self._frames: dict[int | None, str] = {}  # view frames of the state `_frames_at`: events, limits
         self._frames_at = (-1, -1)
         self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
+        self.complete_by: Completion | None = None  # the best strategy, for a round left open too long
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -218,7 +221,7 @@ class Owner:
             return
         if self._idle and self._free.is_set() and not self._queue.qsize() and not self.record.dirty:
             try:
-                if not self.t.tick():
+                if not self.t.tick() and not self.t.overdue():
                     return
             except Exception:
                 _log.exception("table %s: the clock's step failed", self.spec.id)
@@ -554,7 +557,11 @@ class Owner:
     # ---- the clock and connections ------------------------------------------------------------------
 
     async def _tick(self) -> None:
-        if self.t.tick() or self.record.dirty:
+        self.t.tick()
+        if self.complete_by is not None:
+            for seat in self.t.overdue():  # a one-seat round its player left open past its limit
+                self.t.complete(seat, await self.complete_by(self.spec.variant, self.t.view(seat)))
+        if self.record.dirty:
             await self._commit()
 
     def went_away(self, account: str) -> None:

@@ -334,24 +334,30 @@ class Unfinished(StrEnum):
     VOID = "void"  # the round is void and every bet of it refunded (game 5)
 
 
+DAY = 86_400.0
+
+
 @dataclass(frozen=True)
 class Timing:
-    """Time limits in seconds (None: no limit), the automatic decision of a seat that times out
-    or disconnects after the deal (raise with `auto_raise` or better, else fold), and what becomes
-    of a dealt round that is broken off."""
+    """Time limits in seconds (None: no limit), the automatic decision of a seat at a shared
+    table that times out or disconnects after the deal (raise with `auto_raise` or better, else
+    fold), how long a dealt round of a one-seat game waits for its player (`open_round_seconds`:
+    a lost connection never decides it), and what becomes of a dealt round that is broken off or
+    left open past that limit (`unfinished`: completed by the best strategy, or void)."""
 
     bet_seconds: float | None = None
     decision_seconds: float | None = None
     idle_seconds: float | None = None
     auto_raise: HandThreshold | None = None
     unfinished: Unfinished = Unfinished.COMPLETE
+    open_round_seconds: float = DAY
 
     def __post_init__(self) -> None:
-        for name in ("bet_seconds", "decision_seconds", "idle_seconds"):
+        for name in ("bet_seconds", "decision_seconds", "idle_seconds", "open_round_seconds"):
             value = getattr(self, name)
             number = isinstance(value, int | float) and not isinstance(value, bool)
             _check(
-                value is None or (number and 0 < value <= MAX_SECONDS),
+                (value is None and name != "open_round_seconds") or (number and 0 < value <= MAX_SECONDS),
                 f"timing.{name}",
                 f"must be more than 0 to {MAX_SECONDS:,} seconds, not {value!r}",
             )
@@ -380,6 +386,12 @@ class Variant:
     currency: Currency = field(default_factory=Currency)
     source: str = ""
     notes: str = ""
+
+    @property
+    def waits_for_player(self) -> bool:
+        """A one-seat game: each player's own table, whose dealt round a lost connection never
+        decides (RULES.md: it waits for its player, up to `timing.open_round_seconds`)."""
+        return self.seats == 1
 
     def __post_init__(self) -> None:
         _check(

@@ -25,6 +25,7 @@ __all__ = [
     "bet_results",
     "bet_words",
     "chip_values",
+    "connection_words",
     "decision_word",
     "default_stake",
     "denominations",
@@ -381,6 +382,9 @@ def _stakes(v: Variant, limits: BetLimits) -> dict[str, Any]:
 
 def _seconds(seconds: float) -> str:
     whole = int(seconds)
+    if whole % 3600 == 0 and whole >= 3600:
+        hours = whole // 3600
+        return "a day" if hours == 24 else f"{hours} hour{'s' if hours != 1 else ''}"
     if whole % 60 == 0 and whole >= 60:
         minutes = whole // 60
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
@@ -421,17 +425,7 @@ def how_to_play(v: Variant) -> list[str]:
             f"{x.most_per_round} times a round; then decide again."
         )
     steps.append(choice)
-    if t.decision_seconds:
-        auto = t.auto_raise
-        rule = (
-            f"it {words.does} with {_threshold_words(auto)} or better and folds otherwise"
-            if auto is not None
-            else "it folds"
-        )
-        steps.append(
-            f"You have {_seconds(t.decision_seconds)} to decide; a seat that runs out of time or disconnects "
-            f"after the deal decides automatically: {rule}."
-        )
+    steps += connection_words(v)
     if lay.board:
         steps.append(
             f"The turn and the river complete the board of {lay.board}; each side plays its best five cards of seven."
@@ -458,9 +452,46 @@ def how_to_play(v: Variant) -> list[str]:
             f"The {side_bet_title(b.name)} is settled by its own table"
             + (", once you have called; a fold loses it." if b.lost_on_fold else ".")
         )
-    if t.idle_seconds:
+    if t.idle_seconds and v.waits_for_player:
+        steps.append(
+            f"A session idle for {_seconds(t.idle_seconds)} ends between rounds; bets not yet dealt come back."
+        )
+    elif t.idle_seconds:
         broken = "is void and its bets returned" if t.unfinished == "void" else "is completed by the automatic decision"
         steps.append(f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}.")
+    return steps
+
+
+def connection_words(v: Variant) -> list[str]:
+    """What a lost connection, a timeout or an idle round does, and what the other seats learn of a
+    decision (RULES.md, "Common to every game" and game 3), in words for the rules page."""
+    t, words = v.timing, bet_words(v)
+    if v.waits_for_player:
+        after = (
+            "it is void and every bet of it returned"
+            if t.unfinished == "void"
+            else f"it is completed by the best strategy: it {words.does} or folds, never folding a hand that "
+            f"strategy would {words.bet}, and exchanges nothing"
+        )
+        return [
+            "A lost connection never decides for you: a dealt round waits for you, your cards and bets as you "
+            f"left them, for up to {_seconds(t.open_round_seconds)} from the deal; after that {after}. "
+            "A decision you did not take is shown to you as automatic."
+        ]
+    steps = []
+    if t.decision_seconds:
+        auto = t.auto_raise
+        rule = f"it {words.does} with {_threshold_words(auto)} or better and folds otherwise" if auto else "it folds"
+        steps.append(
+            f"You have {_seconds(t.decision_seconds)} to decide; a seat that runs out of time or disconnects "
+            f"after the deal decides automatically: {rule}, and is shown it as automatic."
+        )
+    if v.seats > 1:
+        steps.append(
+            "Players may not see or share each other's cards: nothing a seat is shown reveals another seat's cards, "
+            "at any time, the showdown included. The other seats learn that a seat has decided, never what, during "
+            "the round or after it: a decision taken by rule on the cards would tell them the cards."
+        )
     return steps
 
 
@@ -547,6 +578,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
             "bet_seconds": t.bet_seconds,
             "decision_seconds": t.decision_seconds,
             "idle_seconds": t.idle_seconds,
+            "open_round_seconds": t.open_round_seconds if v.waits_for_player else None,
         },
         "how_to_play": how_to_play(v),
         "keys": table_keys(v),

@@ -20,6 +20,7 @@ import tomli_w
 from ..errors import ArgumentError, VariantError
 from ..hands import HandClass
 from .model import (
+    DAY,
     MAX_AMOUNT,
     MAX_SECONDS,
     BetLimits,
@@ -237,9 +238,9 @@ def _exchanges(value: Any) -> Exchanges:
 
 
 def _timing(value: Any) -> Timing:
-    keys = ("bet_seconds", "decision_seconds", "idle_seconds", "auto_raise", "unfinished")
+    keys = ("bet_seconds", "decision_seconds", "idle_seconds", "open_round_seconds", "auto_raise", "unfinished")
     d = _table(value, "timing", keys)
-    seconds = {k: _seconds(d[k], f"timing.{k}") for k in keys[:3] if k in d}
+    seconds = {k: _seconds(d[k], f"timing.{k}") for k in keys[:4] if k in d}
     auto = _threshold(d["auto_raise"], "timing.auto_raise") if "auto_raise" in d else None
     unfinished = _choice(Unfinished, d.get("unfinished", "complete"), "timing.unfinished")
     return Timing(**seconds, auto_raise=auto, unfinished=unfinished)
@@ -404,6 +405,8 @@ def _timing_out(t: Timing) -> dict[str, Any]:
         d["auto_raise"] = t.auto_raise.spec
     if t.unfinished is not Unfinished.COMPLETE:
         d["unfinished"] = str(t.unfinished)
+    if t.open_round_seconds != DAY:
+        d["open_round_seconds"] = t.open_round_seconds
     return d
 
 

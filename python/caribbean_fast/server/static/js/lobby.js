@@ -193,7 +193,7 @@ function showWatch(frame) {
   const seats = v.others.map((o) => {
     const who = o.player || "free";
     const bet = o.bets && o.bets.ante ? ` ante ${money(o.bets.ante, v.currency)}` : "";
-    const did = o.decision ? ` · ${o.decision}` : "";
+    const did = o.decided ? " · decided" : "";
     return `seat ${o.seat + 1}: ${who}${bet}${did}`;
   });
   const dealer = v.dealer.length ? ` · dealer ${v.dealer.join(" ")}${v.dealer_hand ? ` (${v.dealer_hand})` : ""}` : "";

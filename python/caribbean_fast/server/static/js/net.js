@@ -1,7 +1,9 @@
 // The sockets to the server (docs/protocol.md): a table's own (/ws/<table>, where the process
 // serving the table answers) or the lobby's (/ws). Commands are answered by id, the other frames
-// handed to the page, and a dropped connection retried with back-off (0.5 s doubling to 8 s). The
-// server keeps the seat: after reconnecting, its welcome lists the seat and sends the view again.
+// handed to the page, and a dropped connection retried with back-off (0.5 s doubling to 4 s), and
+// at once when the browser is back online or the page is shown again. The server keeps the seat
+// and a one-seat round waits for its player: after reconnecting, the welcome lists the seat and
+// the view comes again, the hand as it was left.
 // A table served by another process is `moved`: the link opens the socket the server names (the
 // same address again behind a proxy, which routes it) and sends the command again there.
 
@@ -18,6 +20,9 @@ export class Link {
     this.nextId = 1;
     this.delay = 500;
     this.moveDelay = 100; // ms before following `moved` again: a proxy's map may lag the move
+    this.retry = undefined; // the timer of a reconnection waiting its back-off
+    window.addEventListener("online", () => this.retryNow());
+    document.addEventListener("visibilitychange", () => document.hidden || this.retryNow());
     this.movedTo = null; // the socket a `moved` named: the next connection opens it
     this.moving = false; // told `moved`: the socket closes and the next one opens
     this.ws = null;
@@ -104,8 +109,16 @@ export class Link {
       return;
     }
     this.onStatus("reconnecting", this.delay);
-    setTimeout(() => this.connect(), this.delay);
-    this.delay = Math.min(this.delay * 2, 8000);
+    this.retry = setTimeout(() => this.retryNow(), this.delay);
+    this.delay = Math.min(this.delay * 2, 4000);
+  }
+
+  /** Reconnects now if a retry is waiting (the browser came back online, the tab was shown). */
+  retryNow() {
+    if (this.retry === undefined) return;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.connect();
   }
 
   /** Sends a command; resolves to its answer frame ({ok, result} or {ok: false, error}). A

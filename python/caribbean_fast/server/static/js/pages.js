@@ -44,6 +44,8 @@ export function lastPart() {
 }
 
 export function seconds(s) {
+  if (s === 86400) return "a day";
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} hour${s === 3600 ? "" : "s"}`;
   if (s >= 60 && s % 60 === 0) return `${s / 60} minute${s === 60 ? "" : "s"}`;
   return `${s} seconds`;
 }

@@ -65,6 +65,7 @@ function render(r) {
   if (t.bet_seconds) times.append(el("li", `Time to bet: ${seconds(t.bet_seconds)}.`));
   if (t.decision_seconds) times.append(el("li", `Time to decide: ${seconds(t.decision_seconds)}.`));
   if (t.idle_seconds) times.append(el("li", `An idle session ends after ${seconds(t.idle_seconds)}.`));
+  if (t.open_round_seconds) times.append(el("li", `A dealt round waits for you up to ${seconds(t.open_round_seconds)}.`));
   if (!times.children.length) times.append(el("li", "No time limit to bet or decide."));
   main.append(section("Time limits", times));
   main.append(section("Keys", grid(null, ["Key", "Does"], r.keys.map((k) => [k.keys, k.does]))));

@@ -232,7 +232,9 @@ function renderResult(v) {
   }
   const net = v.result.net.total;
   node.classList.add(net > 0 ? "won" : net < 0 ? "lost" : "push");
-  node.textContent = resultText(v.result.net);
+  const did = v.result.outcome.decision;
+  const auto = v.result.auto ? `Decided for you (${state.rules.words.decisions[did] || did}) · ` : "";
+  node.textContent = auto + resultText(v.result.net);
 }
 
 // The round's net in words; exchange fees are named, so a win that the fees cancel never reads
@@ -250,13 +252,13 @@ function renderOthers(v) {
     ...v.others.map((o) => {
       const item = document.createElement("li");
       item.className = "seat-box";
-      const decided = o.decision === "fold" ? "folded" : o.decision ? state.rules.words.done : "decided";
-      const status = !o.dealt ? "waiting" : o.settled ? "settled" : o.decided ? decided : "deciding…";
+      // whether another seat decided, never what (the engine sends no more): game 3's rule
+      const status = !o.dealt ? "waiting" : o.settled ? "settled" : o.decided ? "decided" : "deciding…";
       const who = o.player || "empty seat";
       item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
       item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
       item.querySelector(".seat-status").textContent =
-        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}${o.bets.raise ? ` · ${state.rules.words.done} ${money(o.bets.raise)}` : ""}`;
+        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}`;
       // another seat's cards are never shown (the engine sends none): their backs while dealt
       cardRow(item.querySelector(".cards"), [], o.dealt ? state.rules.layout.hand : 0, `Seat ${o.seat + 1}'s cards`);
       item.dataset.seat = String(o.seat);
