@@ -30,11 +30,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="append",
         default=[],
         metavar="NAME",
-        help="a name clients reach the server by (host, or host:port for that port alone), accepted in Host "
-        "and a page's Origin; repeat it for each; the server always answers to the address a client "
-        "connected to, with its port (and localhost on a loopback address) and to --public-url's host; a "
-        "request naming any other host is refused (HTTP 421), which stops DNS rebinding. Behind a proxy, "
-        "name the public host (default: none but those)",
+        help="a name clients reach the server by, accepted in Host and in a page's Origin: host (at any port) "
+        "or host:port; repeatable. Besides these the server answers only to the address a client connected "
+        "to, with its port (localhost too on a loopback address), and to --public-url's host; a request "
+        "naming another host is refused (HTTP 421): this stops DNS rebinding. Behind a proxy, name the "
+        "public host (default: none, those addresses alone)",
     )
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
     p.add_argument(
