@@ -543,7 +543,8 @@ def behind_nginx(bots: int, calm: float) -> dict[str, Any]:
         ports = [_free_port() for _ in range(2)]
         proxy = proxy_tools.Nginx([f"127.0.0.1:{p}" for p in ports], nginx)
         proxy.start()
-        extra: tuple[str, ...] = ("--forwarded-allow-ips", "127.0.0.1", "--proxy-map", str(proxy.map_file))
+        extra: tuple[str, ...] = ("--forwarded-allow-ips", "127.0.0.1", "--host-name", proxy.host_name)
+        extra += ("--proxy-map", str(proxy.map_file))
         extra += (
             "--proxy-reload",
             proxy.reload_command,

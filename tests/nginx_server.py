@@ -85,8 +85,13 @@ class Nginx:
         self.reload_command = f"{self.nginx} -p {self.folder} -c {self.conf} -s reload"
 
     @property
+    def host_name(self) -> str:
+        """The host players reach nginx by, which it passes on as `Host` (`serve --host-name`)."""
+        return f"127.0.0.1:{self.port}"
+
+    @property
     def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host_name}"
 
     def start(self) -> None:
         subprocess.run([self.nginx, "-p", str(self.folder), "-c", str(self.conf)], check=True, capture_output=True)

@@ -38,6 +38,7 @@ def proxied(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Li
     trusted = request.param == "trusted"
     proxies = ("127.0.0.1",) if trusted else ()
     limits = {"registrations": 2, "connections_per_address": 3, "forwarded_allow_ips": proxies}
+    limits |= {"host_names": ("casino.example",)}  # the public host the proxy forwards
     config = settings(str(tmp_path / "casino.db"), **limits)
     with LiveServer(config) as live:
         yield live, trusted
@@ -98,7 +99,7 @@ def test_a_table_moved_behind_a_trusted_proxy_is_the_same_public_url(tmp_path: P
     second: ServerProcess | None = None
     try:
         first.wait(2)
-        second = ServerProcess(database, tables, "--forwarded-allow-ips", "127.0.0.1")
+        second = ServerProcess(database, tables, "--forwarded-allow-ips", "127.0.0.1", "--host-name", "casino.example")
         second.wait(0)
         through = Client(f"{second.ws}/{STUD}", headers=PUBLIC)
         assert frames_until_closed(through)[0][0]["endpoint"] == f"wss://casino.example/ws/{STUD}"

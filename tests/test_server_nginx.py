@@ -51,10 +51,13 @@ def postgres(postgres_cluster: str | None) -> Iterator[str]:
 
 
 def behind(proxy: Nginx) -> list[str]:
-    """A server process's options behind nginx: it trusts nginx's forwarded headers and keeps its map."""
+    """A server process's options behind nginx: it trusts nginx's forwarded headers, answers to
+    the host the players reach nginx by, and keeps the map."""
     return [
         "--forwarded-allow-ips",
         "127.0.0.1",
+        "--host-name",
+        proxy.host_name,
         "--proxy-map",
         str(proxy.map_file),
         "--proxy-reload",

@@ -4,6 +4,7 @@ processes; the proxy reloaded after each change, never when nothing changed."""
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -12,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from live_server import ServerProcess, split
+from nginx_server import Nginx, binary
 
-from caribbean_fast.server.proxymap import render, upstream, write_map
+from caribbean_fast.server.proxymap import reload, render, upstream, write_map
 
 TABLES = 8
 
@@ -21,12 +23,42 @@ TABLES = 8
 def test_the_map_names_each_tables_upstream_and_is_written_only_when_it_changed(tmp_path: Path) -> None:
     assert upstream("ws://10.0.0.5:8001/ws") == "10.0.0.5:8001"
     assert upstream("wss://casino.internal/ws") == "casino.internal:443"
-    text = render({"b-1": "ws://10.0.0.6:8001/ws", 'a "quoted" 1': "ws://10.0.0.5:8001/ws"})
-    assert text.splitlines()[1:] == ['"a \\"quoted\\" 1" 10.0.0.5:8001;', '"b-1" 10.0.0.6:8001;']
+    assert upstream("ws://[::1]:8001/ws") == "[::1]:8001"
+    text = render({"b-1": "ws://10.0.0.6:8001/ws", "a-1": "ws://10.0.0.5:8001/ws"})
+    assert text.splitlines()[1:] == ['"a-1" 10.0.0.5:8001;', '"b-1" 10.0.0.6:8001;']
     path = tmp_path / "tables.map"
     assert write_map(path, text) and path.read_text() == text
     assert not write_map(path, text)  # the same map: nothing written, no reload
     assert write_map(path, render({})) and [p.name for p in tmp_path.iterdir()] == ["tables.map"]
+
+
+def test_an_unsafe_table_or_upstream_is_left_out_and_a_failed_reload_says_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An id that would be an nginx regular expression (`~(`: every reload after fails) or an
+    upstream that would end the line never reaches the map; nginx refusing a map is logged with
+    its own words."""
+    caplog.set_level(logging.INFO)
+    unsafe = {"~(-1": "ws://10.0.0.5:8001/ws", 'a" 1': "ws://10.0.0.5:8001/ws", "b-1": "ws://x;y:8001/ws"}
+    assert render({**unsafe, "c-1": "ws://10.0.0.5:8001/ws"}).splitlines()[1:] == ['"c-1" 10.0.0.5:8001;']
+    left_out = [r for r in caplog.records if r.getMessage() == "a table left out of the proxy's map"]
+    assert sorted(getattr(r, "fields", {})["table"] for r in left_out) == sorted(unsafe)
+    nginx = binary()
+    if nginx is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("nginx is not installed; CI must install it (.ci/run)")
+        pytest.skip("nginx is not installed here (apt-get install nginx)")
+    with Nginx(["127.0.0.1:9"], nginx) as proxy:
+        proxy.map_file.write_text('"~(-1" 127.0.0.1:9;\n')  # as a map from before the ids were checked
+        caplog.clear()
+        reload(proxy.reload_command)
+        failed = [r for r in caplog.records if r.getMessage().startswith("the proxy's reload failed (exit status 1)")]
+        assert len(failed) == 1 and "[emerg]" in failed[0].getMessage()
+        assert "pcre" in getattr(failed[0], "fields", {})["stderr"]  # nginx's own reason
+        proxy.map_file.write_text(render({"c-1": "ws://127.0.0.1:9/ws"}))
+        caplog.clear()
+        reload(proxy.reload_command)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 def reload_script(folder: Path) -> tuple[str, Path]:

@@ -25,6 +25,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--tables", default=None, help="a TOML file of tables (default: three of each preset)")
     p.add_argument("--demo", action="store_true", help="visitors may play as guests with play money")
+    p.add_argument(
+        "--host-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name clients reach the server by, accepted in Host and in a page's Origin: host (at any port) "
+        "or host:port; repeatable. Besides these the server answers only to the address a client connected "
+        "to, with its port (localhost too on a loopback address), and to --public-url's host; a request "
+        "naming another host is refused (HTTP 421): this stops DNS rebinding. Behind a proxy, name the "
+        "public host (default: none, those addresses alone)",
+    )
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
     p.add_argument(
         "--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing (default: %(default)s)"
@@ -51,8 +62,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=addresses,
         default=(),
         help="the reverse proxies (IP addresses or networks, comma-separated, or *) whose X-Forwarded-For, "
-        "-Proto and -Host name the client's address, scheme and host; ignored from any other peer "
-        "(default: none)",
+        "-Proto and -Host name the client's address, scheme and host; ignored from any other peer. * "
+        "needs --only-via-proxy (default: none)",
+    )
+    p.add_argument(
+        "--only-via-proxy",
+        action="store_true",
+        help="no client reaches this server but through its reverse proxy (a firewall or a private network "
+        "sees to it): only then may --forwarded-allow-ips be *, since with * a client that reaches the "
+        "server directly names its own address in X-Forwarded-For (its limits and the logs follow it)",
     )
     p.add_argument(
         "--public-url", default=None, help="this process's WebSocket URL, for the other processes and the proxy's map"
@@ -126,10 +144,12 @@ def run_serve(args: argparse.Namespace) -> int:
         tables,
         args.demo,
         origins=tuple(args.origin),
+        host_names=tuple(args.host_name),
         grace=args.grace,
         rate=args.rate,
         burst=args.burst,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        only_via_proxy=args.only_via_proxy,
         proxy_map=args.proxy_map,
         proxy_reload=args.proxy_reload,
         endpoint=args.public_url or f"ws://{args.host}:{args.port}/ws",

@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from ..engine.limits import RULE as LIMIT_RULE
 from ..engine.limits import may_change_limit, next_week_start
@@ -23,6 +24,7 @@ from .accounts import Session, token_hash
 from .config import Settings
 from .forwarded import Forwarded
 from .logs import redact_tokens
+from .names import HostNames
 from .protocol import load_json
 from .server import Server
 from .serving import OVER_TOTAL
@@ -32,7 +34,7 @@ from .ws import COOKIE, endpoint, token_of
 __all__ = ["create_app"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
-_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413}
+_STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "wrong_host": 421}
 BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
 
 
@@ -175,19 +177,34 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 class _FrontDoor:
     """A connection past the server's total cap (`serving.GatedHttp`) is answered /healthz alone;
-    a request declaring a body over `BODY` bytes is refused (413) on any path, unread."""
+    a request declaring a body over `BODY` bytes is refused (413) on any path, unread; a request
+    or a WebSocket handshake naming a host the server does not answer to (`names`) is refused
+    with 421, which a page of a rebound name can read: it names nothing of the server's."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, names: HostNames) -> None:
+        self.app, self.names = app, names
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get(OVER_TOTAL) and scope.get("path") != "/healthz":
             await PlainTextResponse("the server holds its most connections; try again", 503)(scope, receive, send)
             return
-        if scope["type"] == "http" and _declared(Headers(scope=scope)) > BODY:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        if scope["type"] == "http" and _declared(headers) > BODY:
             await _error(ServerError(f"a request's body is at most {BODY} bytes", "too_big"))(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        host = headers.get("host")
+        if self.names.allows(host, scope["scheme"], scope.get("server")):
+            await self.app(scope, receive, send)
+            return
+        why = f"this server does not answer to the host {host!r} (serve --host-name)"
+        refusal = _error(ServerError(why, "wrong_host"))
+        if scope["type"] == "websocket":
+            await WebSocket(scope, receive, send).send_denial_response(refusal)
+        else:
+            await refusal(scope, receive, send)
 
 
 def _declared(headers: Headers) -> int:
@@ -226,7 +243,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
-        middleware=[Middleware(Forwarded, trusted=server.proxies), Middleware(_FrontDoor)],
+        middleware=[Middleware(Forwarded, trusted=server.proxies), Middleware(_FrontDoor, names=server.names)],
     )
     app.state.server = server
     return app

@@ -3,7 +3,7 @@
 ```toml
 [[table]]
 variant = "network-24h"   # a preset, an example or a variant file
-name = "network"          # the ids are name-1, name-2, ... (default: the variant's name)
+name = "network"          # the ids are name-1, name-2, ... (default: the variant's name): a-z, 0-9, -
 seats = 4                 # default: the variant's
 limits = 0                # which of the variant's limit tables
 count = 2                 # how many such tables
@@ -22,6 +22,7 @@ from ..engine import Table
 from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
+from .names import check_table_id
 from .tables import TableSpec
 
 __all__ = ["Settings", "default_tables", "load_tables"]
@@ -38,6 +39,7 @@ class Settings:
     grace: float = 10.0  # seconds a dropped socket keeps its seat before the game's disconnect rule
     tick: float = 1.0  # seconds between the clock's ticks
     origins: tuple[str, ...] = ()  # allowed Origins besides the server's own
+    host_names: tuple[str, ...] = ()  # names it answers to besides its own addresses (`names`)
     rate: float = 20.0  # frames a second a socket may send, sustained
     burst: float = 50.0  # and at once
     lease: float = 2.0  # seconds between attempts to take over tables another process left
@@ -52,6 +54,7 @@ class Settings:
     total_rate: float = 5000.0  # frames a second from every socket together
     registrations: int = 20  # accounts (guests too) one address may open a minute
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
+    only_via_proxy: bool = False  # no client reaches the server but through its proxy: `*` may be trusted
     proxy_map: str | None = None  # the proxy's map file this process keeps from the leases (`proxymap`)
     proxy_reload: str | None = None  # the command that makes the proxy read it again
 
@@ -104,4 +107,5 @@ def _entry(where: str, entry: dict[str, Any], away: float) -> list[TableSpec]:
     if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 < away < float("inf"):
         raise ServerError(f"{where}: away must be seconds above 0, not {away!r}", "bad_field")
     name = str(entry.get("name", variant.name))
-    return [TableSpec(f"{name}-{k + 1}", variant, seats, limits, float(away)) for k in range(count)]
+    ids = [check_table_id(f"{name}-{k + 1}", f"{where}: name {name!r}") for k in range(count)]
+    return [TableSpec(table, variant, seats, limits, float(away)) for table in ids]

@@ -5,10 +5,11 @@ A request from a trusted proxy is seen as the client made it: its address is the
 `X-Forwarded-For` names that is not itself a trusted proxy, its scheme `X-Forwarded-Proto`'s
 (`wss` for a socket that came over `https`), its host `X-Forwarded-Host`'s (most proxies pass the
 `Host` header itself). So the per-address limits (`gate`: frames, registrations, logins) count
-clients, not the proxy; the Origin check compares the page's origin with the one the client
-used; the session cookie is Secure when the client came over TLS; and a table's socket is told
+clients, not the proxy; the Host and Origin checks (`names`) see the host the client named; the
+session cookie is Secure when the client came over TLS; and a table's socket is told
 `moved` to the same public URL (`routing`). From any other peer these headers are ignored: a
-client cannot name itself someone else.
+client cannot name itself someone else. Trusting every peer (`*`) hands that choice to any client
+that reaches the server directly: it needs `serve --only-via-proxy` (`Server`).
 """
 
 from __future__ import annotations

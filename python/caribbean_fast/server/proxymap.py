@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -26,22 +27,21 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .db import Database, Tx
+from .names import TABLE_ID
 from .placement import live_endpoints
 
 __all__ = ["ProxyMap", "read_routes", "render", "upstream", "write_map"]
 
 _log = logging.getLogger(__name__)
 RELOAD_SECONDS = 30.0  # the most the reload command may take
+_UPSTREAM = re.compile(r"([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}")  # a host or [IPv6], and a port
 
 
 def upstream(endpoint: str) -> str:
     """The proxy's upstream of a process: its endpoint's `host:port` (`ws://10.0.0.5:8001/ws`)."""
     parts = urlsplit(endpoint)
-    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'wss' else 80)}"
-
-
-def _quoted(table: str) -> str:
-    return '"' + table.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
+    return f"{host}:{parts.port or (443 if parts.scheme == 'wss' else 80)}"
 
 
 def read_routes(tx: Tx, database: Database) -> dict[str, str]:
@@ -55,9 +55,18 @@ def read_routes(tx: Tx, database: Database) -> dict[str, str]:
 
 
 def render(routes: dict[str, str]) -> str:
-    """The map file's text: a line per table, in the order of their ids."""
+    """The map file's text: a line per table, in the order of their ids. A table id outside the
+    safe alphabet (`names.TABLE_ID`: a `~` would make it a regular expression, a quote or a `;`
+    would end the line) or an upstream that is not a plain `host:port` is left out, and said:
+    the tables' loading refuses such ids, so one here came from elsewhere."""
     head = "# caribbean-fast: the process serving each table, from the leases (caribbean-fast proxy-map)"
-    lines = [head, *(f"{_quoted(table)} {upstream(endpoint)};" for table, endpoint in sorted(routes.items()))]
+    lines = [head]
+    for table, endpoint in sorted(routes.items()):
+        to = upstream(endpoint)
+        if TABLE_ID.fullmatch(table) is None or _UPSTREAM.fullmatch(to) is None:
+            _log.error("a table left out of the proxy's map", extra={"fields": {"table": table, "upstream": to}})
+            continue
+        lines.append(f'"{table}" {to};')
     return "\n".join(lines) + "\n"
 
 
@@ -77,14 +86,17 @@ def write_map(path: Path, text: str) -> bool:
 
 
 def reload(command: str) -> None:
-    """Runs the proxy's reload command; a failure is logged, and the next change runs it again."""
+    """Runs the proxy's reload command; a failure is logged with what the command said (nginx
+    names the file and line it refused), and the next change runs it again."""
     try:
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=RELOAD_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as err:
-        _log.error("the proxy's reload failed: %s", err)
+        _log.error("the proxy's reload failed: %s", err, extra={"fields": {"command": command}})
         return
     if done.returncode:
-        _log.error("the proxy's reload failed (%d): %s", done.returncode, done.stderr.strip()[-500:])
+        said = (done.stderr.strip() or done.stdout.strip())[-1000:]
+        fields = {"command": command, "status": done.returncode, "stderr": said}
+        _log.error("the proxy's reload failed (exit status %d): %s", done.returncode, said, extra={"fields": fields})
 
 
 class ProxyMap:

@@ -26,6 +26,7 @@ from .gate import Gate
 from .hub import Connection, Hub
 from .lobby import Lobby
 from .metrics import Metrics
+from .names import HostNames
 from .placement import Placement
 from .protocol import frame
 from .proxymap import ProxyMap
@@ -45,7 +46,8 @@ SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while th
 class Server:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.proxies = _trusted(settings.forwarded_allow_ips)
+        self.proxies = _trusted(settings.forwarded_allow_ips, settings.only_via_proxy)
+        self.names = HostNames(settings.host_names, settings.endpoint)  # the hosts it answers to
         self.db = Database(connect(settings.database))
         self.accounts = Accounts(self.db, registrations=settings.registrations)
         self.gate = Gate(
@@ -436,11 +438,20 @@ def quiet_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def _trusted(entries: tuple[str, ...]) -> Trusted:
+def _trusted(entries: tuple[str, ...], only_via_proxy: bool) -> Trusted:
     try:
-        return Trusted(entries)
+        trusted = Trusted(entries)
     except ValueError as err:
         raise ServerError(f"forwarded_allow_ips: {err}", "bad_field") from None
+    if trusted.any and not only_via_proxy:
+        raise ServerError(
+            "forwarded_allow_ips '*' believes the X-Forwarded-For of any peer, so a client that reaches "
+            "the server directly names its own address (the per-address limits and the logs follow it): "
+            "name the proxy's addresses, or say that nothing reaches the server but through the proxy "
+            "(serve --only-via-proxy)",
+            "bad_field",
+        )
+    return trusted
 
 
 def _safe(url: str) -> str:

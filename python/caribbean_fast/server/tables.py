@@ -33,6 +33,7 @@ from .db import Database, Tx
 from .holds import Hold, Holds
 from .hub import Hub
 from .metrics import Metrics
+from .names import check_table_id
 from .protocol import Command, frame
 from .record import TableRecord
 
@@ -55,6 +56,9 @@ class TableSpec:
     seats: int
     limits: int = 0
     away: float = STAND_AFTER  # seconds a holder may be away before, between rounds, its seat is stood up
+
+    def __post_init__(self) -> None:
+        check_table_id(self.id)  # it reaches URLs, logs and the proxy's map (`names`)
 
 
 def _unavailable(why: str) -> ServerError:

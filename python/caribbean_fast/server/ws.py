@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import time
 from typing import Any
-from urllib.parse import SplitResult, urlsplit
 
 from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -22,6 +21,7 @@ from .accounts import token_hash
 from .commands import COMMANDS, SocketCommand
 from .gate import TokenBucket
 from .hub import Connection
+from .names import origin_allowed
 from .protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
 from .routing import PROXIED, moved_to
@@ -42,22 +42,13 @@ def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
     return cookies.get(COOKIE) or query.get("token") or None
 
 
-def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """No Origin (a program), one listed with --origin, or the server's own: the same scheme
-    (https for a wss socket, http for ws), host and port (a default port written or not)."""
+def page_allowed(ws: WebSocket, server: Server) -> bool:
+    """No Origin (a program), one listed with --origin, or a page of a host the server answers
+    to, over the socket's scheme (`names.origin_allowed`)."""
     origin = ws.headers.get("origin")
-    if origin is None or origin in allowed:
+    if origin is not None and origin in server.settings.origins:
         return True
-    scheme = "https" if ws.url.scheme == "wss" else "http"
-    try:
-        theirs, ours = urlsplit(origin), urlsplit(f"{scheme}://{ws.headers.get('host', '')}")
-        return (theirs.scheme, theirs.hostname, _port(theirs)) == (scheme, ours.hostname, _port(ours))
-    except ValueError:  # a port that is not a number
-        return False
-
-
-def _port(url: SplitResult) -> int:
-    return url.port or (443 if url.scheme == "https" else 80)
+    return origin_allowed(origin, ws.url.scheme, server.names, ws.scope.get("server"))
 
 
 def error_code(err: CaribbeanFastError) -> str:
@@ -74,7 +65,7 @@ def error_code(err: CaribbeanFastError) -> str:
 
 async def endpoint(ws: WebSocket) -> None:
     server: Server = ws.app.state.server
-    if not origin_allowed(ws, server.settings.origins):
+    if not page_allowed(ws, server):
         server.metrics.refusals.labels("origin").inc()
         await ws.close(4003, "origin")
         return
