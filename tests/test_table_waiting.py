@@ -71,10 +71,10 @@ def test_holdem_waits_a_day_then_voids_and_an_idle_session_ends_between_rounds()
     assert t.phase is Phase.DECIDING and t.overdue() == []  # hold'em voids: nothing to complete
     clock.advance(DAY - 900)
     t.tick()
-    assert t.state.phase is Phase.SETTLED and t.view(0).void and t.balance(0) == 10_000
+    assert t.view(0).phase is Phase.SETTLED and t.view(0).void and t.balance(0) == 10_000
     clock.advance(900)
     t.tick()
-    assert t.state.phase is Phase.CLOSED
+    assert t.view(0).phase is Phase.CLOSED
 
 
 def test_restore_keeps_a_waiting_round_and_an_old_record_replays_by_its_own_rules() -> None:
