@@ -22,6 +22,7 @@ from ..engine import Table
 from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
+from .reminders import EVERY_DEFAULT, EVERY_LEAST
 from .tables import TableSpec
 
 __all__ = ["Settings", "default_tables", "load_tables"]
@@ -37,6 +38,8 @@ class Settings:
     demo_balance: int = 100_000  # a guest's play money, in minor units
     grace: float = 10.0  # seconds a dropped socket keeps its seat before the game's disconnect rule
     tick: float = 1.0  # seconds between the clock's ticks
+    reality_check_every: int = EVERY_DEFAULT  # seconds between reality checks for an account that chose none
+    reality_check_least: int = EVERY_LEAST  # the shortest interval an account may choose (tests: a second)
     origins: tuple[str, ...] = ()  # allowed Origins besides the server's own
     rate: float = 20.0  # frames a second a socket may send, sustained
     burst: float = 50.0  # and at once
