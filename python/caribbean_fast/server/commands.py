@@ -449,15 +449,17 @@ _LIST: tuple[Spec, ...] = (
             note="seconds, or `null`: the server's default; left out, nothing changes",
         ),
         does="the account's reality check: every `every` seconds of its session the server sends each of its "
-        "sockets a `reminder` frame (below); an account setting, kept by the server for every client, and "
-        "from the next check on. Below the server's shortest interval (10 minutes unless configured) it is "
-        "refused `bad_field` with the bounds; from a socket with no account, `unauthorized`",
+        "sockets a `reality_check` frame ([Reminders](#reminders-reality_check-and-idle_notice)); an account "
+        "setting, kept by the server for every client, and from the next check on. Below the server's shortest "
+        "interval (10 minutes unless configured) it is refused `bad_field` with the bounds; from a socket with no "
+        "account, `unauthorized`",
         result='`{"every": int, "default": int, "least": int, "most": int}` (seconds)',
         handler=lambda s, c: _answered(s.reality_check(c.args.get("every"), "every" in c.args)),
     ),
     _socket(
         "session",
-        does="the account's session so far, as the `reminder` frames carry it (the page's Session button)",
+        does="the account's session so far, as the `reality_check` and `idle_notice` frames carry it (the "
+        "page's Session button)",
         result='`{"seconds": int, "rounds": int, "net": [net, ...]}`',
         handler=lambda s, c: (s.session(), []),
     ),

@@ -1,5 +1,5 @@
 """Session reminders, sent by the server: the reality check at the interval the account chose, and
-the notice before a game ends an idle session, as `reminder` frames to every socket of the
+the notice before a game ends an idle session, as `reality_check` and `idle_notice` frames to every socket of the
 account (docs/protocol.md, "Reminders"). Clients show them; they keep no timer of their own.
 
 A session is the time an account has a socket open on this process, with no gap longer than the
