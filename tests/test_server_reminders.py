@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from live_server import Client, LiveServer, settings, small_tables
 
+from caribbean_fast.errors import ServerError
+from caribbean_fast.server import Settings
 from caribbean_fast.server.tables import TableSpec
 from caribbean_fast.variants import load_variant
 
@@ -131,3 +133,10 @@ def test_a_relayed_socket_opens_no_session(tmp_path: Path) -> None:
         relay = Client(live.ws, token, headers={"x-caribbean-relay": "1"})
         assert relay.cmd("session")["error"]["code"] == "illegal"
         relay.close()
+
+
+def test_the_servers_reminder_settings_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(ServerError, match=r"reality_check_least: must be 1 to 86400 seconds, not 0"):
+        settings(str(tmp_path / "a.db"), reality_check_least=0)
+    with pytest.raises(ServerError, match=r"reality_check_every: must be 600 \(the shortest\) to 86400 seconds, not 5"):
+        Settings(str(tmp_path / "b.db"), reality_check_every=5)

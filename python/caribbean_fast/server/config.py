@@ -22,6 +22,7 @@ from ..engine import Table
 from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
+from .commands import EVERY_MOST
 from .reminders import EVERY_DEFAULT, EVERY_LEAST
 from .tables import TableSpec
 
@@ -57,6 +58,14 @@ class Settings:
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
     proxy_map: str | None = None  # the proxy's map file this process keeps from the leases (`proxymap`)
     proxy_reload: str | None = None  # the command that makes the proxy read it again
+
+    def __post_init__(self) -> None:
+        least, every = self.reality_check_least, self.reality_check_every
+        if not 1 <= least <= EVERY_MOST:
+            raise ServerError(f"reality_check_least: must be 1 to {EVERY_MOST} seconds, not {least}", "bad_field")
+        if not least <= every <= EVERY_MOST:
+            why = f"must be {least} (the shortest) to {EVERY_MOST} seconds, not {every}"
+            raise ServerError(f"reality_check_every: {why}", "bad_field")
 
 
 DEFAULT_COUNT = 3
