@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.hands import HandClass, evaluate
 from caribbean_fast.server.rules import rules_json
-from caribbean_fast.variants import PRESETS
+from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.variants import PRESETS, load_variant
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -29,7 +31,8 @@ SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save their pages' 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(browser_settings(str(tmp_path_factory.mktemp("pages") / "tables.db"))) as live:
+    config = browser_settings(str(tmp_path_factory.mktemp("pages") / "tables.db"))
+    with LiveServer(replace(config, reality_check_least=2)) as live:  # a reality check every few seconds
         yield live
 
 
@@ -170,72 +173,72 @@ def test_the_limit_screen_without_a_seat_says_where_to_change_it(server: LiveSer
     page.context.close()
 
 
-REMINDER = """async ([table, options]) => {
+LINK = """async () => {
   const { Link } = await import('/static/js/net.js');
-  const { startReminder } = await import('/static/js/reminder.js');
   const link = new Link({ onFrame: () => {}, onStatus: () => {} });
   link.connect();
-  await new Promise((ok) => {
-    const t = setInterval(() => { if (link.ws.readyState === 1) { clearInterval(t); ok(); } }, 20);
-  });
-  window.testReminder = startReminder(link, () => table, options);
   window.testLink = link;
 }"""
 
 
 def _play_a_round(page: Page, table: str, ante: int) -> None:
+    """A round played on a socket of the page's account other than the page's own (the lobby's)."""
+    page.evaluate(LINK)
     for kind, fields in (("ante", {"amount": ante}), ("deal", {}), ("call", {})):
         answer = page.evaluate("([k, f]) => window.testLink.send(k, f)", [kind, {"table": table, **fields}])
         assert answer["ok"], answer
 
 
-def test_the_session_reminder_tells_time_and_net_on_demand_and_every_hour(server: LiveServer, browser: Browser) -> None:
+def test_the_page_shows_the_servers_reality_check_at_the_interval_chosen_on_the_account_page(
+    server: LiveServer, browser: Browser
+) -> None:
     page = new_page(browser)
     sit(page, server, "casino-holdem")
     owner, seat = seat_at(server, account_of(page))
-    expect(page.locator("#session-slot .reminder-button")).to_have_count(1)  # the page's own, in its bar
-    page.evaluate(REMINDER, [owner.spec.id, {"every": 4000}])
+    settings = page.context.new_page()  # the account page, in another tab
+    settings.goto(f"{server.http}/limit")
+    expect(settings.get_by_test_id("every-now")).to_have_text(
+        "A reality check every 60 minutes of your session (the default)."
+    )
+    settings.locator("#every-minutes").fill("0.01")  # under the server's shortest: its refusal, in its words
+    settings.get_by_role("button", name="Set the interval").click()
+    least = server.settings.reality_check_least
+    expect(settings.locator("#every-message")).to_contain_text(
+        f"every: must be {least} to 86400 seconds on this server, not 1"
+    )
+    settings.locator("#every-minutes").fill("0.1")
+    settings.get_by_role("button", name="Set the interval").click()
+    expect(settings.get_by_test_id("every-now")).to_have_text("A reality check every 6 seconds of your session.")
+    settings.close()
     _play_a_round(page, owner.spec.id, 500)
     results = owner.t.state.seats[seat].results
     assert results is not None
     net = int(results["net"]["total"])
     code = owner.spec.variant.currency.code
     said = f"won {money(net, code)}" if net > 0 else f"lost {money(-net, code)}" if net < 0 else "neither won nor lost"
-    page.locator(".reminder-button.floating").click()  # the test's reminder (the page's is in its bar)
-    dialog = page.get_by_role("dialog", name="Your session")
-    expect(dialog).to_contain_text(f"You have played for 0 minutes at {owner.spec.id}: 1 round, and {said}.")
+    words = f"You have played for 0 minutes: 1 round, and {said}."
+    page.locator("#session-slot .reminder-button").click()  # asked of the server
+    asked = page.get_by_role("dialog", name="Your session")
+    expect(asked).to_contain_text(words)
     shot(page, "reminder-desktop")
-    dialog.get_by_role("button", name="Keep playing").click()
-    expect(dialog).to_have_count(0)
-    hourly = page.get_by_role("dialog", name="Reality check")  # the hour, shortened to 4 s
-    expect(hourly).to_contain_text("1 round", timeout=8000)
+    asked.get_by_role("button", name="Keep playing").click()
+    expect(asked).to_have_count(0)
+    check = page.get_by_role("dialog", name="Reality check")  # sent by the server, every 6 s of the session
+    expect(check).to_contain_text(words, timeout=10_000)
     page.context.close()
 
 
-def test_game_5_gives_notice_before_its_idle_session_ends(server: LiveServer, browser: Browser) -> None:
-    page = new_page(browser)
-    sit(page, server, "casino-holdem")
-    owner, _ = seat_at(server, account_of(page))
-    page.evaluate(REMINDER, [owner.spec.id, {"idleSeconds": 5}])  # the preset's 900 s, shortened
-    _play_a_round(page, owner.spec.id, 500)
-    notice = page.get_by_role("alertdialog", name="Still there?")
-    expect(notice).to_have_count(0)
-    expect(notice).to_contain_text("unless you bet or play", timeout=8000)
-    page.evaluate("([t]) => window.testLink.send('ante', {table: t, amount: 500})", [owner.spec.id])
-    expect(notice).to_have_count(0)  # a bet is activity: the notice goes
-    page.context.close()
-
-
-def test_the_reminder_reads_the_games_idle_time_from_its_rules(server: LiveServer, browser: Browser) -> None:
-    page = new_page(browser)
-    sit(page, server, "casino-holdem")
-    owner, _ = seat_at(server, account_of(page))
-    page.evaluate(REMINDER, [owner.spec.id, {}])
-    _play_a_round(page, owner.spec.id, 500)
-    idle = owner.spec.variant.timing.idle_seconds
-    assert idle
-    page.wait_for_function(f"window.testReminder.idleSeconds === {idle}")
-    page.context.close()
+def test_the_page_shows_the_servers_idle_notice(tmp_path: Path, browser: Browser) -> None:
+    game5 = load_variant("casino-holdem")
+    quick = replace(game5, timing=replace(game5.timing, idle_seconds=4))  # the preset's 900 s, shortened
+    config = replace(browser_settings(str(tmp_path / "idle.db")), tables=[TableSpec("casino-holdem-1", quick, 1)])
+    with LiveServer(config) as quiet:
+        page = new_page(browser)
+        sit(page, quiet, "casino-holdem")
+        notice = page.get_by_role("alertdialog", name="Still there?")
+        expect(notice).to_contain_text("This game ends a session idle for 4 seconds: yours ends in about 1 second")
+        expect(notice).to_contain_text("You have played for 0 minutes: 0 rounds, and neither won nor lost.")
+        page.context.close()
 
 
 def _seed_with(cards_class: HandClass, seats: int = 1) -> bytes:

@@ -31,8 +31,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     game4 = TableSpec("caribbean-poker-1", load_variant("caribbean-poker"), 1)
     choose = TableSpec("caribbean-poker-choose-1", load_variant("caribbean-poker-choose"), 1)
     stud2 = TableSpec("cyberstud-2", load_variant("cyberstud"), 1)
-    tables = [*small_tables(), game4, choose, stud2]
+    stud3 = TableSpec("cyberstud-3", load_variant("cyberstud"), 1)
+    tables = [*small_tables(), game4, choose, stud2, stud3]
     config = replace(settings(str(tmp_path_factory.mktemp("remote") / "tables.db")), tables=tables)
+    config = replace(config, reality_check_least=1)  # a reality check within seconds
     with LiveServer(config) as live:
         yield live
 
@@ -163,3 +165,24 @@ def test_the_trainer_at_a_server_gives_the_par_sheets_best_decision(server: Live
     assert f"Trainer: 1 mistakes in 1 decisions, costing {float(advice.cost(wrong)):.2f} antes" in report
     assert advice.cost(wrong) > 0
     session.link.close()
+
+
+def test_the_terminal_client_shows_the_servers_reality_check(server: LiveServer) -> None:
+    session = RemoteSession(server.http, log_in(server.http, None, None), "cyberstud", 20_000)
+    owner = server.app.state.server.owners[session.table_id]
+    session.link.command("reality_check", every=1)
+
+    async def script(app: PlayApp, pilot: object) -> None:
+        await pilot.press("enter", "minus")  # type: ignore[attr-defined]  # a round, folded: the ante lost
+        result = owner.t.state.seats[session.seat].results
+        assert result is not None and result["outcome"]["decision"] == "fold"
+        said = f"1 round, net {owner.spec.variant.currency.format(int(result['net']['total']))}."
+        deadline = time.monotonic() + 10  # every second of the session, the server sends one
+        while said not in app.screen_text() and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            app.tick()
+        assert "Reality check" in app.screen_text() and said in app.screen_text()
+        await pilot.press("t")  # type: ignore[attr-defined]  # any key puts it away
+        assert "Reality check" not in app.screen_text()
+
+    play(session, script)

@@ -16,6 +16,12 @@ from ..errors import MissingExtraError
 from .arguments import addresses, port, positive, positive_int
 
 
+def _reminders(args: argparse.Namespace) -> dict[str, int]:
+    """The reality check's settings given on the command line (the others keep `Settings`' own)."""
+    given = {"reality_check_every": args.reality_check, "reality_check_least": args.reality_check_least}
+    return {name: value for name, value in given.items() if value is not None}
+
+
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("serve", help="the tables as an online game server (WebSocket, docs/protocol.md)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
@@ -39,6 +45,20 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--origin", action="append", default=[], help="another allowed WebSocket Origin")
     p.add_argument(
         "--grace", type=positive, default=10.0, help="seconds a dropped player keeps playing (default: %(default)s)"
+    )
+    p.add_argument(
+        "--reality-check",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="seconds between reality checks for an account that chose none (default: an hour)",
+    )
+    p.add_argument(
+        "--reality-check-least",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="the shortest interval between reality checks a player may choose (default: 10 minutes)",
     )
     p.add_argument(
         "--away",
@@ -156,6 +176,7 @@ def run_serve(args: argparse.Namespace) -> int:
         tune_process=True,
         warm_trainer=True,
         **{name: getattr(args, name) for _, name, _, _ in _FRONT_DOOR},
+        **_reminders(args),
     )
     app = create_app(settings)
     # The process's logging is set only once the server will run: a start refused above (a bad

@@ -72,6 +72,7 @@ class PlayApp(App[str]):
         self.message = "Up/Down set the stake, Enter deals. Press ? for every key."
         self.shown_panel: str | None = None
         self.quitting = False  # q pressed once while the seat's hand is dealt
+        self.notice: tuple[str, str] | None = None  # the server's last reminder, shown until a key
         self._keys = {b.key: b.action.split("(")[0] for b in self.BINDINGS if isinstance(b, Binding)}
 
     def compose(self) -> ComposeResult:
@@ -102,6 +103,9 @@ class PlayApp(App[str]):
             parts["panel"] = history_text(self.session)
         elif self.shown_panel == "help":
             parts["panel"] = help_text(self.session.table.variant)
+        elif self.shown_panel == "reminder" and self.notice is not None:
+            title, words = self.notice
+            parts["panel"] = Text.assemble((title, "bold"), "\n", words, "\n", ("Any key: keep playing.", "dim"))
         return parts
 
     def keys_line(self, width: int) -> Text:
@@ -138,7 +142,14 @@ class PlayApp(App[str]):
             self.message = action()
         except CaribbeanFastError as err:
             self.message = f"Not allowed: {err}"
+        self._remind()
         self.redraw()
+
+    def _remind(self) -> None:
+        """The server's reminder (a reality check, an idle notice), if one came: in the panel."""
+        said = self.session.reminder()
+        if said is not None:
+            self.notice, self.shown_panel = said, "reminder"
 
     # ---- keys --------------------------------------------------------------------------------------
 
@@ -148,6 +159,9 @@ class PlayApp(App[str]):
         return offers(self.session.table.variant, _NEEDS.get(action, ""))
 
     def on_key(self, event: events.Key) -> None:
+        if self.shown_panel == "reminder":  # seen: any key puts it away
+            self.shown_panel = None
+            self.redraw()
         action = self._keys.get(event.key)
         if action != "quit_table":
             self.quitting = False
@@ -207,4 +221,5 @@ class PlayApp(App[str]):
             said = f"Not allowed: {err}"
         if said:
             self.message = said
+        self._remind()
         self.redraw()

@@ -88,6 +88,11 @@ class SeatKeys(ABC):
     def session_result(self) -> str:
         """What the session came to: rounds and money."""
 
+    def reminder(self) -> tuple[str, str] | None:
+        """The server's latest reminder not yet shown (a title and its words), once; None at a
+        table in this process, which has no server to send one."""
+        return None
+
     # ---- bets ------------------------------------------------------------------------------------
 
     def change_stake(self, steps: int) -> str:

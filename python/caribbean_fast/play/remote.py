@@ -29,10 +29,10 @@ from ..engine.history import outcome_words
 from ..engine.views import view_from_json
 from ..errors import ServerError
 from ..server.commands import request
-from ..variants import BetLimits, Variant, load_variant
+from ..variants import BetLimits, Currency, Variant, load_variant
 from .keys import SeatKeys
 
-__all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "socket_url", "view_of"]
+__all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "reminder_words", "socket_url", "view_of"]
 
 WAIT = 10.0  # seconds an answer may take
 # seconds a refused handshake waits for the server to close: a proxy reloading its map may keep the
@@ -67,6 +67,27 @@ def log_in(base: str, name: str | None, password: str | None) -> str:
 def view_of(raw: dict[str, Any]) -> SeatView:
     """A seat's view from the protocol's JSON, as the engine would have given it locally."""
     return view_from_json(raw)
+
+
+def _span(seconds: int) -> str:
+    minutes, hours = seconds // 60 % 60, seconds // 3600
+    if not minutes and not hours:
+        return f"{seconds} second{'s' * (seconds != 1)}"
+    said = f"{minutes} minute{'s' * (minutes != 1)}"
+    return f"{hours} hour{'s' * (hours != 1)} {said}" if hours else said
+
+
+def reminder_words(frame: dict[str, Any]) -> tuple[str, str]:
+    """A `reality_check` or `idle_notice` frame as a title and its words: the session's time and
+    net as the server counted them (docs/protocol.md, "Reminders")."""
+    session, rounds = frame["session"], frame["session"]["rounds"]
+    nets = [Currency(n["currency"], n["minor_per_major"]).format(n["amount"]) for n in session["net"]]
+    net = f"net {', '.join(nets)}" if nets else "nothing won or lost"
+    words = f"You have played for {_span(session['seconds'])}: {rounds} round{'s' * (rounds != 1)}, {net}."
+    if frame["type"] == "reality_check":
+        return "Reality check", words
+    ends = f"This game ends a session idle for {_span(round(frame['idle_seconds']))}"
+    return "Still there?", f"{ends}: yours ends in about {_span(frame['ends_in'])} unless you bet or play. {words}"
 
 
 def socket_url(base: str, table: str | None) -> str:
@@ -231,6 +252,7 @@ class RemoteSession(SeatKeys):
             amount = buy_in if buy_in is not None else min(int(welcome["wallet"]), int(stakes["buy_in"]))
             self.seat = int(self.link.command("sit", table=self.table_id, buy_in=amount)["seat"])
         self.trainer, self._settled = trainer, -1
+        self._reminder: tuple[str, str] | None = None  # the server's latest reminder, until shown
         self._advice: dict[str, Advice] = {}
         self._absorb()
         view = self.table.view(self.seat)
@@ -241,13 +263,20 @@ class RemoteSession(SeatKeys):
     # ---- frames --------------------------------------------------------------------------------
 
     def _absorb(self) -> None:
-        """Takes in the frames received: the seat's latest view, recalls of missed rounds."""
+        """Takes in the frames received: the seat's latest view, the server's reminders."""
         self.link.drain()
         for frame in self.link.frames:
-            mine = frame.get("type") == "view" and frame.get("table") == self.table_id
+            kind = frame.get("type")
+            mine = kind == "view" and frame.get("table") == self.table_id
             if mine and frame["view"]["seat"] is not None:
                 self.table.raw = frame["view"]
+            elif kind == "reality_check" or (kind == "idle_notice" and frame.get("table") == self.table_id):
+                self._reminder = reminder_words(frame)
         self.link.frames.clear()
+
+    def reminder(self) -> tuple[str, str] | None:
+        said, self._reminder = self._reminder, None
+        return said
 
     def _history(self) -> None:
         self.table.rounds = list(self.link.command("history", table=self.table_id, last=10)["rounds"])

@@ -33,6 +33,7 @@ from ..errors import ServerError
 
 __all__ = [
     "COMMANDS",
+    "EVERY_MOST",
     "MOST",
     "PROTOCOL",
     "VERSION",
@@ -52,6 +53,8 @@ VERSION = 1
 """The protocol's version, which every frame carries as `v`."""
 MOST = 10**12
 """The largest amount a frame may carry."""
+EVERY_MOST = 86_400
+"""The longest interval between reality checks an account may choose (a day)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,10 @@ class Socket(Protocol):
 
     def advise(self) -> dict[str, Any]: ...
 
+    async def reality_check(self, every: int | None, given: bool) -> dict[str, Any]: ...
+
+    def session(self) -> dict[str, Any]: ...
+
 
 class TableOwner(Protocol):
     """What the handlers of table commands use (`tables.Owner`, its commands' methods)."""
@@ -209,7 +216,7 @@ class Caller:
 
 
 Answer = tuple[dict[str, Any], list[str]]
-SocketHandler = Callable[[Socket, Command], Answer]
+SocketHandler = Callable[[Socket, Command], Answer | Awaitable[Answer]]
 TableHandler = Callable[[TableOwner, Caller, Command], Awaitable[dict[str, Any]]]
 
 
@@ -221,6 +228,10 @@ def _game(owner: TableOwner, caller: Caller, command: Command) -> Awaitable[dict
 async def _top_up(owner: TableOwner, caller: Caller, command: Command) -> dict[str, Any]:
     await owner._money_job(lambda tx: owner._top_up(tx, caller.account, caller.seat, command.args["amount"]))
     return {}
+
+
+async def _answered(result: Awaitable[dict[str, Any]]) -> Answer:
+    return await result, []
 
 
 # ---- the list ----------------------------------------------------------------------------------
@@ -425,6 +436,32 @@ _LIST: tuple[Spec, ...] = (
         result="see below",
         handler=lambda s, c: (s.advise(), []),
         server=True,
+    ),
+    _socket(
+        "reality_check",
+        Field(
+            "every",
+            "int",
+            1,
+            EVERY_MOST,
+            required=False,
+            null=True,
+            note="seconds, or `null`: the server's default; left out, nothing changes",
+        ),
+        does="the account's reality check: every `every` seconds of its session the server sends each of its "
+        "sockets a `reality_check` frame ([Reminders](#reminders-reality_check-and-idle_notice)); an account "
+        "setting, kept by the server for every client, and from the next check on. Below the server's shortest "
+        "interval (10 minutes unless configured) it is refused `bad_field` with the bounds; from a socket with no "
+        "account, `unauthorized`",
+        result='`{"every": int, "default": int, "least": int, "most": int}` (seconds)',
+        handler=lambda s, c: _answered(s.reality_check(c.args.get("every"), "every" in c.args)),
+    ),
+    _socket(
+        "session",
+        does="the account's session so far, as the `reality_check` and `idle_notice` frames carry it (the "
+        "page's Session button)",
+        result='`{"seconds": int, "rounds": int, "net": [net, ...]}`',
+        handler=lambda s, c: (s.session(), []),
     ),
     _table(
         "_disconnect",

@@ -22,7 +22,9 @@ from ..engine import Table
 from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
+from .commands import EVERY_MOST
 from .names import check_table_id
+from .reminders import EVERY_DEFAULT, EVERY_LEAST
 from .tables import TableSpec
 
 __all__ = ["Settings", "default_tables", "load_tables"]
@@ -38,6 +40,8 @@ class Settings:
     demo_balance: int = 100_000  # a guest's play money, in minor units
     grace: float = 10.0  # seconds a dropped socket keeps its seat before the game's disconnect rule
     tick: float = 1.0  # seconds between the clock's ticks
+    reality_check_every: int = EVERY_DEFAULT  # seconds between reality checks for an account that chose none
+    reality_check_least: int = EVERY_LEAST  # the shortest interval an account may choose (tests: a second)
     origins: tuple[str, ...] = ()  # allowed Origins besides the server's own
     host_names: tuple[str, ...] = ()  # names it answers to besides its own addresses (`names`)
     rate: float = 20.0  # frames a second a socket may send, sustained
@@ -57,6 +61,14 @@ class Settings:
     only_via_proxy: bool = False  # no client reaches the server but through its proxy: `*` may be trusted
     proxy_map: str | None = None  # the proxy's map file this process keeps from the leases (`proxymap`)
     proxy_reload: str | None = None  # the command that makes the proxy read it again
+
+    def __post_init__(self) -> None:
+        least, every = self.reality_check_least, self.reality_check_every
+        if not 1 <= least <= EVERY_MOST:
+            raise ServerError(f"reality_check_least: must be 1 to {EVERY_MOST} seconds, not {least}", "bad_field")
+        if not least <= every <= EVERY_MOST:
+            why = f"must be {least} (the shortest) to {EVERY_MOST} seconds, not {every}"
+            raise ServerError(f"reality_check_every: {why}", "bad_field")
 
 
 DEFAULT_COUNT = 3

@@ -14,6 +14,7 @@ from collections import defaultdict
 from starlette.websockets import WebSocket
 
 from .protocol import frame
+from .reminders import Sessions
 
 __all__ = ["Connection", "Hub"]
 
@@ -89,7 +90,8 @@ class Connection:
 
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(self, sessions: Sessions | None = None) -> None:
+        self.reminders = sessions or Sessions()  # each account's session here, for its reminders
         self.connections: set[Connection] = set()
         self._accounts: defaultdict[str, set[Connection]] = defaultdict(set)
         self._watchers: defaultdict[str, set[Connection]] = defaultdict(set)

@@ -16,6 +16,8 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS sessions (
         token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
+    # the seconds between reality checks each account chose (`reminders`); none: the server's default
+    "CREATE TABLE IF NOT EXISTS reminders (account TEXT PRIMARY KEY, every INTEGER NOT NULL)",
     """CREATE TABLE IF NOT EXISTS seats (
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, account TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
     """CREATE TABLE IF NOT EXISTS holds (

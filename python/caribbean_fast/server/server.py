@@ -31,6 +31,7 @@ from .placement import Placement
 from .protocol import frame
 from .proxymap import ProxyMap
 from .relay import Relay
+from .reminders import Sessions
 from .routing import moved_to
 from .tables import Owner, TableSpec
 
@@ -58,7 +59,7 @@ class Server:
             total_rate=settings.total_rate,
             proxies=self.proxies,
         )
-        self.hub, self.metrics, self.book = Hub(), Metrics(), ServerBook()
+        self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), Metrics(), ServerBook()
         self.specs = {spec.id: spec for spec in settings.tables}
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
@@ -191,11 +192,26 @@ class Server:
         conn.close(4009, "moved")
 
     async def _ticks(self) -> None:
-        """The clock: every owner ticks its table once a `tick`."""
+        """The clock: every owner ticks its table once a `tick`; then the reminders due go out."""
         while True:
             await asyncio.sleep(self.settings.tick)
             for owner in list(self.owners.values()):
                 owner.tick()
+            try:
+                self._remind()
+            except Exception:  # the next tick tries again
+                _log.exception("reminders")
+
+    def _remind(self) -> None:
+        """The reality checks due, and the idle notices of the tables whose game ends an idle
+        session (`reminders`), to every socket of their accounts."""
+        sessions = self.hub.reminders
+        due = sessions.due()
+        for owner in self.owners.values():
+            if owner.spec.variant.timing.idle_seconds is not None and owner.table is not None and owner.players:
+                due += sessions.idle(owner.spec.id, owner.table, set(owner.players.values()))
+        for account, text in due:
+            self.hub.to_account(account, text)
 
     async def _end_sessions(self) -> None:
         """Every `SESSION_CHECK` seconds, the sockets whose session ended (a logout in any

@@ -98,7 +98,7 @@ class Owner:
         self._free.set()
         self._landing: asyncio.Future[Any] | None = None  # a commit whose caller was cancelled
         self._task: asyncio.Task[None] | None = None
-        self._seen = 0  # events counted in the metrics
+        self._seen = 0  # events looked at after the commits (metrics, sessions)
         self._frames: dict[int | None, str] = {}  # view frames of the state `_frames_at`: events, limits
         self._frames_at = (-1, -1)
         self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
@@ -509,8 +509,10 @@ class Owner:
         """The table's moves are in the record: its answers may go out, and its views."""
         self._frames_at = (-1, -1)  # a commit may change what a view shows without an event
         self.book.settle()
+        fresh = self._fresh_events()
+        self._tell_sessions(fresh)  # before the index follows the engine: a seat stood up now names its holder
         self._sync_players()
-        self._count_rounds()
+        self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._broadcast()
         self._call_waiting()
         self._leave_if_between_rounds()  # last: its views and answer go out, later commands are refused
@@ -549,14 +551,21 @@ class Owner:
             if e.public["returned"]:
                 wallets.credit(tx, e.public["account"], e.public["returned"])
 
-    def _count_rounds(self) -> None:
-        """Counts the rounds closed since the last count. They are in the table's memory, which
-        keeps the latest round's opening on: a count follows every command, and no command closes
-        a round and opens the next."""
+    def _fresh_events(self) -> list[Event]:
+        """The events committed since the last look. They are in the table's memory, which keeps
+        the latest round's opening on: a look follows every commit, and no command closes a round
+        and opens the next."""
         events, seq = self.t.events, self.t.seq
         fresh = events[max(0, len(events) - (seq - self._seen)) :]
-        self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._seen = seq
+        return fresh
+
+    def _tell_sessions(self, fresh: list[Event]) -> None:
+        """Each round settled for a seat counts in its holder's session (`reminders`)."""
+        for e in fresh:
+            account = self.players.get(e.seat) if e.kind == "settled" and e.seat is not None else None
+            if account is not None:
+                self.hub.reminders.settled(account, self.spec.variant.currency, int(e.public["net"]["total"]))
 
     # ---- the clock and connections ------------------------------------------------------------------
 

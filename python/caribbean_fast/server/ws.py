@@ -9,6 +9,7 @@ a time in the order they came; a refused one changed nothing.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from typing import Any
@@ -18,12 +19,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
 from .accounts import token_hash
-from .commands import COMMANDS, SocketCommand
+from .commands import COMMANDS, EVERY_MOST, SocketCommand
 from .gate import TokenBucket
 from .hub import Connection
 from .names import origin_allowed
 from .protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
 from .relay import RELAYED, Relay
+from .reminders import check_every, read_every, write_every
 from .routing import PROXIED, moved_to
 from .server import Server
 from .tables import Owner
@@ -105,25 +107,34 @@ async def _open(server: Server, ws: WebSocket) -> None:
         return
     conn = Connection(ws, account, token_hash(token) if token and account else None, table)
     server.hub.join(conn)
-    server.relays[conn] = Relay(server, conn, token, relayed=ws.headers.get(RELAYED) == "1")
+    relayed = ws.headers.get(RELAYED) == "1"  # another process's socket: its session is kept there
+    server.relays[conn] = Relay(server, conn, token, relayed=relayed)
     server.metrics.connections.inc()
     conn.start()
+    in_session = False
     try:
-        await _welcome(server, conn)
+        every = await _welcome(server, conn)
+        if account is not None and not relayed:
+            server.hub.reminders.opened(account, every or server.settings.reality_check_every)
+            in_session = True
         await _receive(server, conn)
     except ServerError:  # the database failed while the socket opened
         conn.close(1013, "unavailable")
     finally:
         await server.relays.pop(conn).close()  # the processes it relayed to see the socket go
         server.metrics.connections.dec()
+        if in_session and account is not None:
+            server.hub.reminders.closed(account)
         if server.hub.part(conn) and account is not None:
             server.went_away(account)
         await conn.finish()
 
 
-async def _welcome(server: Server, conn: Connection) -> None:
+async def _welcome(server: Server, conn: Connection) -> int | None:
+    """The welcome, the seats' views and recalls; the interval the account chose for its reality
+    check (read with its wallet), for its session (`reminders`)."""
     account = conn.account
-    wallet, guest = (0, False) if account is None else await server.db.run(lambda tx: _wallet(tx, account))
+    wallet, guest, every = (0, False, None) if account is None else await server.db.run(lambda tx: _wallet(tx, account))
     seats = server.seats_of(account) if account else []
     relay, everywhere = server.relays[conn], len(server.owners) == len(server.settings.tables)
     elsewhere = [] if everywhere else await relay.remote_seats()
@@ -141,6 +152,7 @@ async def _welcome(server: Server, conn: Connection) -> None:
     elif conn.table not in server.owners:
         await server.look_up(conn.table)
         server.send_moved(conn)
+    return every
 
 
 async def _back(owner: Owner, account: str) -> bool:
@@ -153,9 +165,10 @@ async def _back(owner: Owner, account: str) -> bool:
         return False
 
 
-def _wallet(tx: Any, account: str) -> tuple[int, bool]:
+def _wallet(tx: Any, account: str) -> tuple[int, bool, int | None]:
+    """The account's wallet, whether it is a guest's, and its reality check's interval."""
     row = tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
-    return (int(row[0]), bool(row[1])) if row else (0, False)
+    return (int(row[0]), bool(row[1]), read_every(tx, account)) if row else (0, False, None)
 
 
 async def _receive(server: Server, conn: Connection) -> None:
@@ -225,7 +238,8 @@ async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple
                 raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
             raise Moved(table, endpoint)
     if isinstance(spec, SocketCommand):
-        return spec.handler(Socket(server, conn, owner), command)
+        answered = spec.handler(Socket(server, conn, owner), command)
+        return await answered if inspect.isawaitable(answered) else answered
     assert owner is not None  # a table's command names its table
     return await owner.submit(command, conn.account), []
 
@@ -252,3 +266,23 @@ class Socket:
 
     def advise(self) -> dict[str, Any]:
         return self.server.advisors.advise(self.owner, self.conn.account)
+
+    @property
+    def account(self) -> str:
+        if self.conn.account is None:
+            raise ServerError("log in for a session and its reminders", "unauthorized")
+        return self.conn.account
+
+    async def reality_check(self, every: int | None, given: bool) -> dict[str, Any]:
+        """The account's interval between reality checks: read, or (`given`) chosen and kept."""
+        account, s = self.account, self.server.settings
+        if given:
+            chosen = check_every(every, s.reality_check_least, s.reality_check_every)
+            await self.server.db.run(lambda tx: write_every(tx, account, every))
+            self.server.hub.reminders.chose(account, chosen)
+        else:
+            chosen = await self.server.db.run(lambda tx: read_every(tx, account) or s.reality_check_every)
+        return {"every": chosen, "default": s.reality_check_every, "least": s.reality_check_least, "most": EVERY_MOST}
+
+    def session(self) -> dict[str, Any]:
+        return self.server.hub.reminders.summary(self.account)

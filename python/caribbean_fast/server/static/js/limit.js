@@ -2,12 +2,14 @@
 // set or remove it. The change is the engine's `set_limit`, sent to a table where the account sits
 // (the engine records it at the seat; the server's book holds it for every table of the account).
 // The page keeps no rule: the once-a-week check and its words are the server's.
+// Below it, the reality check's interval: an account setting the server keeps (`reality_check`),
+// which decides when every client of the account is reminded; its bounds are the server's.
 
 import { askLogin, whoAmI } from "./auth.js";
 import { Link, api, refusal } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { seats: [] };
+const state = { seats: [], link: null };
 
 function amount(minor) {
   return (minor / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -65,7 +67,51 @@ async function setLimit(value) {
   await load();
 }
 
+function every(seconds) {
+  if (seconds % 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = seconds / 60;
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/** The lobby's socket, opened once: the interval is the account's, not a table's. */
+function link() {
+  if (!state.link) {
+    state.link = new Link({ onFrame: () => {}, onStatus: () => {} });
+    state.link.connect();
+  }
+  return state.link;
+}
+
+function showEvery(r) {
+  $("every-now").textContent =
+    `A reality check every ${every(r.every)} of your session` + (r.every === r.default ? " (the default)." : ".");
+  $("every-minutes").value = String(r.every / 60);
+}
+
+async function loadEvery() {
+  const answer = await link().send("reality_check");
+  if (answer.ok) showEvery(answer.result);
+  else $("every-now").textContent = refusal(answer);
+}
+
+async function setEvery(seconds) {
+  const answer = await link().send("reality_check", { every: seconds });
+  if (answer.ok) showEvery(answer.result);
+  $("every-message").textContent = answer.ok ? `Your next reality check comes ${every(answer.result.every)} after the last.` : refusal(answer);
+}
+
 function wire() {
+  $("every-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("every-minutes").value.trim();
+    const seconds = Math.round(Number(text) * 60);
+    if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0) {
+      $("every-message").textContent = "The interval is a number of minutes, such as 30";
+      return;
+    }
+    setEvery(seconds);
+  });
+  $("b-default-every").addEventListener("click", () => setEvery(null));
   $("limit-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("limit-amount").value.trim().replace(/,/g, "");
@@ -82,7 +128,7 @@ function wire() {
 async function main() {
   wire();
   if (!(await whoAmI())) await askLogin($("auth"));
-  await load();
+  await Promise.all([load(), loadEvery()]);
 }
 
 main();

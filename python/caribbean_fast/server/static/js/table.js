@@ -557,7 +557,7 @@ async function main() {
   state.table = (state.tables.find(mayBeFree) || state.tables[0]).table;
   await loadRules();
   state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
-  startReminder(state.link, () => state.table, { into: $("session-slot") }); // time and net: asked, and hourly
+  startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
   state.link.connect();
 }
 
