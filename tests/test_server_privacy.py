@@ -4,6 +4,7 @@ or rounds, and the one that left keeps its own rounds wherever it sits next."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from live_server import Client, LiveServer, settings
@@ -72,3 +73,39 @@ def _first_session(server: LiveServer) -> tuple[str, str]:
     for c in (a, b, spectator):
         c.close()
     return tokens
+
+
+def _seat_seen(c: Client, seat: int, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Another seat as the client's views show it, once `until` holds (frames read as they come)."""
+    while True:
+        views = c.views(TABLE)
+        found = [o for o in views[-1]["others"] if o["seat"] == seat] if views else []
+        if found and until(found[0]):
+            return found[0]
+        c.recv()
+
+
+def test_game3_seats_and_watchers_learn_that_a_seat_decided_never_what(database_url: str) -> None:
+    """Issue 42: another seat's raise or fold reaches nobody else (frames, history), during the
+    round or after it; that it decided does."""
+    with LiveServer(settings(database_url)) as server:
+        a, b = (Client(server.ws, server.guest()) for _ in range(2))
+        a.ok("sit", table=TABLE, buy_in=5_000, seat=0)
+        b.ok("sit", table=TABLE, buy_in=5_000, seat=1)
+        watcher = Client(server.ws)
+        watcher.ok("watch", table=TABLE)
+        for c in (a, b):
+            c.ok("ante", table=TABLE, amount=100)
+        a.ok("deal", table=TABLE)
+        b_before, w_before = len(b.raw), len(watcher.raw)
+        a.ok("raise", table=TABLE)
+        seen = _seat_seen(b, 0, lambda o: o["decided"])
+        assert seen["decided"] and seen["bets"]["raise"] == 0 and "decision" not in seen
+        b.ok("fold", table=TABLE)
+        frames = "".join(b.raw[b_before:]) + "".join(watcher.raw[w_before:])
+        assert '"decision":"raise"' not in frames.replace(" ", "") and '"raise":200' not in frames.replace(" ", "")
+        theirs = [s for r in _rounds(b) for s in r if s.get("seat") == 0]
+        assert "decided" in {s["kind"] for s in theirs} and not {s["kind"] for s in theirs} & {"raise", "fold"}
+        assert not any(set(s) & {"decision", "auto", "outcome", "net", "cards"} for s in theirs)
+        for c in (a, b, watcher):
+            c.close()
