@@ -120,7 +120,7 @@ async def me(request: Request) -> Response:
     if token_of(request.headers, request.cookies, {}) is None:
         return JSONResponse({"account": None})  # no credentials: not logged in, not an error
     account, _ = await _account(request)
-    row = await _server(request).db.run(
+    row = await _server(request).reads.run(
         lambda tx: tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
     )
     assert row is not None
