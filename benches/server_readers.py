@@ -26,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -89,7 +90,7 @@ def build_record(url: str, table_id: str, rows: int, start: datetime | None = No
     for seat in range(seats):
         table.deposit(seat, 10**9)
     ante = table.limits.minimum
-    steps = [
+    steps: list[Callable[[], object]] = [
         *(partial(table.ante, k, ante) for k in range(seats)),
         *(partial(table.progressive, k) for k in range(seats)),
         table.deal,
