@@ -67,6 +67,7 @@ ENDPOINTS = (
     "/favicon.ico",
 )
 """Every public endpoint (no login), as a reader asks them in turn."""
+SOURCE = "127.0.0.2"  # the readers' address: the front door paces each address apart
 BOGUS = {"Authorization": "Bearer not-a-session-token"}  # every other request: a token is looked up
 
 
@@ -126,7 +127,8 @@ def _write(db: Database, writes: list[tuple[str, list[tuple[Any, ...]]]]) -> Non
 
 
 async def _reader(http: str, stop: float, counts: dict[str, int], k: int) -> None:
-    async with httpx.AsyncClient(base_url=http, timeout=30) as client:
+    transport = httpx.AsyncHTTPTransport(local_address=SOURCE)  # not the player's address
+    async with httpx.AsyncClient(base_url=http, timeout=30, transport=transport) as client:
         turn = k
         while time.monotonic() < stop:
             path = ENDPOINTS[turn % len(ENDPOINTS)]

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -128,7 +129,7 @@ async def progressive(request: Request) -> Response:
     fixed = await server.reads.fresh(("fixed", v.name, through), lambda tx: fixed_prizes(tx, v.name, through), DAY)
     body = {"table": table, "title": v.title, "currency": v.currency.code, "meter": server.meter(table)}
     told = {"fixed_prizes": fixed, "fixed_days": DAYS, "fixed_through": through.isoformat()}
-    return JSONResponse(body | found | told)
+    return Response(orjson.dumps(body | found | told), media_type="application/json")
 
 
 class _Static(StaticFiles):
