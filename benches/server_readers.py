@@ -44,7 +44,7 @@ from caribbean_fast.server.db import Database, Tx
 from caribbean_fast.server.db import connect as open_database
 from caribbean_fast.server.jackpots import open_summary
 from caribbean_fast.server.record import INSERT, TableRecord
-from caribbean_fast.variants import load_variant
+from caribbean_fast.variants import Variant, load_variant
 
 OLD = "cyberstud-2"
 """The table whose record is built before the server starts."""
@@ -71,12 +71,14 @@ SOURCE = "127.0.0.2"  # the readers' address: the front door paces each address 
 BOGUS = {"Authorization": "Bearer not-a-session-token"}  # every other request: a token is looked up
 
 
-def build_record(url: str, table_id: str, rows: int, start: datetime | None = None, seats: int = 1) -> int:
-    """Plays a cyberstud table on the engine straight into the database until its record holds
-    `rows` rows (a row a command, as the server writes them; its summary beside them), its events
-    timed a second apart from `start` (default: as many seconds ago); every seat's money taken
-    off at the end, as a player's leave would. Returns the rows written."""
-    variant = load_variant("cyberstud")
+def build_record(
+    url: str, table_id: str, rows: int, start: datetime | None = None, variant: Variant | None = None
+) -> int:
+    """Plays a one-seat table of `variant` (cyberstud by default) on the engine straight into the
+    database until its record holds `rows` rows (a row a command, as the server writes them; its
+    summary beside them), its events 0.2 s apart from `start` (default: `rows` seconds ago); the
+    seat's money taken off at the end, as a player's leave would. Returns the rows written."""
+    variant, seats = variant or load_variant("cyberstud"), 1
     at = [start or datetime.now(UTC) - timedelta(seconds=rows)]
 
     def clock() -> datetime:
