@@ -31,7 +31,12 @@ from caribbean_fast.variants import Variant
 from caribbean_fast.variants.model import Prize
 
 ROWS = 3000  # 750 rounds: more meter points than a history gives
-A_ROUND = (("ante", {"amount": 500}), ("progressive", {"on": True}), ("deal", {}), ("fold", {}))
+A_ROUND: list[tuple[str, dict[str, Any]]] = [
+    ("ante", {"amount": 500}),
+    ("progressive", {"on": True}),
+    ("deal", {}),
+    ("fold", {}),
+]
 SUMMARY = ("meter_points", "meter_prizes", "fixed_prizes", "summarized")
 
 
