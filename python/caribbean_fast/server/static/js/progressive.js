@@ -72,7 +72,7 @@ async function main() {
   const jackpots = rows.length ? grid(null, ["When", "Hand", "Prize", "From the meter"], rows) : el("p", "No prize of the meter's share paid yet.");
   const wrap = el("div", null, { class: "scroll" });
   wrap.append(jackpots);
-  node.append(section(`Jackpots paid (the latest ${p.meter_prizes.length})`, wrap));
+  node.append(section("Jackpots paid", wrap));
   const days = [...p.fixed_prizes].reverse().map((z) => [z.day, z.hand, String(z.count), money(z.amount, code)]);
   const fixed = days.length ? grid(null, ["Day (UTC)", "Hand", "Prizes", "Paid"], days) : el("p", "No fixed prize paid in those days.");
   const note = el("p", `Every table of the game, by day, for the ${p.fixed_days} days to ${p.fixed_through}: a day is told once it has ended, and no prize by its round or table, so that none tells a player's hand.`);
