@@ -1,7 +1,7 @@
 """A seated player's commands beside anonymous readers of every public endpoint: public reads
 must never stall a table, however old the table they read.
 
-    python benches/server_readers.py [--rows 30000] [--readers 20] [--seconds 8] [--rounds 2]
+    python benches/server_readers.py [--rows 30000] [--readers 20] [--seconds 12] [--rounds 2]
 
 Before the server starts, the engine plays `cyberstud-2` straight into a SQLite database (the
 progressive staked every round, a row a command as the server writes them, the progressive's
@@ -193,7 +193,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=30_000, help="rows of the old table's record (default 30,000)")
     parser.add_argument("--readers", type=int, default=20, help="readers of the public endpoints (default 20)")
     parser.add_argument("--pace", type=float, default=20.0, help="the player's commands a second (default 20)")
-    parser.add_argument("--seconds", type=float, default=8.0, help="seconds of play a phase (default 8)")
+    parser.add_argument("--seconds", type=float, default=12.0, help="seconds of play a phase (default 12)")
     parser.add_argument("--rounds", type=int, default=2, help="phases without and with readers, in turn (default 2)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cf-readers-") as tmp:
