@@ -98,3 +98,17 @@ def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
         (0, "deciding", True),
         (1, "deciding", True),
     ]
+
+
+def test_the_readers_bench_runs_its_phases_in_turn() -> None:
+    """benches/server_readers.py on a small run: the old table's record built, its history bounded,
+    phases without and with readers in turn, the readers answered and none refused."""
+    args = ["--rows", "2000", "--seconds", "2", "--rounds", "1", "--readers", "4"]
+    command = [sys.executable, str(BENCHES / "server_readers.py"), *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = orjson.loads(done.stdout)
+    assert found["rows"] >= 2000 and found["history"]["points"] == 500  # 500 rounds moved the meter
+    assert [p["readers"] for p in found["phases"]] == [False, True]
+    reading = found["phases"][1]
+    assert reading["requests"] > 0 and reading["refused"] == 0 and found["ratio"] > 0

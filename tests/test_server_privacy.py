@@ -79,7 +79,7 @@ def _seat_seen(c: Client, seat: int, until: Callable[[dict[str, Any]], bool]) ->
     """Another seat as the client's views show it, once `until` holds (frames read as they come)."""
     while True:
         views = c.views(TABLE)
-        found = [o for o in views[-1]["others"] if o["seat"] == seat] if views else []
+        found: list[dict[str, Any]] = [o for o in views[-1]["others"] if o["seat"] == seat] if views else []
         if found and until(found[0]):
             return found[0]
         c.recv()

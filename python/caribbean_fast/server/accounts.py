@@ -22,6 +22,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..errors import ServerError
 from .db import Database, Tx
+from .reads import Reads
 
 __all__ = ["Accounts", "RateLimiter", "Session", "check_name", "create_account", "token_hash"]
 
@@ -106,8 +107,8 @@ class RateLimiter:
 
 
 class Accounts:
-    def __init__(self, db: Database, registrations: int, session_hours: float = SESSION_HOURS) -> None:
-        self.db, self.limiter = db, RateLimiter()
+    def __init__(self, db: Database, reads: Reads, registrations: int, session_hours: float = SESSION_HOURS) -> None:
+        self.db, self.reads, self.limiter = db, reads, RateLimiter()  # `who` reads off the commits' thread
         self.registrations = RateLimiter(registrations, what="accounts opened from your address")
         self.lifetime = timedelta(hours=session_hours)
         self._hashing = asyncio.Semaphore(HASHING)  # argon2 takes 64 MB a hash: a few at once
@@ -174,7 +175,7 @@ class Accounts:
         if not token or len(token) > 200:
             return None
         key, now = token_hash(token), datetime.now(UTC).isoformat()
-        row = await self.db.run(
+        row = await self.reads.run(
             lambda tx: tx.one("SELECT account FROM sessions WHERE token_hash = ? AND expires > ?", (key, now))
         )
         return str(row[0]) if row else None

@@ -23,6 +23,7 @@ from ..errors import ServerError
 from .accounts import Session, token_hash
 from .config import Settings
 from .forwarded import Forwarded
+from .gate import Gate
 from .logs import redact_tokens
 from .names import HostNames
 from .protocol import load_json
@@ -122,7 +123,7 @@ async def me(request: Request) -> Response:
     if token_of(request.headers, request.cookies, {}) is None:
         return JSONResponse({"account": None})  # no credentials: not logged in, not an error
     account, _ = await _account(request)
-    row = await _server(request).db.run(
+    row = await _server(request).reads.run(
         lambda tx: tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
     )
     assert row is not None
@@ -207,6 +208,22 @@ class _FrontDoor:
             await refusal(scope, receive, send)
 
 
+class _Paced:
+    """Each HTTP request counts as a frame of its address at the front door (`gate.Gate.admit`):
+    an address's requests and its sockets' frames share its rate, and those over it wait their
+    turn, so that readers hammering the public endpoints from one address take no more than that
+    share of the loop that runs every table's commands (benches/server_readers.py)."""
+
+    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+        self.app, self.gate = app, gate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            await self.gate.admit(client[0] if client else "?")
+        await self.app(scope, receive, send)
+
+
 def _declared(headers: Headers) -> int:
     """The body's declared length; one that is not a number counts as too long."""
     declared = headers.get("content-length", "0")
@@ -243,7 +260,11 @@ def create_app(settings: Settings) -> Starlette:
         routes=routes,
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
-        middleware=[Middleware(Forwarded, trusted=server.proxies), Middleware(_FrontDoor, names=server.names)],
+        middleware=[
+            Middleware(Forwarded, trusted=server.proxies),
+            Middleware(_FrontDoor, names=server.names),
+            Middleware(_Paced, gate=server.gate),
+        ],
     )
     app.state.server = server
     return app

@@ -37,14 +37,14 @@ import bisect
 import json
 import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.events import Event, chain_hash, event_to_json
 from ..engine.store import Row, merged_meta
 from ..errors import StoreError
 from .db import Tx, Writes
 
-__all__ = ["INSERT", "TableRecord", "events_in", "pack", "place", "unpack"]
+__all__ = ["INSERT", "Summary", "TableRecord", "events_in", "pack", "place", "unpack"]
 
 INSERT = "INSERT INTO table_log VALUES (?, ?, ?, ?, ?, ?, ?)"
 """A row of `table_log`: table_id, round (its place), seq, dealt, funds, chain, body."""
@@ -87,9 +87,19 @@ def place(event: Event, opened: int | None) -> int:
     return event.round if event.kind == "round_opened" or event.round == opened else event.round + 1
 
 
+class Summary(Protocol):
+    """What a table's commits keep beside its record, for reads that must not scan it
+    (`jackpots.Summary`)."""
+
+    def rows(self, events: Sequence[Event]) -> Writes:
+        """The rows `events` (the record's next, in order) add, in statements of a fixed order."""
+        ...
+
+
 class TableRecord:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
+        self.summary: Summary | None = None  # its rows go with each take, in the same transaction
         self._meta: dict[str, str] = {}
         self._rows: list[Row] | None = []
         self._firsts: list[int] = []  # each loaded row's first seq
@@ -181,6 +191,8 @@ class TableRecord:
                 rows.append(self._row(pending[start:k]))
                 start = k
         writes.append((INSERT, rows))
+        if self.summary is not None:
+            writes += self.summary.rows([e for e, _, _ in pending])
         self._pending_meta, self._pending = {}, []
         return writes
 

@@ -39,6 +39,22 @@ SCHEMA = [
         table_id TEXT NOT NULL, round INTEGER NOT NULL, seq INTEGER NOT NULL, dealt INTEGER,
         funds INTEGER, chain TEXT NOT NULL, body BLOB NOT NULL)""",
     "CREATE UNIQUE INDEX IF NOT EXISTS table_log_place ON table_log (table_id, round, seq)",
+    # The progressive's summary (`jackpots`), written by each commit with the record's rows it
+    # sums up, so its history is read a page at a time, never from the record: the meter after each
+    # round that moved it; each prize of the meter's share, with its time; the fixed prizes
+    # counted by day and hand (a table's rows are its owner's alone: no process waits on another's);
+    # and the tables whose summary is whole (written since their record began, or filled in once
+    # from a record written before: `jackpots.open_summary`).
+    """CREATE TABLE IF NOT EXISTS meter_points (
+        table_id TEXT NOT NULL, round INTEGER NOT NULL, time TEXT NOT NULL, meter BIGINT NOT NULL,
+        PRIMARY KEY (table_id, round))""",
+    """CREATE TABLE IF NOT EXISTS meter_prizes (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, time TEXT NOT NULL, hand TEXT NOT NULL,
+        prize BIGINT NOT NULL, from_meter BIGINT NOT NULL, PRIMARY KEY (table_id, seq))""",
+    """CREATE TABLE IF NOT EXISTS fixed_prizes (
+        game TEXT NOT NULL, day TEXT NOT NULL, table_id TEXT NOT NULL, hand TEXT NOT NULL,
+        count BIGINT NOT NULL, amount BIGINT NOT NULL, PRIMARY KEY (game, day, table_id, hand))""",
+    "CREATE TABLE IF NOT EXISTS summarized (table_id TEXT PRIMARY KEY)",
 ]
 
 OLD_RECORD = "table_events"

@@ -30,6 +30,7 @@ from .names import HostNames
 from .placement import Placement
 from .protocol import frame
 from .proxymap import ProxyMap
+from .reads import Reads
 from .relay import Relay
 from .reminders import Sessions
 from .routing import moved_to
@@ -50,7 +51,8 @@ class Server:
         self.proxies = _trusted(settings.forwarded_allow_ips, settings.only_via_proxy)
         self.names = HostNames(settings.host_names, settings.endpoint)  # the hosts it answers to
         self.db = Database(connect(settings.database))
-        self.accounts = Accounts(self.db, registrations=settings.registrations)
+        self.reads = Reads(settings.database)  # reads for people: off the commits' connection and thread
+        self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations)
         self.gate = Gate(
             per_address=settings.connections_per_address,
             total=settings.connections,
@@ -363,6 +365,7 @@ class Server:
         for owner in self.owners.values():
             await owner.stop()
         await self.db.stop()
+        self.reads.close()
         _log.info("stopped", extra={"fields": {"tables": len(self.owners)}})
 
     async def database_health(self) -> str:
@@ -387,7 +390,7 @@ class Server:
         """The account's seats at every table, whichever process serves it (the database's rows:
         an HTTP request reaches any process behind a proxy)."""
         sql = "SELECT table_id, seat FROM seats WHERE account = ? ORDER BY table_id"
-        rows = await self.db.run(lambda tx: tx.all(sql, (account,)))
+        rows = await self.reads.run(lambda tx: tx.all(sql, (account,)))
         return {str(t): int(s) for t, s in rows}
 
     def meter(self, table: str) -> int | None:

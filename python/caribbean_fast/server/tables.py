@@ -32,6 +32,7 @@ from .commands import COMMANDS, Caller, TableCommand
 from .db import Database, Tx
 from .holds import Hold, Holds
 from .hub import Hub
+from .jackpots import open_summary
 from .metrics import Metrics
 from .names import check_table_id
 from .protocol import Command, frame
@@ -123,10 +124,11 @@ class Owner:
         holds.load(tx)
         if found:
             table = restore(record, book=self.book)
-            record.drop_rows()  # the rows read to restore are not kept
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
+        record.summary = open_summary(tx, record, table.meter, s.variant)
+        record.drop_rows()  # the rows read to restore are not kept
         _adopt(tx, table, holds)
         _return_unheld(tx, table, holds)
         _seat_rows(tx, s.id, table)

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import ServerError
-from .jackpots import progressive_history
+from .jackpots import DAYS, fixed_prizes, meter_history, told_through
 from .rules import rules_json
 from .server import Server
 from .ws import token_of
@@ -24,6 +26,7 @@ from .ws import token_of
 __all__ = ["STATIC", "web_routes"]
 
 STATIC = Path(__file__).parent / "static"
+DAY = 86_400.0  # seconds
 
 
 def _server(request: Request) -> Server:
@@ -106,8 +109,14 @@ async def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
+FRESH = 1.0
+"""Seconds a table's progressive history is kept once read: however many ask, the summary is
+read at most once a second a table (the fixed prizes' days, once a day a game)."""
+
+
 async def progressive(request: Request) -> Response:
-    """The progressive's history of a table of a game that has one (`jackpots`)."""
+    """The progressive's history of a table of a game that has one, from its summary
+    (`jackpots`), read off the commits' thread (`reads`)."""
     server = _server(request)
     spec = server.specs.get(request.path_params["table"])
     if spec is None:
@@ -115,9 +124,12 @@ async def progressive(request: Request) -> Response:
     v, table = spec.variant, spec.id
     if v.progressive is None:
         raise ServerError(f"{table} has no progressive", "no_table")
-    found = await server.db.run(lambda tx: progressive_history(tx, table, v))
+    through = told_through(datetime.now(UTC))
+    found = await server.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
+    fixed = await server.reads.fresh(("fixed", v.name, through), lambda tx: fixed_prizes(tx, v.name, through), DAY)
     body = {"table": table, "title": v.title, "currency": v.currency.code, "meter": server.meter(table)}
-    return JSONResponse(body | found)
+    told = {"fixed_prizes": fixed, "fixed_days": DAYS, "fixed_through": through.isoformat()}
+    return Response(orjson.dumps(body | found | told), media_type="application/json")
 
 
 class _Static(StaticFiles):

@@ -1,6 +1,8 @@
 // A table's progressive (/progressive/<table>): the meter now, the meter over time (a line after
-// each round that moved it) and every prize paid, from GET /api/progressive/<table>, which the
-// server reads from the table's record. The prizes' table is the rules' (GET /api/rules/<table>).
+// each round that moved it), the prizes of the meter's share with their time, and the fixed
+// prizes counted by day over every table of the game, from GET /api/progressive/<table> (the
+// server's summary: it ties no fixed prize to a round, a time or a table, so none tells a seat's
+// hand). The prizes' table is the rules' (GET /api/rules/<table>).
 
 import { api } from "./net.js";
 import { el, grid, lastPart, money, section } from "./pages.js";
@@ -66,11 +68,17 @@ async function main() {
   node.append(el("p", p.meter === null ? "The table is being restored: the meter shows once it serves." : `The meter now: ${money(p.meter, code)}`, { class: "lead", "data-testid": "meter-now" }));
   const over = p.points.length > 1 ? chart(p.points, code) : el("p", "The meter has not moved yet: no progressive bet has been placed here.");
   node.append(section("The meter over time", over));
-  const rows = [...p.prizes].reverse().map((z) => [`Round ${z.round}`, when(z.time), z.hand, money(z.prize, code), z.from_meter ? money(z.from_meter, code) : "–"]);
-  const prizes = rows.length ? grid(null, ["Round", "When", "Hand", "Prize", "From the meter"], rows) : el("p", "No prize paid yet.");
+  const rows = [...p.meter_prizes].reverse().map((z) => [when(z.time), z.hand, money(z.prize, code), money(z.from_meter, code)]);
+  const jackpots = rows.length ? grid(null, ["When", "Hand", "Prize", "From the meter"], rows) : el("p", "No prize of the meter's share paid yet.");
   const wrap = el("div", null, { class: "scroll" });
-  wrap.append(prizes);
-  node.append(section(`Prizes paid (${p.prizes.length})`, wrap));
+  wrap.append(jackpots);
+  node.append(section("Jackpots paid", wrap));
+  const days = [...p.fixed_prizes].reverse().map((z) => [z.day, z.hand, String(z.count), money(z.amount, code)]);
+  const fixed = days.length ? grid(null, ["Day (UTC)", "Hand", "Prizes", "Paid"], days) : el("p", "No fixed prize paid in those days.");
+  const note = el("p", `Every table of the game, by day, for the ${p.fixed_days} days to ${p.fixed_through}: a day is told once it has ended, and no prize by its round or table, so that none tells a player's hand.`);
+  const fixedWrap = el("div", null, { class: "scroll" });
+  fixedWrap.append(fixed);
+  node.append(section("Fixed prizes by day", note, fixedWrap));
   if (rules.ok && rules.body.progressive) {
     const r = rules.body.progressive;
     const table = grid(null, ["Hand", "Prize"], r.prizes.map((z) => [z.hand, z.amount ? money(z.amount, code) : `${z.meter_percent}% of the meter`]));

@@ -1,0 +1,218 @@
+"""A seated player's commands beside anonymous readers of every public endpoint: public reads
+must never stall a table, however old the table they read.
+
+    python benches/server_readers.py [--rows 30000] [--readers 20] [--seconds 12] [--rounds 2]
+
+Before the server starts, the engine plays `cyberstud-2` straight into a SQLite database (the
+progressive staked every round, a row a command as the server writes them, the progressive's
+summary beside them as its commits write it) until its record holds `--rows` rows. One
+`caribbean-fast serve` process then serves it and `cyberstud-1`, where a player (from 127.0.0.1)
+plays ante, deal, fold at `--pace` commands a second and times each answer. The readers, in a
+process of their own, are `--readers` clients each asking every public endpoint in turn (the
+old table's progressive history among them, and a token that opens no session), one request
+after another as fast as the answers come. Phases without and with the readers are taken in
+turn (off, on, off, on, ...: `--rounds` of each), so the host's drift touches both alike; it
+prints one JSON object: the record's rows, each phase's p50 and p99 and the readers' requests,
+and the ratio of the medians of the p99s with the readers and without (the goal: at most 1.5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server_chaos import Serve, healthy, tables_file
+from server_front_door import _answer, _ms, player
+from websockets.asyncio.client import connect
+
+from caribbean_fast.engine import Table
+from caribbean_fast.server.db import Database, Tx
+from caribbean_fast.server.db import connect as open_database
+from caribbean_fast.server.jackpots import open_summary
+from caribbean_fast.server.record import INSERT, TableRecord
+from caribbean_fast.variants import Variant, load_variant
+
+OLD = "cyberstud-2"
+"""The table whose record is built before the server starts."""
+ENDPOINTS = (
+    f"/api/progressive/{OLD}",
+    "/api/progressive/cyberstud-1",
+    f"/api/rules/{OLD}",
+    "/api/lobby",
+    "/api/me",
+    "/healthz",
+    "/metrics",
+    "/",
+    "/play/cyberstud",
+    f"/progressive/{OLD}",
+    f"/rules/{OLD}",
+    f"/history/{OLD}",
+    "/progressive",
+    "/limit",
+    "/static/js/progressive.js",
+    "/favicon.ico",
+)
+"""Every public endpoint (no login), as a reader asks them in turn."""
+SOURCE = "127.0.0.2"  # the readers' address: the front door paces each address apart
+BOGUS = {"Authorization": "Bearer not-a-session-token"}  # every other request: a token is looked up
+
+
+def build_record(
+    url: str, table_id: str, rows: int, start: datetime | None = None, variant: Variant | None = None
+) -> int:
+    """Plays a one-seat table of `variant` (cyberstud by default) on the engine straight into the
+    database until its record holds `rows` rows (a row a command, as the server writes them; its
+    summary beside them), its events 0.2 s apart from `start` (default: `rows` seconds ago); the
+    seat's money taken off at the end, as a player's leave would. Returns the rows written."""
+    variant, seats = variant or load_variant("cyberstud"), 1
+    at = [start or datetime.now(UTC) - timedelta(seconds=rows)]
+
+    def clock() -> datetime:
+        at[0] += timedelta(milliseconds=200)
+        return at[0]
+
+    db = Database(open_database(url))
+    record = TableRecord(table_id)
+    accounts = [f"{table_id}:{k}" for k in range(seats)]
+    table = Table(variant, seats=seats, seed=7, store=record, accounts=accounts, clock=clock)
+    db.run_now(lambda tx: setattr(record, "summary", open_summary(tx, record, table.meter, variant)))
+    for seat in range(seats):
+        table.deposit(seat, 10**9)
+    ante = table.limits.minimum
+    steps: list[Callable[[], object]] = [
+        *(partial(table.ante, k, ante) for k in range(seats)),
+        *(partial(table.progressive, k) for k in range(seats)),
+        table.deal,
+        *(partial(table.raise_ if k % 2 else table.fold, k) for k in range(seats)),
+    ]
+    written, pending = 0, []
+    while written < rows:
+        for step in steps:
+            step()
+            writes = record.take()  # a row a command, as the server's commits write them
+            written += sum(len(r) for sql, r in writes if sql == INSERT)
+            pending += writes
+        if len(pending) > 20_000:
+            _write(db, pending)
+            pending = []
+    for seat in range(seats):
+        table.withdraw(seat, table.balance(seat))
+    _write(db, [*pending, *record.take()])
+    db.dialect.close()
+    return written + 1  # the withdrawals' row
+
+
+def _write(db: Database, writes: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+    def job(tx: Tx) -> None:
+        for sql, rows in writes:
+            if rows:
+                tx.many(sql, rows)
+
+    db.run_now(job)
+
+
+# ---- the readers -------------------------------------------------------------------------------------
+
+
+async def _reader(http: str, stop: float, counts: dict[str, int], k: int) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address=SOURCE)  # not the player's address
+    async with httpx.AsyncClient(base_url=http, timeout=30, transport=transport) as client:
+        turn = k
+        while time.monotonic() < stop:
+            path = ENDPOINTS[turn % len(ENDPOINTS)]
+            headers = BOGUS if turn % 2 else {}
+            turn += 1
+            answer = await client.get(path, headers=headers)
+            counts["requests"] += 1
+            if answer.status_code >= 500 or answer.status_code == 429:
+                counts["refused"] += 1
+
+
+def readers(http: str, n: int, seconds: float, out: Any) -> None:
+    """The readers' process: `n` clients for `seconds`; puts its counts in `out`."""
+    counts = {"requests": 0, "refused": 0}
+
+    async def main() -> None:
+        stop = time.monotonic() + seconds
+        await asyncio.gather(*(_reader(http, stop, counts, k) for k in range(n)))
+
+    asyncio.run(main())
+    out.put(counts)
+
+
+# ---- the phases ---------------------------------------------------------------------------------------
+
+
+async def phase(server: Serve, token: str, args: argparse.Namespace, reading: bool) -> dict[str, Any]:
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    crowd = context.Process(target=readers, args=(server.http, args.readers, args.seconds + 1.5, out))
+    if reading:
+        crowd.start()
+        await asyncio.sleep(1.0)  # the readers at full speed first
+    took = await player(f"{server.ws}/cyberstud-1", token, args.seconds, args.pace)
+    counts = {}
+    if reading:
+        counts = await asyncio.to_thread(out.get, True, 60)
+        await asyncio.to_thread(crowd.join, 30)
+    took.sort()
+    return {"readers": reading, "commands": len(took), "p50_ms": _ms(took, 0.5), "p99_ms": _ms(took, 0.99), **counts}
+
+
+async def run(server: Serve, args: argparse.Namespace) -> dict[str, Any]:
+    token = str(httpx.post(f"{server.http}/api/guest").json()["token"])
+    async with connect(f"{server.ws}/cyberstud-1", additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+        await ws.recv()
+        await ws.send(json.dumps({"v": 1, "id": 1, "type": "sit", "table": "cyberstud-1", "buy_in": 90_000}))
+        assert (await _answer(ws, 1))["ok"]
+    phases = []
+    for _ in range(args.rounds):
+        for reading in (False, True):
+            phases.append(await phase(server, token, args, reading))
+    alone = round(statistics.median(p["p99_ms"] for p in phases if not p["readers"]), 2)
+    read = round(statistics.median(p["p99_ms"] for p in phases if p["readers"]), 2)
+    return {"phases": phases, "p99_ms_alone": alone, "p99_ms_readers": read, "ratio": round(read / alone, 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=30_000, help="rows of the old table's record (default 30,000)")
+    parser.add_argument("--readers", type=int, default=20, help="readers of the public endpoints (default 20)")
+    parser.add_argument("--pace", type=float, default=20.0, help="the player's commands a second (default 20)")
+    parser.add_argument("--seconds", type=float, default=12.0, help="seconds of play a phase (default 12)")
+    parser.add_argument("--rounds", type=int, default=2, help="phases without and with readers, in turn (default 2)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cf-readers-") as tmp:
+        folder = Path(tmp)
+        database = str(folder / "casino.db")
+        start = time.monotonic()
+        rows = build_record(database, OLD, args.rows)
+        built = round(time.monotonic() - start, 1)
+        server = Serve(database, tables_file(folder, 2), folder / "serve.log")
+        try:
+            healthy([server], 2, seconds=300)
+            answer = httpx.get(f"{server.http}/api/progressive/{OLD}", timeout=60)
+            shape = {k: len(v) for k, v in answer.json().items() if isinstance(v, list)}
+            result = asyncio.run(run(server, args))
+        finally:
+            server.stop()
+    head = {"rows": rows, "built_seconds": built, "readers": args.readers, "endpoints": len(ENDPOINTS)}
+    print(json.dumps({**head, "history": shape, **result}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
