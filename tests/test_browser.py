@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +268,33 @@ def test_the_page_returns_to_its_seat_and_round_after_the_server_restarts(browse
             page.locator("#b-raise").click()
         settle_check(page, owner, seat, buy_in)
         page.context.close()
+
+
+def test_a_tab_closed_at_the_decision_finds_its_hand_on_return(browser: Browser, tmp_path: Path) -> None:
+    """Issue 42: a lost connection never decides a one-seat round. The tab is closed at the
+    decision, long past the grace period; the player comes back to the same cards and decides."""
+    with LiveServer(replace(browser_settings(str(tmp_path / "drop.db")), grace=0.3)) as live:
+        page = new_page(browser)
+        buy_in = sit(page, live, "atlantic-city")
+        owner, seat = seat_at(live, account_of(page))
+        page.locator("#spot-ante").click()
+        page.locator("#b-deal").click()
+        expect(page.locator("#cards svg.card")).to_have_count(5)
+        cards = [page.locator("#cards svg.card").nth(k).get_attribute("aria-label") for k in range(5)]
+        context = page.context
+        page.close()  # the tab is gone at the decision
+        deadline = time.monotonic() + 10
+        while owner.t.state.seats[seat].away is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # the grace period ran out: the seat is away
+        assert owner.t.state.seats[seat].away is not None and owner.t.undecided() == [seat]
+        back = context.new_page()
+        back.goto(f"{live.http}/play/atlantic-city")
+        expect(back.locator("#cards svg.card")).to_have_count(5)
+        assert [back.locator("#cards svg.card").nth(k).get_attribute("aria-label") for k in range(5)] == cards
+        back.locator("#b-raise").click()
+        settle_check(back, owner, seat, buy_in)
+        assert owner.t.state.seats[seat].auto is False
+        context.close()
 
 
 def test_the_page_checks_each_rounds_proof(server: LiveServer, browser: Browser) -> None:
