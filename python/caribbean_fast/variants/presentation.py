@@ -471,7 +471,7 @@ def connection_words(v: Variant) -> list[str]:
             "it is void and every bet of it returned"
             if t.unfinished == "void"
             else f"it is completed by the best strategy: it {words.does} or folds, never folding a hand that "
-            f"strategy would {words.bet}, and exchanges nothing"
+            f"strategy would {words.bet}" + (", and exchanges nothing" if v.exchanges else "")
         )
         return [
             "A lost connection never decides for you: a dealt round waits for you, your cards and bets as you "
