@@ -68,14 +68,14 @@ def test_a_fold_says_folded_and_holdem_says_call(monkeypatch: pytest.MonkeyPatch
     play(table, script)
 
 
-def test_other_seats_show_their_decisions_and_results(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_seats_show_that_they_decided_never_what(monkeypatch: pytest.MonkeyPatch) -> None:
     rig(monkeypatch, stacked_deck(["9c 9d 2h 5s Kc", "Ac Kd 9h Jc 8s", "3c 4d 8h Qd Ks"], "As Kh 8d 5c Qs"))
     table = new_table("network-24h", seats=3)
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
-        assert "[##] [##] [##] [##] [##]   raises" in app.screen_text()  # seat 1: A-K-J-9-8
-        assert "[##] [##] [##] [##] [##]   folds" in app.screen_text()
+        text = app.screen_text()  # seat 1 raised A-K-J-9-8, seat 2 folded: RULES.md, game 3, hides which
+        assert text.count("[##] [##] [##] [##] [##]   decided") == 2 and "raises" not in text and "folds" not in text
         await pilot.press("enter")  # type: ignore[attr-defined]
         text = app.screen_text()  # after the showdown too, nothing of the others' hands (RULES.md, game 3)
         assert "Seat 2  [##] [##] [##] [##] [##]   settled" in text
@@ -91,9 +91,11 @@ def test_a_void_round_is_said_to_be_void() -> None:
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
-        clock.advance(900)
+        clock.advance(86_400)  # a dealt round waits a day for its player, then Casino Hold'em voids it
         app.tick()
-        assert app.message == "time ran out: the round is void (idle session), every bet refunded"
+        assert app.message == (
+            "time ran out: the round is void (the round waited for its player past its limit), every bet refunded"
+        )
 
     play(table, script)
 
