@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from live_server import Client, LiveServer, books, settings
+from live_server import Client, LiveServer, books, recorded, settings
 
 from caribbean_fast.server.tables import TableSpec
 from caribbean_fast.variants import load_variant
@@ -44,16 +44,22 @@ def test_game_3_timers_deal_and_decide(tmp_path: Path) -> None:
     assert books(database) == (True, 1)
 
 
-def test_game_5_idle_session_voids_the_round(tmp_path: Path) -> None:
+def test_game_5_round_left_open_is_void_then_the_idle_session_ends(tmp_path: Path) -> None:
+    """The dealt round waits for its player past the idle time, then past its own limit it is void
+    and its bets refunded; the idle session then ends between rounds."""
     game5 = load_variant("casino-holdem")
-    quick = replace(game5, timing=replace(game5.timing, idle_seconds=1))
+    quick = replace(game5, timing=replace(game5.timing, idle_seconds=1, open_round_seconds=2))
     with LiveServer(settings(str(tmp_path / "casino.db"), tables=[TableSpec("g5-1", quick, 1)])) as server:
         c = Client(server.ws, server.guest())
         c.ok("sit", table="g5-1", buy_in=5_000)
         c.ok("ante", table="g5-1", amount=quick.limits[0].minimum)
         c.ok("deal", table="g5-1")
         closed = wait_for(c, "g5-1", lambda v: v["phase"] == "closed")
-        assert closed["balance"] == 5_000  # the dealt round void, the ante refunded
+        assert closed["balance"] == 5_000
+        events = recorded(server.settings.database, "g5-1")
+        dealt = next(e.time for e in events if e.kind == "dealing")
+        void = next(e for e in events if e.kind == "round_closed")
+        assert void.public["void"] and (void.time - dealt).total_seconds() >= 2  # at its limit, not the idle time
         assert c.ok("leave", table="g5-1") == {"returned": 5_000}
         c.close()
         database = server.settings.database
