@@ -162,7 +162,7 @@ def test_the_command_writes_a_toml_that_analyze_confirms(tmp_path: Path) -> None
 def test_explicit_bounds_below_the_next_hands_pay_are_cut_to_it() -> None:
     bounds = {"raise:royal-flush": (Fraction(101, 4), Fraction(801, 4))}
     lowest = tune("cyberstud", "97.44%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
-    assert lowest.chosen.values == (50,) and not lowest.below  # the straight flush pays 50: nothing lower
+    assert lowest.chosen.values == (Fraction(50),) and not lowest.below  # the straight flush pays 50: nothing lower
     result = tune("cyberstud", "97.441%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
     assert min(c.values[0] for c in (*result.below, *result.above)) >= 50  # the straight flush pays 50
 
