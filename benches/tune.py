@@ -1,6 +1,8 @@
 """The paytable designer's speed: one re-settle of counted tables against a full `analyze` of the
 same paytable with every cache cleared, as a ratio from the same run, for stud, hold'em and game 4;
-and a whole `tune` to a target over three entries.
+a whole `tune` to a target over three entries; and a 5-entry stud tune by today's proven search
+against the search of commit f859cf1 (a bisection along one line and the paytables around it),
+each run in turn in a fresh interpreter: the old one from that commit's tree in a temporary folder.
 
 Each full analysis runs in a fresh interpreter with an empty cache folder (nothing counted before);
 the re-settles run in this process once the counts are made, the median of several.
@@ -12,12 +14,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from caribbean_fast import analyze
@@ -31,6 +35,38 @@ GAMES = {
     "game 4": ("caribbean-poker", ["raise:royal-flush", "raise:straight-flush", "raise:four-of-a-kind"]),
 }
 RESETTLES = 7
+FIVE = (
+    "cyberstud",
+    ["raise:royal-flush", "raise:straight-flush", "raise:four-of-a-kind", "raise:full-house", "raise:flush"],
+)
+OLD_SEARCH = "f859cf1"  # the last commit with the line-and-neighbourhood search
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def five_entry_seconds(python_path: Path) -> tuple[float, int, str]:
+    """The 5-entry stud tune to half a point above the preset, timed in a fresh interpreter whose
+    package comes from `python_path` (the counted tables are cached alike for both)."""
+    name, adjust = FIVE
+    code = (
+        "import sys, time; from fractions import Fraction; import caribbean_fast as cf; "
+        "from caribbean_fast.analysis.tune import tune; "
+        f"t = cf.analyze({name!r}).rtp + Fraction(1, 200); s = time.perf_counter(); "
+        f"r = tune({name!r}, t, {adjust!r}); "
+        "print(time.perf_counter() - s, r.tries, r.chosen.rtp)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(python_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    seconds, tries, chosen = out.stdout.split()[-3:]
+    return float(seconds), int(tries), chosen
+
+
+def old_package(folder: Path) -> Path:
+    """The package as commit f859cf1 had it, with this tree's compiled core."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", OLD_SEARCH, "python"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    core = ROOT / "python" / "caribbean_fast" / "_core.abi3.so"
+    shutil.copy(core, folder / "python" / "caribbean_fast" / core.name)
+    return folder / "python"
 
 
 def full_analyze_seconds(name: str) -> float:
@@ -78,6 +114,20 @@ def main() -> None:
             "tune_s": round(whole, 2),
             "tune_tries": tries,
         }
+    with tempfile.TemporaryDirectory() as folder:
+        old = old_package(Path(folder))
+        new_s, new_tries, new_rtp = five_entry_seconds(ROOT / "python")
+        old_s, old_tries, old_rtp = five_entry_seconds(old)
+    out["five-entry stud tune"] = {
+        "variant": FIVE[0],
+        "proven_s": round(new_s, 2),
+        "proven_tries": new_tries,
+        "proven_rtp": new_rtp,
+        f"{OLD_SEARCH}_s": round(old_s, 2),
+        f"{OLD_SEARCH}_tries": old_tries,
+        f"{OLD_SEARCH}_rtp": old_rtp,
+        "ratio": round(old_s / new_s, 1),
+    }
     print(json.dumps(out))
 
 

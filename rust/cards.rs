@@ -73,7 +73,7 @@ impl fmt::Display for CardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CardError::BadId { position, id } => {
-                write!(f, "card id {id} at position {position} is not in 0..52")
+                write!(f, "card id {id} at position {position} is not in 0..51")
             }
             CardError::Repeated { card } => write!(f, "card {} appears twice", card_text(*card)),
             CardError::BadCount { count, min, max } => {

@@ -184,7 +184,7 @@ def test_ids_out_of_range_are_refused_in_every_dtype(dtype: np.dtype[np.integer]
         batch[30_000, 4] = value
         batch[45_000, 0] = value  # a later bad row, in another parallel task
         if dtype == np.uint8:
-            message = f"row 30000: card id {value} at position 4 is not in 0..52"
+            message = f"row 30000: card id {value} at position 4 is not in 0..51"
         else:
             message = rf"row 30000: card ids must be in 0\.\.51, got \[51, 47, 43, 39, {value}, 0, 5\]"
         with pytest.raises(InvalidCardsError, match=message):

@@ -15,7 +15,7 @@ from caribbean_fast import analyze
 from caribbean_fast.analysis.resettle import counted, rtp
 from caribbean_fast.analysis.tune import compare, payout_curve, tune
 from caribbean_fast.cli import main
-from caribbean_fast.errors import ArgumentError
+from caribbean_fast.errors import ArgumentError, ArgumentTypeError
 from caribbean_fast.variants import list_variants, load_variant
 from caribbean_fast.variants.toml_io import to_toml
 
@@ -42,8 +42,9 @@ def test_a_resettle_of_the_counted_tables_is_the_par_sheets_main_game(name: str)
 def test_a_tuned_paytable_written_as_toml_analyzes_to_the_same_return(name: str, tmp_path: Path) -> None:
     variant = load_variant(name)
     target = analyze(variant).rtp + Fraction(1, 200)  # half a point more than the preset returns
-    result = tune(variant, target, TUNED[name])
+    result = tune(variant, target, TUNED[name], most_settles=120)  # stud's is proven; the others' bounded
     chosen = result.chosen
+    assert result.proven or (result.bound is not None and target <= result.bound <= chosen.rtp)
     assert chosen.rtp >= target > max((c.rtp for c in result.below), default=Fraction(0))
     assert all(c.rtp >= chosen.rtp for c in result.above)
     path = tmp_path / f"{name}-tuned.toml"
@@ -123,7 +124,10 @@ def test_a_side_bets_tiers_are_solved_for_its_return_and_a_full_analysis_agrees(
 
 def test_the_progressives_prizes_are_solved_at_a_meter_with_its_break_even_point() -> None:
     meter = 20_000_00
-    result = tune("cyberstud", "105%", ["progressive:flush", "progressive:full-house"], meter=meter)
+    adjust = ["progressive:flush", "progressive:full-house"]
+    with pytest.raises(ArgumentError, match=r"the player the edge: it returns 10\d\.\d{4}% at its reset"):
+        tune("cyberstud", "105%", adjust, meter=meter)
+    result = tune("cyberstud", "105%", adjust, meter=meter, allow_player_edge=True)
     progressive = analyze(result.chosen.variant).progressive
     assert progressive is not None
     assert 1 + progressive.expected(meter) == result.chosen.rtp >= Fraction(105, 100)
@@ -157,8 +161,8 @@ def test_the_command_writes_a_toml_that_analyze_confirms(tmp_path: Path) -> None
 
 def test_explicit_bounds_below_the_next_hands_pay_are_cut_to_it() -> None:
     bounds = {"raise:royal-flush": (Fraction(101, 4), Fraction(801, 4))}
-    with pytest.raises(ArgumentError, match=r"reach 97\.4406% to"):  # the royal flush pays 50 at the least
-        tune("cyberstud", "97.44%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
+    lowest = tune("cyberstud", "97.44%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
+    assert lowest.chosen.values == (Fraction(50),) and not lowest.below  # the straight flush pays 50: nothing lower
     result = tune("cyberstud", "97.441%", ["raise:royal-flush"], step=Fraction(1, 2), bounds=bounds)
     assert min(c.values[0] for c in (*result.below, *result.above)) >= 50  # the straight flush pays 50
 
@@ -181,3 +185,104 @@ def test_hold_em_names_its_second_bet_call_in_entries_and_bounds() -> None:
 def test_a_step_that_cannot_be_paid_is_refused(adjust: list[str], step: Fraction, message: str) -> None:
     with pytest.raises(ArgumentError, match=message):
         tune("cyberstud", "105%" if "progressive" in adjust[0] else "97.5%", adjust, step=step)
+
+
+def _every_allowed(
+    name: str, adjust: list[str], lows: list[int], highs: list[int]
+) -> list[tuple[Fraction, tuple[int, ...]]]:
+    """The return of every paytable of a small grid, re-settled one by one: the search's oracle."""
+    import itertools
+
+    from caribbean_fast.analysis.tune import _with, parse_entry
+
+    variant = load_variant(name)
+    entries = [parse_entry(variant, a) for a in adjust]
+    counts, out = counted(variant), []
+    for ks in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs, strict=True))):
+        tried = _with(variant, entries, [Fraction(k) for k in ks])
+        pays = [v for _, v in sorted(tried.raise_paytable.items())]
+        if pays == sorted(pays):
+            out.append((rtp(counts.main(tried)[0]), ks))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "adjust", "lows", "highs"),
+    [
+        ("caribbean-poker", ["raise:flush", "raise:full-house"], [4, 5], [8, 12]),  # game 4: exchanges
+        ("cyberstud", ["raise:one-pair", "raise:two-pair"], [0, 1], [3, 4]),  # the best strategy changes
+    ],
+)
+def test_the_search_finds_what_every_paytable_tried_one_by_one_finds(
+    name: str, adjust: list[str], lows: list[int], highs: list[int]
+) -> None:
+    every = _every_allowed(name, adjust, lows, highs)
+    bounds = {a: (Fraction(lo), Fraction(hi)) for a, lo, hi in zip(adjust, lows, highs, strict=True)}
+    for target in sorted({r for r, _ in every})[1::3]:
+        result = tune(name, target, adjust, bounds=bounds, nearest=2, allow_player_edge=True)
+        at_or_above = sorted(r for r, _ in every if r >= target)
+        below = sorted((r for r, _ in every if r < target), reverse=True)
+        assert result.proven and result.chosen.rtp == at_or_above[0]
+        assert [c.rtp for c in result.above] == at_or_above[:2] and [c.rtp for c in result.below] == below[:2]
+
+
+def test_a_paytable_that_gives_the_player_the_edge_is_refused_unless_asked_for() -> None:
+    args = ("cyberstud", "90%", ["raise:one-pair", "raise:two-pair"])
+    bounds = {"raise:one-pair": (Fraction(2), Fraction(2))}  # a pair paid 2 to 1: the player ahead
+    with pytest.raises(ArgumentError, match=r"gives the player the edge.*allow_player_edge=True"):
+        tune(*args, bounds=bounds)
+    result = tune(*args, bounds=bounds, allow_player_edge=True)
+    assert result.chosen.main.expected_return > 0 and result.warnings[0].startswith("WARNING: the paytable chosen")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"step": "x"}, ArgumentTypeError, "step: a number"),
+        ({"step": True}, ArgumentTypeError, "step: a number"),
+        ({"bounds": [1, 2]}, ArgumentTypeError, "bounds: a dict"),
+        ({"bounds": {"raise:royal-flush": 5}}, ArgumentTypeError, "takes a pair"),
+        ({"std_range": "1..2"}, ArgumentTypeError, "std_range: a pair"),
+        ({"meter": -1}, ArgumentError, "meter: 0 to"),
+        ({"nearest": True}, ArgumentTypeError, "nearest: a whole number"),
+        ({"most_settles": 0}, ArgumentError, "most_settles: 1 to"),
+        ({"progress": 3}, ArgumentTypeError, "progress: a callable"),
+    ],
+)
+def test_every_argument_is_checked_with_the_packages_errors(
+    kwargs: dict[str, object], error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        tune("cyberstud", "97.5%", ["raise:royal-flush"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_search_reports_its_progress_to_the_grids_size() -> None:
+    calls: list[tuple[int, int]] = []
+    result = tune(
+        "cyberstud", "97.8%", ["raise:royal-flush", "raise:straight-flush"], progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls[0] == (0, result.grid_size) and calls[-1] == (result.grid_size, result.grid_size)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_the_payout_curve_bounds_its_points() -> None:
+    with pytest.raises(ArgumentError, match="points: 2 to 1,001"):
+        payout_curve("cyberstud", "raise:high-card", points=10**6)
+
+
+def test_the_command_checks_its_outputs_before_the_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tune", "cyberstud", "--target-rtp", "97.8%", "--adjust", "raise:royal-flush"]
+    assert main([*args, "--out", str(tmp_path / "missing" / "x.toml")]) == 2
+    assert main([*args, "--name", "bad name"]) == 2
+    err = capsys.readouterr().err
+    assert "out: the folder" in err and "name: 'bad name' is not a name" in err
+
+
+def test_hold_em_tables_say_call_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["tune", "casino-holdem", "--target-rtp", "95%", "--adjust", "aa-bonus:flush,aa-bonus:pair-of-aces"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "call rate" in out and "raise rate" not in out and "proven: the nearest allowed paytable" in out
+    rows = {what for what, _, _ in compare("casino-holdem", "casino-holdem")}
+    assert "call rate" in rows and "raise rate" not in rows

@@ -40,7 +40,7 @@ from .analysis.simulator import (
 from .analysis.strategy import StrategyTable
 from .bounds import MAX_BANKROLL, checked_number, checked_seed, checked_sessions, checked_threads
 from .errors import ArgumentError, ImpossibleOutcomeError
-from .progress import ProgressCallback
+from .progress import ProgressCallback, checked_progress
 from .settlement import settle
 from .variants import Variant, as_variant
 
@@ -117,7 +117,7 @@ def simulate(
     rounds) as a local run goes (see `progress.ProgressCallback`); nothing draws a progress bar
     unless the caller does. Ctrl-C stops a local run and returns the rounds finished, marked
     `partial`."""
-    variant = as_variant(variant)
+    variant, progress = as_variant(variant), checked_progress(progress)
     check_arguments(variant, rounds, seats, exchange)
     seed, threads = checked_seed(seed), checked_threads(threads)
     table = analyze(variant, strategy).table if isinstance(strategy, str) else strategy
@@ -233,7 +233,7 @@ def simulate_sessions(
     after each one (see `progress.ProgressCallback`)."""
     sessions, rounds = checked_sessions(sessions, rounds)  # before Rust allocates a result for each
     bankroll, seed = checked_number("bankroll", bankroll, MAX_BANKROLL), checked_seed(seed)
-    threads = checked_threads(threads)
+    threads, progress = checked_threads(threads), checked_progress(progress)
     variant = as_variant(variant)
     check_arguments(variant, 1, 1, exchange)
     sim = build_simulator(variant, analyze(variant, strategy).table, 1, exchange)

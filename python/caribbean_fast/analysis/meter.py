@@ -23,7 +23,7 @@ from .. import _core
 from ..bounds import MAX_METER_ROUNDS, checked_count, checked_seed
 from ..errors import ArgumentError
 from ..hands import HandClass
-from ..progress import ProgressCallback
+from ..progress import ProgressCallback, checked_progress
 from ..settlement import MeterDraw, draw_meter, settle
 from ..variants import Family, Progressive, Variant, as_variant
 from .categories import first_five_outcome
@@ -47,11 +47,12 @@ class MeterResult:
     hits: dict[HandClass, int]
     exact_per_meter: Fraction  # the exact return per stake per minor unit of meter
     exact_fixed: Fraction
+    partial: bool = False  # stopped by Ctrl-C: `rounds` are the rounds finished, not those asked
 
     @property
     def rtp(self) -> float:
-        """What the progressive returned per unit staked over the run."""
-        return (self.fixed_paid + self.meter_paid) / self.staked
+        """What the progressive returned per unit staked over the run (nan before any round)."""
+        return (self.fixed_paid + self.meter_paid) / self.staked if self.staked else float("nan")
 
     @property
     def exact_rtp_at_mean_meter(self) -> float:
@@ -90,8 +91,9 @@ def simulate_meter(
 ) -> MeterResult:
     """`rounds` rounds of `seats` seats all betting the progressive, the meter starting at its
     reset. `progress`: called with (rounds done, rounds) before the first chunk of rounds and
-    after each one (see `progress.ProgressCallback`)."""
-    variant = as_variant(variant)
+    after each one (see `progress.ProgressCallback`). Ctrl-C stops the run and returns the chunks
+    of rounds finished, marked `partial`."""
+    variant, progress = as_variant(variant), checked_progress(progress)
     p = variant.progressive
     if p is None or variant.family is not Family.STUD:
         raise ArgumentError(f"{variant.name} has no progressive meter")
@@ -103,26 +105,21 @@ def simulate_meter(
     classes, hands = _classes(variant)
     probabilities = np.array(hands, dtype=np.float64) / sum(hands)
     fixed, shares = _pays(variant, classes)
-    meter_classes = [i for i, share in enumerate(shares) if share > 0]
     rng = np.random.default_rng(seed)
-    meter, last_round, totals = p.reset, 0, {"fixed": 0, "meter": 0, "top_up": 0}
-    hits = np.zeros(len(classes), dtype=np.int64)
-    found: list[int] = []
+    run = _Run(p.reset, 0, {"fixed": 0, "meter": 0, "top_up": 0}, np.zeros(len(classes), dtype=np.int64), ())
     if progress is not None:
         progress(0, rounds)
-    for start in range(0, rounds, _CHUNK):
-        n = min(_CHUNK, rounds - start)
-        drawn = rng.choice(len(classes), size=(n, seats), p=probabilities)
-        counts = np.bincount(drawn.ravel(), minlength=len(classes))
-        hits += counts
-        totals["fixed"] += int(np.dot(counts, fixed))
-        for r in np.unique(np.flatnonzero(np.isin(drawn, meter_classes)) // seats):
-            meter += p.contribution * seats * (start + int(r) + 1 - last_round)
-            last_round = start + int(r) + 1
-            meter = _pay_round(p, drawn[r], shares, meter, totals, found)
-        if progress is not None:
-            progress(start + n, rounds)
-    meter += p.contribution * seats * (rounds - last_round)
+    partial = False
+    try:
+        for start in range(0, rounds, _CHUNK):
+            drawn = rng.choice(len(classes), size=(min(_CHUNK, rounds - start), seats), p=probabilities)
+            run = _played(run, p, drawn, start, fixed, shares)  # one assignment: a chunk counts whole or not
+            if progress is not None:
+                progress(run.rounds, rounds)
+    except KeyboardInterrupt:
+        partial = True
+    rounds, totals, found = run.rounds, run.totals, run.found
+    meter = run.meter + p.contribution * seats * (rounds - run.last_round)
     per_meter, fixed_net = _exact(hands, fixed, shares, p.stake)
     return MeterResult(
         variant=variant,
@@ -134,10 +131,40 @@ def simulate_meter(
         house_top_ups=totals["top_up"],
         final_meter=meter,
         mean_meter_at_hits=float(np.mean(found)) if found else float(p.reset),
-        hits=dict(zip(classes, hits.tolist(), strict=True)),
+        hits=dict(zip(classes, run.hits.tolist(), strict=True)),
         exact_per_meter=per_meter,
         exact_fixed=fixed_net,
+        partial=partial,
     )
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The meter run after its finished chunks (what Ctrl-C keeps)."""
+
+    meter: int
+    last_round: int  # the round the meter last grew to
+    totals: dict[str, int]
+    hits: npt.NDArray[np.int64]
+    found: tuple[int, ...]  # the meter each meter prize found
+    rounds: int = 0
+
+
+def _played(
+    run: _Run, p: Progressive, drawn: npt.NDArray[np.int64], start: int, fixed: list[int], shares: list[Fraction]
+) -> _Run:
+    """The run after one more chunk of rounds (`drawn`: each round's seats' classes), built on
+    copies so that an interrupted chunk changes nothing."""
+    seats = drawn.shape[1]
+    counts = np.bincount(drawn.ravel(), minlength=len(shares))
+    meter, last_round, totals, found = run.meter, run.last_round, dict(run.totals), list(run.found)
+    totals["fixed"] += int(np.dot(counts, fixed))
+    meter_classes = [i for i, share in enumerate(shares) if share > 0]
+    for r in np.unique(np.flatnonzero(np.isin(drawn, meter_classes)) // seats):
+        meter += p.contribution * seats * (start + int(r) + 1 - last_round)
+        last_round = start + int(r) + 1
+        meter = _pay_round(p, drawn[r], shares, meter, totals, found)
+    return _Run(meter, last_round, totals, run.hits + counts, tuple(found), start + len(drawn))
 
 
 def _pay_round(

@@ -14,6 +14,7 @@ below 2^53, so they are exact (the same argument as `stud._count_table`'s).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -63,15 +64,21 @@ class Counted:
 
     def main(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
         """The best strategy's main game under the variant's payouts, and where it raises."""
-        if self.family is Family.HOLDEM:
-            return self._holdem(variant)
-        return self._stud(variant)
+        main, raises, _ = self.decided(variant)
+        return main, raises
 
-    def _stud(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_]]:
+    def decided(self, variant: Variant) -> tuple[MainGame, npt.NDArray[np.bool_], bytes]:
+        """As `main`, with a digest of every decision the best strategy takes (where it raises,
+        and game 4's exchanges): two paytables with the same digest are played alike."""
+        if self.family is Family.HOLDEM:
+            main, calls = self._holdem(variant)
+            return main, calls, hashlib.blake2b(np.packbits(calls).tobytes()).digest()
         raise_value, fold_value, scale = self.stud_values(variant)
         raises = raise_value >= fold_value
         plan = self.exchange_plan(variant, raise_value, fold_value, scale)
-        return settle_count_table(variant, self.stud_table(variant, raises, plan)), raises
+        key = np.packbits(raises).tobytes() + (b"" if plan is None else plan.exchange_from.tobytes())
+        main = settle_count_table(variant, self.stud_table(variant, raises, plan))
+        return main, raises, hashlib.blake2b(key).digest()
 
     def stud_values(self, variant: Variant) -> tuple[npt.NDArray[np.int64], int, int]:
         """Stud: each row's net of raising summed over the dealer's hidden hands, the same of

@@ -305,6 +305,8 @@ def check_arguments(variant: Variant, rounds: int, seats: int, exchange: str) ->
     """Refuses, before any work, what the simulator cannot play as written."""
     checked_count("rounds", rounds, MAX_ROUNDS)
     most = variant.seats if variant.family is Family.STUD else 1
+    if isinstance(seats, bool) or not isinstance(seats, int):  # True is no seat count
+        raise ArgumentError(f"seats: a whole number of seats, not {type(seats).__name__} {seats!r}")
     if not 1 <= seats <= most:
         raise ArgumentError(f"seats: {variant.name} seats 1 to {most}, not {seats}")
     if seats > MAX_SEATS:

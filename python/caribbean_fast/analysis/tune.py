@@ -2,30 +2,31 @@
 target, exactly, under the best strategy for each try (`resettle`: a try re-settles counts
 already made).
 
-The return never falls when a payout rises (the player may keep the old strategy), so the
-search moves every named entry together along one line, from its lowest allowed value to its
-highest, finds where the line crosses the target by bisection, and then tries every paytable
-within a few steps of the crossing: those are the candidates on either side of the target. Each
-candidate keeps the constraints: pays never fall as hands rise (ties allowed), values are whole
-multiples of the step, and each entry stays within its bounds.
+The chosen paytable is the nearest allowed one at or above the target, proven so over the whole
+allowed grid by `tune_search` (branch and bound with exact bounds; the return does not always rise
+with a pay). The allowed paytables: pays never fall as hands rise (ties allowed), values are whole
+multiples of the step, and each entry stays within its bounds. Where the grid is too large to
+prove within the budget of re-settles, the result says so and bounds how near the nearest may be.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..hands import HandClass
+from ..progress import ProgressCallback, checked_progress
 from ..variants import Family, SideBet, Variant, as_variant
 from ..variants.presentation import bet_words
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
+from .tune_search import Grid, Point, SearchResult, search
 
 __all__ = [
     "Candidate",
@@ -39,8 +40,10 @@ __all__ = [
     "tune",
 ]
 
-NEIGHBOURHOOD = 2  # steps either side of the crossing tried for each entry
-MOST_TRIES = 4096  # candidates tried around the crossing at most (in order: the last entry varies fastest)
+MOST_SETTLES = 400  # the search's budget: paytables re-settled at most before it stops unproven
+MOST_NEAREST = 100  # candidates listed either side of the target at most
+STD_POOL = 50  # the nearest paytables above the target among which a standard deviation range chooses
+MOST_CURVE_POINTS = 1001
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,7 @@ class Candidate:
     variant: Variant
     main: MainGame  # the main game's figures under the best strategy
     rtp: Fraction  # the return the target reads: the main game's, the side bet's, or the progressive's
+    decisions: bytes = b""  # a digest of how the best strategy plays it (`Counted.decided`)
 
     @property
     def house_edge(self) -> Fraction:
@@ -140,6 +144,7 @@ class Candidate:
 
     @property
     def raise_rate(self) -> Fraction:
+        """How often the seat raises (calls, in hold'em and game 4)."""
         return self.main.p_raise
 
     @property
@@ -150,7 +155,10 @@ class Candidate:
 @dataclass(frozen=True)
 class TuneResult:
     """The chosen paytable (the nearest at or above the target, within the standard deviation's
-    range when one is asked), and the nearest candidates below and above the target."""
+    range when one is asked), and the nearest candidates below and above the target. `proven`:
+    the whole allowed grid (`grid_size` paytables) was searched; otherwise no allowed paytable not
+    seen returns from the target to `bound`. `warnings`: what the designer should know (a paytable
+    that gives the player the edge)."""
 
     entries: tuple[Entry, ...]
     target: Fraction
@@ -159,6 +167,10 @@ class TuneResult:
     above: tuple[Candidate, ...]
     tries: int
     note: str = ""
+    proven: bool = True
+    bound: Fraction | None = None
+    grid_size: int = 0
+    warnings: tuple[str, ...] = ()
 
 
 def tune(
@@ -166,22 +178,31 @@ def tune(
     target_rtp: Fraction | float | str,
     adjust: Sequence[str],
     *,
-    step: Fraction = Fraction(1),
-    bounds: dict[str, tuple[Fraction, Fraction]] | None = None,
+    step: Fraction | int | str = Fraction(1),
+    bounds: Mapping[str, tuple[Fraction | int | str, Fraction | int | str]] | None = None,
     std_range: tuple[float, float] | None = None,
     nearest: int = 3,
     meter: int | None = None,
+    allow_player_edge: bool = False,
+    most_settles: int = MOST_SETTLES,
+    progress: ProgressCallback | None = None,
 ) -> TuneResult:
     """The values of the `adjust` entries (`bet:hand`, e.g. `raise:royal-flush`) that meet
-    `target_rtp` (0.985, "0.985" or "98.5%") under the best strategy; the variant may be a preset
-    name or a TOML path. `step` is a payout's unit, `bounds` each entry's lowest and highest pay,
-    `std_range` a range for the standard deviation (antes), `nearest` how many candidates to list
-    either side of the target. A side bet's tiers (`aa-bonus:flush`) are solved for the side
-    bet's return under the main game's best strategy; the progressive's fixed prizes
+    `target_rtp` (0.985, "0.985" or "98.5%") under the best strategy: the nearest allowed paytable
+    at or above it, proven over every allowed paytable (see `TuneResult.proven`). The variant may
+    be a preset name or a TOML path. `step` is a payout's unit, `bounds` each entry's lowest and
+    highest pay, `std_range` a range for the standard deviation (antes), `nearest` how many
+    candidates to list either side of the target. A side bet's tiers (`aa-bonus:flush`) are solved
+    for the side bet's return under the main game's best strategy; the progressive's fixed prizes
     (`progressive:flush`, in stakes of the progressive bet) for its return at `meter` (minor
-    units; default the reset)."""
-    variant, target_rtp = as_variant(variant), parse_target(target_rtp)
-    entries = tuple(parse_entry(variant, text) for text in adjust)
+    units; default the reset). A paytable that gives the player the edge (the main game under best
+    play, a side bet, or the progressive at its reset) is refused unless `allow_player_edge`, and
+    warned of then. `most_settles`: the search's budget of paytables re-settled. `progress`: called
+    with (paytables of the grid settled or ruled out, paytables of the grid)."""
+    variant, target_rtp, progress = as_variant(variant), parse_target(target_rtp), checked_progress(progress)
+    if isinstance(adjust, str) or not isinstance(adjust, Sequence):
+        raise ArgumentTypeError(f"adjust: a list of entries such as ['raise:royal-flush'], not {adjust!r:.60}")
+    entries = tuple(parse_entry(variant, _text("adjust", text)) for text in adjust)
     if not entries or len(set(entries)) != len(entries):
         raise ArgumentError("adjust: name one or more different entries, e.g. raise:royal-flush,raise:straight-flush")
     kinds = {e.kind for e in entries}
@@ -191,9 +212,15 @@ def tune(
             f"progressive), not {', '.join(sorted(kinds))}"
         )
     (kind,) = kinds
+    step = _fraction("step", step)
     if step <= 0:
         raise ArgumentError(f"step: must be positive, not {step}")
-    ranges = _ranges(variant, entries, step, bounds or {})
+    std_range, nearest = _checked_std(std_range), _checked_whole("nearest", nearest, 1, MOST_NEAREST)
+    meter = None if meter is None else _checked_whole("meter", meter, 0, 10**15)
+    most_settles = _checked_whole("most_settles", most_settles, 1, 10**7)
+    if not isinstance(allow_player_edge, bool):
+        raise ArgumentTypeError(f"allow_player_edge: True or False, not {allow_player_edge!r:.60}")
+    ranges = _ranges(variant, entries, step, _checked_bounds(bounds))
     counts = counted(variant)
     measure = _measure(counts, kind, meter)
     tries: dict[tuple[Fraction, ...], Candidate] = {}
@@ -204,24 +231,152 @@ def tune(
             tries[values] = Candidate(values, tried, *measure(tried))
         return tries[values]
 
-    low, high = at(tuple(lo for lo, _ in ranges)), at(tuple(hi for _, hi in ranges))
-    if not low.rtp <= target_rtp <= high.rtp:
-        raise ArgumentError(
-            f"target: {_pct(target_rtp)} is out of reach of these entries; they reach "
-            f"{_pct(low.rtp)} to {_pct(high.rtp)} within their bounds"
-        )
-    base = tuple(
-        min(max(_ceil_to(e.value(variant), step), lo), hi) for e, (lo, hi) in zip(entries, ranges, strict=True)
+    def point(ks: tuple[int, ...]) -> Point:
+        c = at(tuple(k * step for k in ks))
+        if kind == "main":
+            return Point(c.rtp, c.main.expected_return, c.main.average_wager, c.decisions)
+        return Point(c.rtp, c.rtp - 1, Fraction(1), c.decisions)
+
+    grid, spans = _grid(variant, entries, ranges, step), zip(entries, ranges, strict=True)
+    found = search(
+        grid,
+        target_rtp,
+        max(nearest, STD_POOL) if std_range else nearest,
+        point,
+        wager_span=_wager_span(variant) if kind == "main" and variant.exchanges else None,
+        every_corner=kind == "main" and variant.exchanges is not None,
+        most_settles=most_settles,
+        settles=lambda: len(tries),
+        start=tuple(int(min(max(_ceil_to(e.value(variant), step), lo), hi) / step) for e, (lo, hi) in spans),
+        progress=progress,
     )
-    crossing = _bisect(at, base, ranges, step, target_rtp)
-    for values in _around(crossing, ranges, step):
-        if _rising(variant, entries, values):
-            at(values)
-    for values in _around(crossing, ranges, step, 1):  # each entry alone to the target, the others near
-        for k in range(len(entries)):
-            _cross_alone(at, lambda v: _rising(variant, entries, v), values, k, ranges[k], step, target_rtp)
-    allowed = [c for c in tries.values() if _rising(variant, entries, c.values)]  # the line's corners may not be
-    return _choose(entries, target_rtp, allowed, std_range, nearest, len(tries))
+    below, above = (_candidates(found_side, step, at) for found_side in (found.below, found.above))
+    if not above:
+        _out_of_reach(target_rtp, found, at(tuple(lo for lo, _ in ranges)), at(tuple(hi for _, hi in ranges)))
+    result = _choose(entries, target_rtp, below, above, std_range, nearest, len(tries))
+    result = replace(result, proven=found.proven, bound=found.bound, grid_size=grid.size)
+    assert all(_rising(variant, entries, c.values) for c in (*result.below, *result.above))
+    return _edge_checked(result, kind, counts, allow_player_edge)
+
+
+def _candidates(
+    side: Sequence[tuple[Fraction, tuple[int, ...]]], step: Fraction, at: Callable[[tuple[Fraction, ...]], Candidate]
+) -> list[Candidate]:
+    """The paytables the search found, each re-settled: its return must be the one the search
+    worked out in integers (a check of the search on every paytable it gives)."""
+    out = []
+    for value, ks in side:
+        c = at(tuple(k * step for k in ks))
+        assert c.rtp == value, (ks, c.rtp, value)
+        out.append(c)
+    return out
+
+
+def _out_of_reach(target: Fraction, found: SearchResult, low: Candidate, high: Candidate) -> None:
+    nearest = f"; the nearest below returns {_pct(found.below[0][0])}" if found.below else ""
+    unproven = "" if found.proven else " (within the search's budget)"
+    raise ArgumentError(
+        f"target: {_pct(target)} is out of reach of these entries{unproven}: they reach {_pct(low.rtp)} to "
+        f"{_pct(high.rtp)} at their lowest and highest pays{nearest}"
+    )
+
+
+def _edge_checked(result: TuneResult, kind: str, counts: Counted, allow: bool) -> TuneResult:
+    """Refuses a chosen paytable that gives the player the edge, unless allowed; warns of it then."""
+    c = result.chosen
+    if kind == "main":
+        edge = c.main.expected_return > 0
+        figure = f"returns {_pct(c.rtp)}, a house edge of {_pct(-c.main.expected_return)} per ante"
+    elif kind == "progressive":
+        _, raises = counts.main(c.variant)
+        at_reset = counts.progressive(c.variant, raises)
+        edge = at_reset.expected(at_reset.reset) > 0
+        figure = f"returns {_pct(1 + at_reset.expected(at_reset.reset))} at its reset"
+    else:
+        edge, figure = c.rtp > 1, f"returns {_pct(c.rtp)}"
+    if not edge:
+        return result
+    words = f"the paytable chosen gives the player the edge: it {figure} under the best strategy"
+    if not allow:
+        raise ArgumentError(f"target: {words}; pass allow_player_edge=True (--allow-player-edge) to accept it")
+    return replace(result, warnings=(*result.warnings, f"WARNING: {words}"))
+
+
+def _wager_span(variant: Variant) -> tuple[Fraction, Fraction]:
+    """The least and most a round stakes, in antes: the ante alone, or the raise and every exchange's fee."""
+    x = variant.exchanges
+    fees = Fraction(x.fee_antes) * x.most_per_round if x is not None else Fraction(0)
+    return Fraction(1), 1 + Fraction(variant.raise_multiple) + fees
+
+
+def _grid(
+    variant: Variant, entries: Sequence[Entry], ranges: Sequence[tuple[Fraction, Fraction]], step: Fraction
+) -> Grid:
+    """The allowed paytables in steps: each entry's range, and a lower hand's pay never above a
+    higher one's in the same table (the hands around them that stay are in the ranges)."""
+    order = sorted(range(len(entries)), key=lambda i: (entries[i].part, _rank(entries[i])))
+    pairs = tuple(
+        (i, j)
+        for i, j in itertools.permutations(range(len(entries)), 2)
+        if entries[i].part == entries[j].part and _rank(entries[i]) < _rank(entries[j]) and _rises(variant, entries[i])
+    )
+    lows = tuple(int(lo / step) for lo, _ in ranges)
+    highs = tuple(int(hi / step) for _, hi in ranges)
+    return Grid(lows, highs, pairs, tuple(order))
+
+
+def _rises(variant: Variant, entry: Entry) -> bool:
+    """Whether the entry's pay is one that must rise with the hands (a meter share is not)."""
+    return all(rises for r, _, rises in _pays(variant, entry) if r == _rank(entry))
+
+
+def _text(what: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{what}: entries are text such as 'raise:royal-flush', not {value!r:.60}")
+    return value
+
+
+def _fraction(what: str, value: object) -> Fraction:
+    """A pay or a step: a Fraction, a whole number, a finite float, or text such as '1/2' or '2.5'."""
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
+            raise TypeError
+        number = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ArgumentTypeError(f"{what}: a number such as 1, '1/2' or Fraction(1, 2), not {value!r:.60}") from None
+    return number
+
+
+def _checked_whole(what: str, value: object, least: int, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(f"{what}: a whole number, not {value!r:.60}")
+    if not least <= value <= most:
+        raise ArgumentError(f"{what}: {least:,} to {most:,}, not {value:,}")
+    return value
+
+
+def _checked_std(value: object) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ArgumentTypeError(f"std_range: a pair (low, high) of standard deviations, not {value!r:.60}")
+    low, high = (float(_fraction("std_range", v)) for v in value)
+    if not 0 <= low <= high:
+        raise ArgumentError(f"std_range: low from 0 and at most high, not {low}..{high}")
+    return low, high
+
+
+def _checked_bounds(value: object) -> dict[str, tuple[Fraction, Fraction]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"bounds: a dict of entry to (low, high), not {value!r:.60}")
+    out = {}
+    for name, span in value.items():
+        if not isinstance(span, (tuple, list)) or len(span) != 2:
+            raise ArgumentTypeError(f"bounds: {name!r} takes a pair (low, high), not {span!r:.60}")
+        out[_text("bounds", name)] = (_fraction(f"bounds {name}", span[0]), _fraction(f"bounds {name}", span[1]))
+    return out
 
 
 def parse_target(value: Fraction | float | str) -> Fraction:
@@ -241,17 +396,17 @@ def parse_target(value: Fraction | float | str) -> Fraction:
     return target
 
 
-def _measure(counts: Counted, kind: str, meter: int | None) -> Callable[[Variant], tuple[MainGame, Fraction]]:
-    """A try's main game and the return the target reads."""
+def _measure(counts: Counted, kind: str, meter: int | None) -> Callable[[Variant], tuple[MainGame, Fraction, bytes]]:
+    """A try's main game, the return the target reads, and how the best strategy plays it."""
 
-    def measure(variant: Variant) -> tuple[MainGame, Fraction]:
-        main, raises = counts.main(variant)
+    def measure(variant: Variant) -> tuple[MainGame, Fraction, bytes]:
+        main, raises, decisions = counts.decided(variant)
         if kind == "main":
-            return main, rtp(main)
+            return main, rtp(main), decisions
         if kind == "progressive":
             p = counts.progressive(variant, raises)
-            return main, 1 + p.expected(p.reset if meter is None else meter)
-        return main, 1 + counts.side_bet(variant, kind, raises)
+            return main, 1 + p.expected(p.reset if meter is None else meter), decisions
+        return main, 1 + counts.side_bet(variant, kind, raises), decisions
 
     return measure
 
@@ -369,79 +524,6 @@ def _ceil_to(value: Fraction, step: Fraction) -> Fraction:
     return Fraction(math.ceil(value / step)) * step
 
 
-def _line(
-    base: Sequence[Fraction], ranges: Sequence[tuple[Fraction, Fraction]], step: Fraction, t: Fraction
-) -> tuple[Fraction, ...]:
-    """Every entry the share `t` of the way from its present value (`base`) to its highest value
-    (t from 0 to 1), or to its lowest (t from 0 to -1), on the step: the search stays near the
-    paytable the designer started from."""
-    return tuple(
-        Fraction(math.floor((b + t * ((hi if t > 0 else b) - (b if t > 0 else lo))) / step)) * step
-        for b, (lo, hi) in zip(base, ranges, strict=True)
-    )
-
-
-def _bisect(
-    at: Callable[[tuple[Fraction, ...]], Candidate],
-    base: Sequence[Fraction],
-    ranges: Sequence[tuple[Fraction, Fraction]],
-    step: Fraction,
-    target: Fraction,
-) -> tuple[Fraction, ...]:
-    """Where the line through the present values crosses the target (to a step)."""
-    lo, hi = Fraction(-1), Fraction(1)
-    finest = min((step / (b - a) for a, b in ranges if b > a), default=Fraction(1))
-    while hi - lo > finest / 2:
-        mid = (lo + hi) / 2
-        if at(_line(base, ranges, step, mid)).rtp < target:
-            lo = mid
-        else:
-            hi = mid
-    return _line(base, ranges, step, hi)
-
-
-def _around(
-    centre: Sequence[Fraction], ranges: Sequence[tuple[Fraction, Fraction]], step: Fraction, steps: int = NEIGHBOURHOOD
-) -> list[tuple[Fraction, ...]]:
-    """The paytables within `steps` steps of the crossing in every entry, within bounds."""
-    axes = [
-        [c + k * step for k in range(-steps, steps + 1) if lo <= c + k * step <= hi]
-        for c, (lo, hi) in zip(centre, ranges, strict=True)
-    ]
-    return list(itertools.islice(itertools.product(*axes), MOST_TRIES))
-
-
-def _cross_alone(
-    at: Callable[[tuple[Fraction, ...]], Candidate],
-    allowed: Callable[[tuple[Fraction, ...]], bool],
-    values: tuple[Fraction, ...],
-    k: int,
-    span: tuple[Fraction, Fraction],
-    step: Fraction,
-    target: Fraction,
-) -> None:
-    """Tries the two values of entry `k` alone that bracket the target, the others as `values`
-    (where one coarse entry moves the return in big steps, another alone may land between)."""
-    lo, hi = int(span[0] / step), int(span[1] / step)
-
-    def moved(n: int) -> tuple[Fraction, ...]:
-        return (*values[:k], n * step, *values[k + 1 :])
-
-    if at(moved(lo)).rtp >= target or at(moved(hi)).rtp < target:
-        return
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if allowed(moved(mid)) and at(moved(mid)).rtp < target:
-            lo = mid
-        elif allowed(moved(mid)):
-            hi = mid
-        else:
-            return  # pays that would fall as hands rise: this line leaves the allowed paytables
-    for n in (lo, hi):
-        if allowed(moved(n)):
-            at(moved(n))
-
-
 def _rising(variant: Variant, entries: Sequence[Entry], values: Sequence[Fraction]) -> bool:
     """Pays never fall as hands rise, in every table an entry changes (ties allowed)."""
     changed = _with(variant, entries, values)
@@ -455,31 +537,25 @@ def _rising(variant: Variant, entries: Sequence[Entry], values: Sequence[Fractio
 def _choose(
     entries: tuple[Entry, ...],
     target: Fraction,
-    tried: list[Candidate],
+    below: list[Candidate],
+    above: list[Candidate],
     std_range: tuple[float, float] | None,
     nearest: int,
     tries: int,
 ) -> TuneResult:
-    note = ""
-    pool = tried
+    """The nearest at or above the target (within the standard deviation's range, when one is
+    asked and one of the nearest `STD_POOL` above meets it)."""
+    note, pool = "", above
     if std_range is not None:
-        within = [c for c in tried if std_range[0] <= c.std_dev <= std_range[1]]
+        within = [c for c in above if std_range[0] <= c.std_dev <= std_range[1]]
         if within:
             pool = within
         else:
             note = (
-                f"no paytable tried has a standard deviation from {std_range[0]} to {std_range[1]} antes; "
-                "these are the nearest to the target return"
+                f"none of the {len(above)} nearest paytables at or above the target has a standard deviation "
+                f"from {std_range[0]} to {std_range[1]} antes; these are the nearest to the target return"
             )
-    if not pool:
-        raise ArgumentError(
-            "adjust: no paytable within the bounds keeps pays rising with the hands; widen the bounds "
-            "or adjust the entries next to these"
-        )
-    below = sorted((c for c in pool if c.rtp < target), key=lambda c: target - c.rtp)[: max(nearest, 1)]
-    above = sorted((c for c in pool if c.rtp >= target), key=lambda c: c.rtp - target)[: max(nearest, 1)]
-    chosen = above[0] if above else below[0]
-    return TuneResult(entries, target, chosen, tuple(below), tuple(above), tries, note)
+    return TuneResult(entries, target, pool[0], tuple(below[:nearest]), tuple(pool[:nearest]), tries, note)
 
 
 def _pct(value: Fraction) -> str:
@@ -502,8 +578,8 @@ def payout_curve(variant: Variant | str | Path, adjust: str, points: int = 41) -
     best strategy changes marked."""
     variant = as_variant(variant)
     entry = parse_entry(variant, adjust)
-    if not isinstance(points, int) or points < 2:
-        raise ArgumentError(f"points: at least 2, not {points!r}")
+    if isinstance(points, bool) or not isinstance(points, int) or not 2 <= points <= MOST_CURVE_POINTS:
+        raise ArgumentError(f"points: 2 to {MOST_CURVE_POINTS:,}, not {points!r:.60}")
     if entry.kind != "main":
         raise ArgumentError(f"adjust: {adjust!r} is not a main paytable entry (bet:hand)")
     (lo, hi), counts = _default_bounds(variant, [entry], entry), counted(variant)
@@ -531,7 +607,8 @@ def compare(first: Variant | str | Path, second: Variant | str | Path) -> list[t
         ta, tb = (dict((t.spec, v) for t, v in _tiers(v, side)) for v in (a, b))
         for spec in sorted(set(ta) | set(tb)):
             rows.append((f"{side}: {spec}", _pay(ta.get(spec)), _pay(tb.get(spec))))
-    figures = [_figures(v) for v in (a, b)]
+    bets = {bet_words(v).bet for v in (a, b)}
+    figures = [_figures(v, " or ".join(sorted(bets))) for v in (a, b)]
     rows += [(name, figures[0][name], figures[1][name]) for name in figures[0]]
     return rows
 
@@ -544,13 +621,13 @@ def _pay(value: Fraction | None) -> str:
     return "-" if value is None else f"{value} to 1"
 
 
-def _figures(variant: Variant) -> dict[str, str]:
+def _figures(variant: Variant, bet: str) -> dict[str, str]:
     main, _ = counted(variant).main(variant)
     return {
         "return to player": f"{float(rtp(main)):.4%}",
         "house edge (per ante)": f"{float(-main.expected_return):.4%}",
         "element of risk": f"{float(-main.expected_return / main.average_wager):.4%}",
         "standard deviation (antes)": f"{math.sqrt(main.variance):.4f}",
-        "raise rate": f"{float(main.p_raise):.2%}",
+        f"{bet} rate": f"{float(main.p_raise):.2%}",
         "hit frequency": f"{float(main.frequencies[0]):.2%}",
     }

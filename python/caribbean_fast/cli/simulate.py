@@ -122,6 +122,7 @@ def run_meter(args: argparse.Namespace, variant: Variant) -> int:
     hits = {c.name.lower(): n for c, n in r.hits.items() if c in prizes}
     figures = {
         "rounds": r.rounds,
+        "partial": r.partial,
         "seats": r.seats,
         "rtp": r.rtp,
         "exact_rtp_at_mean_meter": r.exact_rtp_at_mean_meter,
@@ -135,7 +136,8 @@ def run_meter(args: argparse.Namespace, variant: Variant) -> int:
     if args.format == "json":
         print(json.dumps(figures, indent=2))
         return 0
-    table = Table(title=f"{variant.title}: the progressive meter over {r.rounds:,} rounds x {r.seats} seat(s)")
+    stopped = " (PARTIAL: interrupted)" if r.partial else ""
+    table = Table(title=f"{variant.title}: the progressive meter over {r.rounds:,} rounds x {r.seats} seat(s){stopped}")
     table.add_column("figure", style="bold")
     table.add_column("value")
     table.add_row(

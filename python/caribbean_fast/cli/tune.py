@@ -13,10 +13,12 @@ from rich.table import Table
 
 from ..analysis.cache import cache_dir
 from ..analysis.resettle import counted
-from ..analysis.tune import Candidate, TuneResult, compare, parse_target, tune
+from ..analysis.tune import MOST_SETTLES, Candidate, TuneResult, compare, parse_target, tune
 from ..errors import ArgumentError
-from ..variants import load_variant
+from ..variants import Variant, load_variant
+from ..variants.presentation import bet_words
 from ..variants.toml_io import parse_money, to_toml
+from .progress import progress_bar
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,6 +42,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     t.add_argument("--name", help="the tuned variant's name (default: NAME-tuned)")
     t.add_argument("--out", type=Path, help="write the chosen paytable as a variant TOML file here")
     t.add_argument("--meter", help="the progressive's meter its prizes are solved at (default: the reset)")
+    t.add_argument(
+        "--allow-player-edge",
+        action="store_true",
+        help="accept a paytable that gives the player the edge (refused by default; warned of always)",
+    )
+    t.add_argument(
+        "--most-settles",
+        type=int,
+        default=MOST_SETTLES,
+        help=f"the search's budget of paytables re-settled (default {MOST_SETTLES}); past it the answer says unproven",
+    )
     t.set_defaults(run=run_tune)
     c = commands.add_parser("compare", help="two paytables side by side, with their exact figures")
     c.add_argument("first", metavar="NAME_OR_PATH")
@@ -64,26 +77,46 @@ def _range(text: str, what: str) -> tuple[Fraction, Fraction]:
         raise ArgumentError(f"{what}: {text!r} is not LOW..HIGH") from None
 
 
+def _checked_out(args: argparse.Namespace, variant: Variant) -> str:
+    """The tuned variant's name and the file it goes to, checked before the search: a bad name or
+    a folder that is not there is refused at once, not after minutes of search."""
+    name = args.name or f"{variant.name}-tuned"
+    replace(variant, name=name)  # the model checks the name (VariantError names it)
+    if args.out is not None:
+        if args.out.is_dir():
+            raise ArgumentError(f"out: {args.out} is a folder; give a file name such as {args.out / name}.toml")
+        if not args.out.parent.is_dir():
+            raise ArgumentError(f"out: the folder {args.out.parent} does not exist")
+    return name
+
+
 def run_tune(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
+    name = _checked_out(args, variant)
     bounds = {}
     for text in args.bound:
         entry, _, span = text.partition("=")
         bounds[entry] = _range(span, f"bound {entry}")
     std = _range(args.std_dev, "std-dev") if args.std_dev else None
-    result = tune(
-        variant,
-        args.target_rtp,
-        [a.strip() for a in args.adjust.split(",") if a.strip()],
-        step=args.step,
-        bounds=bounds,
-        std_range=(float(std[0]), float(std[1])) if std else None,
-        meter=parse_money(args.meter, "meter", variant.currency) if args.meter else None,
-    )
+    with progress_bar(f"tuning {variant.name}") as progress:
+        result = tune(
+            variant,
+            args.target_rtp,
+            [a.strip() for a in args.adjust.split(",") if a.strip()],
+            step=args.step,
+            bounds=bounds,
+            std_range=(float(std[0]), float(std[1])) if std else None,
+            meter=parse_money(args.meter, "meter", variant.currency) if args.meter else None,
+            allow_player_edge=args.allow_player_edge,
+            most_settles=args.most_settles,
+            progress=progress,
+        )
     console = Console(width=max(Console().width, 132))
-    console.print(_table(result))
-    if result.note:
-        console.print(result.note)
+    console.print(_table(result, bet_words(variant).bet))
+    for line in (result.note, *result.warnings):
+        if line:
+            console.print(line)
+    console.print(_proof(result))
     chosen = result.chosen
     console.print(f"chosen: {_values(result, chosen)}: return {chosen.rtp} = {float(chosen.rtp):.6%} exactly")
     progressive = chosen.variant.progressive
@@ -92,7 +125,7 @@ def run_tune(args: argparse.Namespace) -> int:
         at = variant.currency.format(even) if even is not None else "no meter"
         console.print(f"the progressive returns 100% at a meter of {at}")
     if args.out:
-        args.out.write_text(to_toml(replace(chosen.variant, name=args.name or f"{variant.name}-tuned")))
+        args.out.write_text(to_toml(replace(chosen.variant, name=name)))
         console.print(f"written: {args.out} (caribbean-fast analyze {args.out} confirms it)")
     return 0
 
@@ -114,17 +147,33 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _proof(result: TuneResult) -> str:
+    """Whether the chosen paytable is proven the nearest, in words."""
+    if result.proven:
+        return (
+            f"proven: the nearest allowed paytable at or above the target among all {result.grid_size:,} "
+            f"on the grid ({result.tries:,} re-settled, the rest bounded exactly)"
+        )
+    bound = f"{float(result.bound):.6%}" if result.bound is not None else "the target"
+    return (
+        f"NOT proven within the budget of {result.tries:,} re-settles: an allowed paytable not seen may "
+        f"return from the target to {bound}; raise --most-settles to search further"
+    )
+
+
 def _values(result: TuneResult, c: Candidate) -> str:
     return ", ".join(f"{e.name} {v}" for e, v in zip(result.entries, c.values, strict=True))
 
 
-def _table(result: TuneResult) -> Table:
-    table = Table(title=f"Paytables nearest a return of {float(result.target):.4%} ({result.tries} tried, each exact)")
+def _table(result: TuneResult, bet: str) -> Table:
+    table = Table(
+        title=f"Paytables nearest a return of {float(result.target):.4%} ({result.tries} re-settled, each exact)"
+    )
     table.add_column("")
     for column in (*(e.name.replace(":", "\n") for e in result.entries), "return", "house edge", "element\nof risk"):
         table.add_column(column, justify="right")
     table.add_column("std dev", justify="right")
-    table.add_column("raise rate", justify="right")
+    table.add_column(f"{bet} rate", justify="right")
     table.add_column("hit freq.", justify="right")
     rows = [("below", c) for c in reversed(result.below)] + [("above", c) for c in result.above]
     for side, c in rows:

@@ -93,6 +93,9 @@ class TableCore:
         edition: int = EDITION,
     ) -> None:
         variant = as_variant(variant)  # a preset name or a TOML path too
+        if store is not None and not callable(getattr(store, "begin", None)):  # a path is the likely slip
+            given = f"{type(store).__name__} {store!r:.60}"
+            raise ArgumentTypeError(f"store: an event store such as SqliteStore(path), not {given}")
         seats = variant.seats if seats is None else seats
         self.check_config(variant, seats, limits)
         self.variant, self.limits, self.seed = variant, variant.limits[limits], seed
