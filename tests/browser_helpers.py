@@ -17,7 +17,7 @@ from caribbean_fast.variants import PRESETS, load_variant
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium package; Playwright downloads no browser
 DECISION_SECONDS = 4.0  # game 3's decision timer in these tests (the preset's is 20 s)
-SYMBOLS = {"USD": "$", "EUR": "\u20ac"}
+SYMBOLS = {"USD": "$", "EUR": "\u20ac", "JPY": "\u00a5", "KWD": "KWD\u00a0"}
 
 
 def browser_tables() -> list[TableSpec]:
@@ -48,10 +48,12 @@ class PortServer(LiveServer):
         self.port = self.sock.getsockname()[1]
 
 
-def money(amount: int, code: str) -> str:
-    """An amount in minor units as the page writes it (Intl.NumberFormat, English): $1,234.50."""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{SYMBOLS[code]}{abs(amount) / 100:,.2f}"
+def money(amount: int, code: str, per_major: int = 100) -> str:
+    """An amount in minor units as the page writes it (Intl.NumberFormat, English), every decimal
+    of the currency: $1,234.50, \u00a51,250, KWD 12.500."""
+    digits = len(str(per_major)) - 1
+    major, minor = divmod(abs(amount), per_major)
+    return f"{'-' if amount < 0 else ''}{SYMBOLS[code]}{major:,}" + (f".{minor:0{digits}d}" if digits else "")
 
 
 class Served(Protocol):

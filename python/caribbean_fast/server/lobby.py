@@ -34,6 +34,7 @@ def fixed(spec: TableSpec) -> dict[str, Any]:
         "seats": spec.seats,
         "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
         "currency": v.currency.code,
+        "minor_per_major": v.currency.minor_per_major,
     }
 
 

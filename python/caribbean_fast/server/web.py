@@ -127,7 +127,8 @@ async def progressive(request: Request) -> Response:
     through = told_through(datetime.now(UTC))
     found = await server.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
     fixed = await server.reads.fresh(("fixed", v.name, through), lambda tx: fixed_prizes(tx, v.name, through), DAY)
-    body = {"table": table, "title": v.title, "currency": v.currency.code, "meter": server.meter(table)}
+    currency = {"currency": v.currency.code, "minor_per_major": v.currency.minor_per_major}
+    body = {"table": table, "title": v.title, **currency, "meter": server.meter(table)}
     told = {"fixed_prizes": fixed, "fixed_days": DAYS, "fixed_through": through.isoformat()}
     return Response(orjson.dumps(body | found | told), media_type="application/json")
 

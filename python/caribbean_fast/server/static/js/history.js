@@ -6,7 +6,8 @@
 import { askLogin, whoAmI } from "./auth.js";
 import { cardText, verifyProof } from "./fair.js";
 import { Link, api, refusal } from "./net.js";
-import { el, lastPart, money, section } from "./pages.js";
+import { money } from "./money.js";
+import { el, lastPart, section } from "./pages.js";
 
 const SUIT = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 const state = { link: null, table: lastPart(), rules: null };
@@ -34,14 +35,14 @@ function betTitle(spot) {
   return side ? side.title : spot;
 }
 
-function resultWord(net, code) {
-  if (net > 0) return [`won ${money(net, code)}`, "won"];
-  if (net < 0) return [`lost ${money(-net, code)}`, "lost"];
+function resultWord(net, currency) {
+  if (net > 0) return [`won ${money(net, currency)}`, "won"];
+  if (net < 0) return [`lost ${money(-net, currency)}`, "lost"];
   return ["push", ""];
 }
 
 function roundCard(events) {
-  const code = state.rules.currency.code;
+  const currency = state.rules.currency;
   const opened = events[0];
   const mine = events.find((e) => e.kind === "dealt" && e.cards);
   const seat = mine ? mine.seat : null;
@@ -52,7 +53,7 @@ function roundCard(events) {
   const article = el("article", null, { class: "info-section round", "data-round": opened.round });
   const net = settled ? Number(settled.net.total) : 0;
   const fees = settled ? -Number(settled.net.exchange_fees || 0) : 0;
-  const [word, cls] = closed && closed.void ? ["void: every bet returned", ""] : !net && fees ? [`even after ${money(fees, code)} in exchange fees`, ""] : resultWord(net, code);
+  const [word, cls] = closed && closed.void ? ["void: every bet returned", ""] : !net && fees ? [`even after ${money(fees, currency)} in exchange fees`, ""] : resultWord(net, currency);
   const head = el("h2", `Round ${opened.round} \u00b7 ${new Date(opened.time).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })} \u00b7 `);
   head.append(el("span", word, { class: cls }));
   article.append(head);
@@ -86,10 +87,10 @@ function roundCard(events) {
     if (staked.progressive) spots.push(["progressive", staked.progressive, settled.net.progressive]);
     for (const [spot, stake, won] of spots) {
       if (!stake) continue;
-      const [text, klass] = resultWord(Number(won), code);
-      bets.append(el("li", [`${betTitle(spot)} ${money(stake, code)}: `, el("span", text, { class: klass })], { "data-spot": spot }));
+      const [text, klass] = resultWord(Number(won), currency);
+      bets.append(el("li", [`${betTitle(spot)} ${money(stake, currency)}: `, el("span", text, { class: klass })], { "data-spot": spot }));
     }
-    if (fees) bets.append(el("li", `Exchange fees: ${money(fees, code)}`, { "data-spot": "fees" }));
+    if (fees) bets.append(el("li", `Exchange fees: ${money(fees, currency)}`, { "data-spot": "fees" }));
     bets.append(el("li", [el("strong", "Net: "), el("span", word, { class: cls })], { "data-spot": "net" }));
     list.append(el("li", [el("strong", "Bets: "), bets]));
   }
@@ -132,7 +133,7 @@ async function load(before) {
   }
   const rounds = answer.result.rounds;
   state.rounds = [...rounds, ...(state.rounds || [])];
-  const code = state.rules.currency.code;
+  const currency = state.rules.currency;
   let net = 0;
   for (const events of state.rounds) {
     const s = events.find((e) => e.kind === "settled" && e.net && events.some((d) => d.kind === "dealt" && d.cards && d.seat === e.seat));
@@ -140,7 +141,7 @@ async function load(before) {
   }
   const n = state.rounds.length;
   summary.textContent = n
-    ? `${n} round${n === 1 ? "" : "s"} at ${state.table}, newest first: ${resultWord(net, code)[0]} in all.`
+    ? `${n} round${n === 1 ? "" : "s"} at ${state.table}, newest first: ${resultWord(net, currency)[0]} in all.`
     : `You have played no round at ${state.table} yet.`;
   for (const events of [...rounds].reverse()) node.append(roundCard(events));
   const older = document.getElementById("older");

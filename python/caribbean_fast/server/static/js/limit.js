@@ -6,13 +6,21 @@
 // which decides when every client of the account is reminded; its bounds are the server's.
 
 import { askLogin, whoAmI } from "./auth.js";
+import { moneyHint, moneyInEach, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { seats: [], link: null };
+const state = { seats: [], link: null, currencies: new Map() }; // each table's currency, from the lobby
 
+/** The limit is one number of minor units, which each table reads in its own currency. */
 function amount(minor) {
-  return (minor / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return moneyInEach(minor, [...state.currencies.values()]);
+}
+
+async function loadCurrencies() {
+  const lobby = await api("/api/lobby");
+  const tables = lobby.ok ? lobby.body.tables : [];
+  state.currencies = new Map(tables.map((t) => [t.table, { code: t.currency, minor_per_major: t.minor_per_major }]));
 }
 
 function when(iso) {
@@ -114,10 +122,10 @@ function wire() {
   $("b-default-every").addEventListener("click", () => setEvery(null));
   $("limit-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = $("limit-amount").value.trim().replace(/,/g, "");
-    const minor = Math.round(Number(text) * 100);
-    if (!/^\d+(\.\d{1,2})?$/.test(text) || minor <= 0) {
-      $("limit-message").textContent = "The limit is an amount of money, such as 50 or 12.50";
+    const currency = state.currencies.get($("limit-table").value); // read as the table it is sent to
+    const minor = currency ? parseMoney($("limit-amount").value, currency) : null;
+    if (!minor) {
+      $("limit-message").textContent = currency ? `The limit is ${moneyHint(currency)}` : "This table is not in the lobby";
       return;
     }
     setLimit(minor);
@@ -128,6 +136,7 @@ function wire() {
 async function main() {
   wire();
   if (!(await whoAmI())) await askLogin($("auth"));
+  await loadCurrencies();
   await Promise.all([load(), loadEvery()]);
 }
 

@@ -6,6 +6,7 @@
 // (/ws) brings the welcome; a table's commands go on that table's own socket (/ws/<table>).
 
 import { askLogin, logOut, whoAmI } from "./auth.js";
+import { money, moneyInEach } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { el } from "./pages.js";
 
@@ -36,8 +37,9 @@ function letGo(table) {
   state.links.delete(table);
 }
 
-function money(amount, code) {
-  return new Intl.NumberFormat("en", { style: "currency", currency: code }).format(amount / 100);
+/** A lobby entry's currency, as money.js reads it. */
+function currencyOf(entry) {
+  return { code: entry.currency, minor_per_major: entry.minor_per_major };
 }
 
 function say(text) {
@@ -48,7 +50,8 @@ function showWho(me) {
   const who = document.getElementById("who");
   who.replaceChildren();
   if (!me) return;
-  who.append(`${me.account}${me.guest ? " (guest)" : ""} · wallet ${money(me.wallet, "USD").replace("$", "")} `);
+  const wallet = moneyInEach(me.wallet, state.tables.map(currencyOf)); // each table buys in from it in its own
+  who.append(`${me.account}${me.guest ? " (guest)" : ""} · wallet ${wallet} `);
   const out = document.createElement("button");
   out.className = "btn small";
   out.textContent = "Log out";
@@ -57,13 +60,14 @@ function showWho(me) {
 }
 
 function facts(entry) {
-  const limits = `ante ${money(entry.limits.minimum, entry.currency)} to ${money(entry.limits.maximum, entry.currency)}`;
+  const currency = currencyOf(entry);
+  const limits = `ante ${money(entry.limits.minimum, currency)} to ${money(entry.limits.maximum, currency)}`;
   const seats = `${entry.seats} seat${entry.seats > 1 ? "s" : ""}`;
   // A table another process serves shows its seats once that process has published them.
   const free = entry.free === undefined ? seats : `${entry.free} of ${seats} free`;
   const waiting = entry.waiting ? ` · ${entry.waiting} waiting` : "";
   const stopped = entry.available === false ? " · stopped: being restored from its record" : "";
-  const meter = entry.meter ? ` · meter ${money(entry.meter, entry.currency)}` : "";
+  const meter = entry.meter ? ` · meter ${money(entry.meter, currency)}` : "";
   return `${limits} · ${free}${waiting}${meter}${stopped}`;
 }
 
@@ -160,7 +164,7 @@ async function waitFor(entry) {
     return;
   }
   state.waitingAt = entry.table;
-  say(`You are number ${answer.result.place} on the waiting list of ${entry.table} (buy-in ${money(buy_in, entry.currency)}). Keep this page open: you are seated when a seat frees.`);
+  say(`You are number ${answer.result.place} on the waiting list of ${entry.table} (buy-in ${money(buy_in, currencyOf(entry))}). Keep this page open: you are seated when a seat frees.`);
   await refresh();
 }
 
@@ -190,9 +194,10 @@ function showWatch(frame) {
   const row = document.querySelector(`.table-row[data-table="${CSS.escape(frame.table)}"] .table-state`);
   if (!row) return;
   const v = frame.view;
+  const entry = state.tables.find((t) => t.table === frame.table);
   const seats = v.others.map((o) => {
     const who = o.player || "free";
-    const bet = o.bets && o.bets.ante ? ` ante ${money(o.bets.ante, v.currency)}` : "";
+    const bet = o.bets && o.bets.ante ? ` ante ${money(o.bets.ante, currencyOf(entry))}` : "";
     const did = o.decided ? " · decided" : "";
     return `seat ${o.seat + 1}: ${who}${bet}${did}`;
   });
@@ -223,10 +228,10 @@ function onFrame(frame) {
 async function main() {
   state.me = await whoAmI();
   if (!state.me) state.me = await askLogin(document.getElementById("auth"));
-  showWho(state.me);
   state.link = new Link({ onFrame, onStatus: () => {} });
   state.link.connect();
   await refresh();
+  showWho(state.me); // the wallet in the tables' currencies
   setInterval(refresh, 5000);
 }
 

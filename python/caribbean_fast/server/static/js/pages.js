@@ -1,10 +1,6 @@
-// What the information pages (rules, history, progressive, limit) share: amounts in the table's
-// currency, small DOM builders, and the bar's back link. No rule of a game is written here: every
+// What the information pages (rules, history, progressive, limit) share: small DOM builders and
+// the bar's back link (their amounts are money.js's). No rule of a game is written here: every
 // word and number comes from the server (GET /api/rules/<table> and the other endpoints).
-
-export function money(amount, code) {
-  return new Intl.NumberFormat("en", { style: "currency", currency: code || "USD" }).format(amount / 100);
-}
 
 /** An element with text (or children). */
 export function el(tag, text, attrs = {}) {

@@ -5,7 +5,8 @@
 // hand). The prizes' table is the rules' (GET /api/rules/<table>).
 
 import { api } from "./net.js";
-import { el, grid, lastPart, money, section } from "./pages.js";
+import { money } from "./money.js";
+import { el, grid, lastPart, section } from "./pages.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -15,7 +16,7 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-function chart(points, code) {
+function chart(points, currency) {
   const room = document.getElementById("progressive").clientWidth - 60; // drawn at the page's width: labels stay legible
   const w = Math.max(300, Math.min(900, room));
   const h = w < 500 ? 200 : 260;
@@ -29,10 +30,10 @@ function chart(points, code) {
   const y = (m) => h - pad / 2 - ((m - low) * (h - pad)) / span;
   chartNode.setAttribute(
     "aria-label",
-    `The meter over ${points.length} rounds, from ${money(values[0], code)} to ${money(values.at(-1), code)}, highest ${money(high, code)}`,
+    `The meter over ${points.length} rounds, from ${money(values[0], currency)} to ${money(values.at(-1), currency)}, highest ${money(high, currency)}`,
   );
   chartNode.append(svg("polyline", { points: points.map((p, k) => `${x(k)},${y(p.meter)}`).join(" ") }));
-  for (const [m, label] of [[high, money(high, code)], [low, money(low, code)]]) {
+  for (const [m, label] of [[high, money(high, currency)], [low, money(low, currency)]]) {
     const t = svg("text", { x: 4, y: y(m) + 4 });
     t.textContent = label;
     chartNode.append(t);
@@ -61,19 +62,19 @@ async function main() {
     return;
   }
   const p = answer.body;
-  const code = p.currency;
+  const currency = { code: p.currency, minor_per_major: p.minor_per_major };
   document.title = `caribbean-fast · Progressive · ${p.title}`;
   document.getElementById("title").textContent = `${p.title}: progressive at ${p.table}`;
   node.replaceChildren();
-  node.append(el("p", p.meter === null ? "The table is being restored: the meter shows once it serves." : `The meter now: ${money(p.meter, code)}`, { class: "lead", "data-testid": "meter-now" }));
-  const over = p.points.length > 1 ? chart(p.points, code) : el("p", "The meter has not moved yet: no progressive bet has been placed here.");
+  node.append(el("p", p.meter === null ? "The table is being restored: the meter shows once it serves." : `The meter now: ${money(p.meter, currency)}`, { class: "lead", "data-testid": "meter-now" }));
+  const over = p.points.length > 1 ? chart(p.points, currency) : el("p", "The meter has not moved yet: no progressive bet has been placed here.");
   node.append(section("The meter over time", over));
-  const rows = [...p.meter_prizes].reverse().map((z) => [when(z.time), z.hand, money(z.prize, code), money(z.from_meter, code)]);
+  const rows = [...p.meter_prizes].reverse().map((z) => [when(z.time), z.hand, money(z.prize, currency), money(z.from_meter, currency)]);
   const jackpots = rows.length ? grid(null, ["When", "Hand", "Prize", "From the meter"], rows) : el("p", "No prize of the meter's share paid yet.");
   const wrap = el("div", null, { class: "scroll" });
   wrap.append(jackpots);
   node.append(section("Jackpots paid", wrap));
-  const days = [...p.fixed_prizes].reverse().map((z) => [z.day, z.hand, String(z.count), money(z.amount, code)]);
+  const days = [...p.fixed_prizes].reverse().map((z) => [z.day, z.hand, String(z.count), money(z.amount, currency)]);
   const fixed = days.length ? grid(null, ["Day (UTC)", "Hand", "Prizes", "Paid"], days) : el("p", "No fixed prize paid in those days.");
   const note = el("p", `Every table of the game, by day, for the ${p.fixed_days} days to ${p.fixed_through}: a day is told once it has ended, and no prize by its round or table, so that none tells a player's hand.`);
   const fixedWrap = el("div", null, { class: "scroll" });
@@ -81,8 +82,8 @@ async function main() {
   node.append(section("Fixed prizes by day", note, fixedWrap));
   if (rules.ok && rules.body.progressive) {
     const r = rules.body.progressive;
-    const table = grid(null, ["Hand", "Prize"], r.prizes.map((z) => [z.hand, z.amount ? money(z.amount, code) : `${z.meter_percent}% of the meter`]));
-    node.append(section("What it pays", el("p", `Stake ${money(r.stake, code)}, of which ${money(r.contribution, code)} goes to the meter.`), table));
+    const table = grid(null, ["Hand", "Prize"], r.prizes.map((z) => [z.hand, z.amount ? money(z.amount, currency) : `${z.meter_percent}% of the meter`]));
+    node.append(section("What it pays", el("p", `Stake ${money(r.stake, currency)}, of which ${money(r.contribution, currency)} goes to the meter.`), table));
   }
 }
 

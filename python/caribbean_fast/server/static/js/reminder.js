@@ -8,9 +8,7 @@
 // The table page starts it with one line once its link is made:
 //     startReminder(state.link, () => state.table);
 
-function money(amount, code, perMajor) {
-  return new Intl.NumberFormat("en", { style: "currency", currency: code }).format(amount / perMajor);
-}
+import { money } from "./money.js";
 
 function seconds(n) {
   return `${n} second${n === 1 ? "" : "s"}`;
@@ -27,13 +25,11 @@ function duration(time) {
 /** The session in words: its time, its rounds, and its net in each currency played. */
 export function sessionWords(session) {
   const rounds = session.rounds;
-  const nets = session.net.map((n) =>
-    n.amount > 0
-      ? `won ${money(n.amount, n.currency, n.minor_per_major)}`
-      : n.amount < 0
-        ? `lost ${money(-n.amount, n.currency, n.minor_per_major)}`
-        : `neither won nor lost in ${n.currency}`,
-  );
+  const nets = session.net.map((n) => {
+    const currency = { code: n.currency, minor_per_major: n.minor_per_major };
+    if (n.amount > 0) return `won ${money(n.amount, currency)}`;
+    return n.amount < 0 ? `lost ${money(-n.amount, currency)}` : `neither won nor lost in ${n.currency}`;
+  });
   const net = nets.length ? nets.join(", ") : "neither won nor lost";
   return `You have played for ${duration(session.seconds)}: ${rounds} round${rounds === 1 ? "" : "s"}, and ${net}.`;
 }

@@ -2,10 +2,11 @@
 // makes from the variant (variants/presentation.py). The page writes no rule of its own.
 
 import { api } from "./net.js";
-import { el, grid, lastPart, money, section, seconds } from "./pages.js";
+import { money } from "./money.js";
+import { el, grid, lastPart, section, seconds } from "./pages.js";
 
 function render(r) {
-  const code = r.currency.code;
+  const currency = r.currency; // every amount below is in the table's currency
   document.title = `caribbean-fast · Rules · ${r.title}`;
   document.getElementById("title").textContent = `Rules: ${r.title}`;
   const play = document.getElementById("play");
@@ -22,14 +23,14 @@ function render(r) {
   const rows = r.paytable.map((row) => r.paytable_columns.map((c) => row[c.key]));
   main.append(section("Paytable", grid(null, r.paytable_columns.map((c) => c.title), rows)));
   const limits = el("ul");
-  limits.append(el("li", `Ante at this table: ${money(r.limits.minimum, code)} to ${money(r.limits.maximum, code)}.`));
+  limits.append(el("li", `Ante at this table: ${money(r.limits.minimum, currency)} to ${money(r.limits.maximum, currency)}.`));
   if (r.limits_all.length > 1) {
-    const all = r.limits_all.map((l) => `${money(l.minimum, code)} to ${money(l.maximum, code)}`).join("; ");
+    const all = r.limits_all.map((l) => `${money(l.minimum, currency)} to ${money(l.maximum, currency)}`).join("; ");
     limits.append(el("li", `This game's tables by limits: ${all}.`));
   }
   for (const words of r.limit_words) limits.append(el("li", words));
   limits.append(el("li", `${r.words.title}: ${r.raise_multiple} times the ante.`));
-  limits.append(el("li", `Suggested buy-in: ${money(r.stakes.buy_in, code)}. Chips: ${r.stakes.chips.map((c) => money(c, code)).join(", ")}.`));
+  limits.append(el("li", `Suggested buy-in: ${money(r.stakes.buy_in, currency)}. Chips: ${r.stakes.chips.map((c) => money(c, currency)).join(", ")}.`));
   const mine = el("li", null);
   mine.append(el("a", "Your personal bet limit", { href: "/limit" }), " caps your ante at every table of your account.");
   limits.append(mine);
@@ -37,11 +38,11 @@ function render(r) {
   if (r.exchanges) main.append(section("Exchanges", el("p", r.exchanges.rule)));
   if (r.progressive) {
     const p = r.progressive;
-    const prizes = p.prizes.map((z) => [z.hand, z.amount ? money(z.amount, code) : `${z.meter_percent}% of the meter`]);
+    const prizes = p.prizes.map((z) => [z.hand, z.amount ? money(z.amount, currency) : `${z.meter_percent}% of the meter`]);
     main.append(
       section(
         p.title,
-        el("p", `Stake ${money(p.stake, code)}; ${money(p.contribution, code)} of each goes to the meter. ` +
+        el("p", `Stake ${money(p.stake, currency)}; ${money(p.contribution, currency)} of each goes to the meter. ` +
           (p.paid_on_fold ? "Paid on your first five cards, even when you fold." : "Not paid after a fold.")),
         grid(null, ["Hand", "Prize"], prizes),
         el("p", null, { class: "more" }),
@@ -55,7 +56,7 @@ function render(r) {
     main.append(
       section(
         b.title,
-        el("p", `From ${money(b.minimum, code)} to ${money(b.maximum, code)}.`),
+        el("p", `From ${money(b.minimum, currency)} to ${money(b.maximum, currency)}.`),
         grid(null, ["Hand", "Pays"], b.tiers.map((t) => [t.hand, t.pays])),
       ),
     );

@@ -4,6 +4,7 @@
 
 import { askLogin, whoAmI } from "./auth.js";
 import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
+import { chipText, inputText, money as formatMoney, moneyHint, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
 import { startReminder } from "./reminder.js";
@@ -26,23 +27,11 @@ const state = {
 // ---- money ------------------------------------------------------------------------------------
 
 function money(amount) {
-  if (!state.rules) return "–"; // no currency before the table's rules are read
-  const c = state.rules.currency;
-  const digits = Math.max(0, String(c.minor_per_major).length - 1);
-  return new Intl.NumberFormat("en", { style: "currency", currency: c.code, minimumFractionDigits: digits }).format(
-    amount / c.minor_per_major,
-  );
+  return state.rules ? formatMoney(amount, state.rules.currency) : "–"; // no currency before the rules are read
 }
 
-function shortMoney(amount) {
-  const major = amount / state.rules.currency.minor_per_major;
-  return major >= 1000 ? `${major / 1000}k` : String(major);
-}
-
-function minorOf(text) {
-  const value = Number(String(text).replace(",", "."));
-  return Number.isFinite(value) ? Math.round(value * state.rules.currency.minor_per_major) : NaN;
-}
+const shortMoney = (amount) => chipText(amount, state.rules.currency);
+const minorOf = (text) => parseMoney(text, state.rules.currency);
 
 // ---- messages ---------------------------------------------------------------------------------
 
@@ -389,7 +378,7 @@ function mayBeFree(entry) {
 
 function offerSeat(wallet, free = true) {
   const suggested = Math.min(wallet, state.rules.stakes.buy_in); // the rules' offer, as the wallet allows
-  $("buy-in").value = String(suggested / state.rules.currency.minor_per_major);
+  $("buy-in").value = inputText(suggested, state.rules.currency);
   $("sit").hidden = false;
   disableTable();
   renderStatic();
@@ -401,8 +390,8 @@ function offerSeat(wallet, free = true) {
 async function sitDown(event) {
   event.preventDefault();
   const amount = minorOf($("buy-in").value);
-  if (!Number.isInteger(amount) || amount <= 0) {
-    say("The buy-in is an amount of money, such as 200 or 50.50");
+  if (!amount) {
+    say(`The buy-in is ${moneyHint(state.rules.currency)}`);
     return;
   }
   const answer = await send("sit", { buy_in: amount });
@@ -518,8 +507,8 @@ function wire() {
   $("topup-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const amount = minorOf($("topup").value);
-    if (Number.isInteger(amount) && amount > 0) await send("top_up", { amount });
-    else say("The top-up is an amount of money, such as 100");
+    if (amount) await send("top_up", { amount });
+    else say(`The top-up is ${moneyHint(state.rules.currency)}`);
   });
   $("b-leave").addEventListener("click", async () => {
     const answer = await send("leave");
