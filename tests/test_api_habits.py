@@ -107,7 +107,7 @@ def test_a_par_sheet_says_what_its_figure_is_where_the_seat_chooses_its_exchange
 
 
 def test_holdem_and_game_4_sheets_call_where_stud_raises() -> None:
-    """The par sheet's outcomes name the second bet as the game does (presentation.bet_words)."""
+    """The par sheet's outcomes name the second bet as the game does (Variant.bet_words)."""
     for name, word in (("casino-holdem", "call"), ("caribbean-poker", "call"), ("cyberstud", "raise")):
         labels = [e.label for e in cf.analyze(name).events if not e.label.endswith("fold")]
         assert labels and all(f"{word}, " in label for label in labels), (name, labels[:3])

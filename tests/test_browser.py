@@ -35,7 +35,7 @@ from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables import Owner
 from caribbean_fast.variants import PRESETS, Family
-from caribbean_fast.variants.presentation import bet_words, suggested_buy_in
+from caribbean_fast.words.rules import suggested_buy_in
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -108,8 +108,8 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
         page.locator("#b-exchange").click()
         expect(page.locator("#b-exchange")).to_have_text("Exchange (1/3)")
         assert owner.t.view(seat).cards != tuple(before)
-    expect(page.locator("#b-raise")).to_have_text(bet_words(variant).title)  # game 4 and hold'em: Call
-    expect(page.locator("#raise-name")).to_have_text(bet_words(variant).title)
+    expect(page.locator("#b-raise")).to_have_text(variant.bet_words.title)  # game 4 and hold'em: Call
+    expect(page.locator("#raise-name")).to_have_text(variant.bet_words.title)
     page.locator("#b-raise").click()
     settle_check(page, owner, seat, start)
     shown = owner.t.view(seat)

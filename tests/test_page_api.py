@@ -13,7 +13,7 @@ import pytest
 from live_server import Client, LiveServer, settings
 
 from caribbean_fast.variants import load_variant
-from caribbean_fast.variants.presentation import rules_document
+from caribbean_fast.words.rules import rules_document
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""One presentation of a variant (variants/presentation.py) for every client: the bet's word agrees
+"""One presentation of a variant (words/rules.py) for every client: the bet's word agrees
 across the page's rules JSON, the terminal's screen and the trainer's report; the paytable rows
 carry every column the variant pays; labels, card layout, chips and stakes come from it; and the
 page's scripts keep no limit, chip value, label or card count of their own (issue 32)."""
@@ -16,7 +16,7 @@ from pilot import new_table, play
 from rich.console import Console
 
 from caribbean_fast.cards import parse_cards
-from caribbean_fast.engine.history import describe_step
+from caribbean_fast.engine.results import bet_results
 from caribbean_fast.hands import HandClass, evaluate
 from caribbean_fast.play import PlaySession
 from caribbean_fast.play.app import PlayApp
@@ -24,16 +24,14 @@ from caribbean_fast.play.keys import Mistake
 from caribbean_fast.server.rules import rules_json
 from caribbean_fast.settlement import Decision, Outcome, Showdown, Stakes, settle_money
 from caribbean_fast.variants import BetLimits, Currency, list_variants, load_variant
-from caribbean_fast.variants.describe import render_variant, summary
-from caribbean_fast.variants.presentation import (
-    bet_results,
-    bet_words,
+from caribbean_fast.variants.shape import bet_title
+from caribbean_fast.words.describe import render_variant, summary
+from caribbean_fast.words.history import describe_step
+from caribbean_fast.words.rules import (
     chip_values,
-    layout,
     paytable_columns,
     qualifier_words,
     rules_document,
-    side_bet_title,
     stake_step,
     stake_unit,
     suggested_buy_in,
@@ -112,7 +110,7 @@ def test_the_ante_paid_when_the_dealer_does_not_qualify_is_in_every_paytable() -
 
 
 def test_labels_in_words() -> None:
-    assert side_bet_title("aa-bonus") == "AA Bonus"
+    assert bet_title("aa-bonus") == "AA Bonus"
     assert qualifier_words(load_variant("atlantic-city")) == "Ace-King or better"
     assert qualifier_words(load_variant("casino-holdem")) == "a pair of fours or better"
     assert qualifier_words(load_variant("network-24h-literal")) == "K 5 4 3 2 or better"  # written as ranks
@@ -123,7 +121,7 @@ def test_labels_in_words() -> None:
 
 
 def test_the_card_layout_of_each_family() -> None:
-    stud, holdem = layout(load_variant("cyberstud")), layout(load_variant("casino-holdem"))
+    stud, holdem = load_variant("cyberstud").layout, load_variant("casino-holdem").layout
     assert (stud.hand, stud.dealer, stud.dealer_up, stud.board, stud.hidden_first) == (5, 5, 1, 0, True)
     assert (holdem.hand, holdem.dealer, holdem.dealer_up, holdem.board, holdem.flop) == (2, 2, 0, 5, 3)
     assert rules_document("t", load_variant("casino-holdem"))["layout"]["board"] == 5
@@ -161,7 +159,7 @@ def test_chips_and_stakes_come_from_the_presentation() -> None:
         assert suggested_buy_in(variant, lim, wallet=offer - 1) == offer - 1  # the wallet caps it
         assert rules["stakes"]["default"] == lim.minimum and rules["limits"]["minimum"] == lim.minimum
         assert rules["stakes"]["chips"] == chip_values(variant.currency, lim)
-        assert bet_words(variant).bet == WORDS[name]
+        assert variant.bet_words.bet == WORDS[name]
 
 
 STATIC = Path(str(files("caribbean_fast.server") / "static" / "js"))

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 from ..settlement import Decision, Outcome, settle
 from ..variants import Variant
-from ..variants.presentation import bet_words
 from .exchange import ExchangePlan
 from .strategy import StrategyTable
 
@@ -148,7 +147,7 @@ class MainGame:
 
 def settle_count_table(variant: Variant, table: Sequence[tuple[Outcome, int]]) -> MainGame:
     """Settles every category once; every figure of the main game follows from the sums."""
-    total, bet = sum(n for _, n in table), bet_words(variant).bet
+    total, bet = sum(n for _, n in table), variant.bet_words.bet
     rows = [(o, n, settle(variant, o).main) for o, n in table if n]
     mean = Fraction(sum(n * net for _, n, net in rows), total)
     square = Fraction(sum(n * net * net for _, n, net in rows), total)

@@ -11,7 +11,6 @@ from rich.text import Text
 
 from ..cards import RANKS
 from ..variants import ExchangeCards
-from ..variants.presentation import bet_words
 from .exchange import ExchangePlan
 from .parsheet import ParSheet
 
@@ -135,7 +134,7 @@ def _headline(p: ParSheet) -> list[tuple[str, str]]:
         ("return to player (per unit wagered)", _pct(p.rtp)),
         ("element of risk", _pct(p.element_of_risk)),
         ("average total wager", f"{float(p.average_wager):.6f} antes"),
-        (f"{bet_words(p.variant).bet} rate", _pct(p.p_raise)),
+        (f"{p.variant.bet_words.bet} rate", _pct(p.p_raise)),
         (
             "hit / push / loss",
             f"{_pct(p.hit_frequency)} / {_pct(p.push_frequency)} / {_pct(p.loss_frequency)}",

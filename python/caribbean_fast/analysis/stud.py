@@ -21,7 +21,6 @@ from ..hands import HandClass, evaluate
 from ..progress import ProgressCallback
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
-from ..variants.presentation import bet_words
 from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome
 from .exchange import APPROXIMATION, ExchangePlan
 from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
@@ -194,7 +193,7 @@ def _progressive(rows: StudRows, raised: npt.NDArray[np.float64]) -> Progressive
 def _summary(rows: StudRows, raises: npt.NDArray[np.bool_], raised: npt.NDArray[np.float64]) -> list[str]:
     """Rules a person can follow, read off the table: by class (`raised`: the weights raised by
     class), then Ace-King by up card."""
-    bet = bet_words(rows.variant).bet  # game 4 calls
+    bet = rows.variant.bet_words.bet  # game 4 calls
     lines = []
     for i, c in enumerate(rows.variant.classes):
         total = rows.shape.class_weight[i]

@@ -22,7 +22,6 @@ from ..errors import ArgumentError, ArgumentTypeError
 from ..hands import HandClass
 from ..progress import ProgressCallback, checked_progress
 from ..variants import Family, SideBet, Variant, as_variant
-from ..variants.presentation import bet_words
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
@@ -84,7 +83,7 @@ def parse_entry(variant: Variant, text: str) -> Entry:
     """`bet:hand` (e.g. `raise:royal-flush`; hold'em's and game 4's second bet is `call`), a side
     bet's tier (`aa-bonus:pair-of-aces`) or a progressive prize (`progressive:flush`)."""
     bet, _, hand = text.partition(":")
-    words = {"ante": "ante_paytable", "raise": "raise_paytable", bet_words(variant).bet: "raise_paytable"}
+    words = {"ante": "ante_paytable", "raise": "raise_paytable", variant.bet_words.bet: "raise_paytable"}
     sides = {b.name: b for b in variant.side_bets}
     if bet in sides and hand:
         if variant.family is not Family.HOLDEM:
@@ -106,7 +105,7 @@ def parse_entry(variant: Variant, text: str) -> Entry:
         if prize is None or prize.meter_share:
             raise ArgumentError(f"adjust: the progressive has no fixed prize for {hand} to solve for")
         return Entry("progressive", hand_class, bet="progressive")
-    return Entry(words[bet], hand_class, bet="ante" if bet == "ante" else bet_words(variant).bet)
+    return Entry(words[bet], hand_class, bet="ante" if bet == "ante" else variant.bet_words.bet)
 
 
 def _hand_class(variant: Variant, hand: str) -> HandClass:
@@ -599,7 +598,7 @@ def compare(first: Variant | str | Path, second: Variant | str | Path) -> list[t
     figures of each under its best strategy (a row per line: what, the first's, the second's)."""
     a, b = as_variant(first), as_variant(second)
     rows: list[tuple[str, str, str]] = []
-    for part, bet in (("ante_paytable", "ante"), ("raise_paytable", bet_words(a).bet)):
+    for part, bet in (("ante_paytable", "ante"), ("raise_paytable", a.bet_words.bet)):
         pa, pb = getattr(a, part), getattr(b, part)
         for c in sorted(set(pa) | set(pb), reverse=True):
             rows.append((f"{bet}: {c.label}", _pay(pa.get(c)), _pay(pb.get(c))))

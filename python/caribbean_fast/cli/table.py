@@ -15,11 +15,12 @@ from rich.table import Table as RichTable
 
 from ..engine import AuditError, Table, audit, restore
 from ..engine.autoplay import play_round
-from ..engine.history import describe_step, seat_history
+from ..engine.history import seat_history
 from ..engine.replay import verified
 from ..errors import ArgumentError
 from ..seat_strategies import NAMES, seat_strategy
 from ..variants import Variant, load_variant
+from ..words.history import describe_step
 from .arguments import seed
 from .progress import progress_bar
 from .records import continued, new_record, read_record, refuse_differences

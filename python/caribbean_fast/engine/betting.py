@@ -6,7 +6,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import IllegalActionError, InsufficientFundsError, require_type
-from ..variants.presentation import side_bet_title
 from .core import Placement, TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
@@ -108,7 +107,7 @@ class Betting(TableCore):
         s = self._betting(seat)
         bet = self.variant.side_bet(name)
         if amount != 0:
-            title = side_bet_title(name)  # a player reads the refusal: "AA Bonus", not "aa-bonus"
+            title = bet.title  # a player reads the refusal: "AA Bonus", not "aa-bonus"
             amount = self._amount(amount, f"the {title} bet")
             illegal(amount < bet.minimum, f"the {title} bet is {self._fmt(bet.minimum)} to {self._fmt(bet.maximum)}")
             if amount > bet.maximum:

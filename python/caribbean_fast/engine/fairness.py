@@ -23,7 +23,6 @@ from typing import Any
 from .._core import deck_leaves, position_salts
 from ..cards import DECK_SIZE, card_text, parse_cards
 from ..variants import Variant
-from ..variants.presentation import layout
 from .shuffle import deck_from_seed
 
 __all__ = ["Deal", "leaves", "opening", "positions", "root", "seat_proof", "verify"]
@@ -43,8 +42,8 @@ def _leaf(salt: bytes, card: int) -> str:
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
-    """Every position's leaf, in deck order, as hex (a live table keeps its round's:
-    `RoundState.leaves`). The core works out each position's salt and leaf, the key's HMAC set up
+    """Every position's leaf, in deck order, as hex (a live table's views keep their round's:
+    `views.ViewCache`). The core works out each position's salt and leaf, the key's HMAC set up
     once for them all."""
     joined = deck_leaves(seed, list(deck)).hex()
     return tuple(joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST))
@@ -112,7 +111,7 @@ def seat_proof(
     """A seat's proof of a finished round (what its view gives, and what game recall makes again
     from the record): the openings for the deal as the variant's layout deals it, and the seed
     too where it reveals no one else's cards, to a seat that was the only one dealt."""
-    shape = layout(variant)  # as the deal deals (`Rounds._cards_for`)
+    shape = variant.layout  # as the deal deals (`Rounds._cards_for`)
     proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board, known)
     return proof | {"seed": seed.hex()} if dealt == [seat] else proof
 

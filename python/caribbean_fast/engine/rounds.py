@@ -10,7 +10,6 @@ from ..errors import IllegalActionError, InsufficientFundsError
 from ..hands import value_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
-from ..variants.presentation import layout
 from .core import TableCore, illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
@@ -70,7 +69,7 @@ class Rounds(TableCore):
 
     def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
         """Cards from the top of the seeded deck, one at a time clockwise from seat 0 to the dealer."""
-        shape = layout(self.variant)
+        shape = self.variant.layout
         deck = iter(self.state.round.deck)
         hands: dict[int, list[int]] = {k: [] for k in dealt}
         dealer: list[int] = []
@@ -224,7 +223,7 @@ class Rounds(TableCore):
         dealer = value_of_ids(dealer_hand(self.state, self.variant))
         self._emit("revealed", None, revealed(self.state, self.variant, order, dealer))
         for paid in settle_seats(self.state, self.variant, order, dealer):
-            self._emit("settled", paid.seat, paid.public(), transfers=paid.transfers)
+            self._emit("settled", paid.seat, paid.public(self.edition), transfers=paid.transfers)
         p, meter = self.variant.progressive, self.meter
         top = meter_top_up(meter, p.reset) if p else 0
         top_up = [("house", "meter", top)] if top else []

@@ -11,10 +11,11 @@ from typing import Any
 
 from ..cards import format_cards
 from ..hands import HandValue, value_of_ids
-from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle_money
+from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
 from .ledger import table_spot, wallet
+from .results import spot_results
 from .state import SeatState, TableState
 
 __all__ = ["SeatSettlement", "dealer_hand", "outcome_of", "revealed", "settle_seats"]
@@ -53,6 +54,18 @@ def outcome_of(variant: Variant, seat: SeatState, mine: int, first_five: int, de
     )
 
 
+def _net(m: MoneySettlement) -> dict[str, Any]:
+    return {
+        "ante": m.ante,
+        "raise": m.raise_,
+        "exchange_fees": m.exchange_fees,
+        "side_bets": dict(m.side_bets),
+        "progressive": m.progressive,
+        "meter_paid": m.meter_paid,
+        "total": m.total,
+    }
+
+
 @dataclass(frozen=True)
 class SeatSettlement:
     seat: int
@@ -60,10 +73,13 @@ class SeatSettlement:
     money: MoneySettlement
     transfers: tuple[Transfer, ...]
     hand: str
+    bets: tuple[dict[str, Any], ...]  # each staked spot's result (`results.spot_results`)
 
-    def public(self) -> dict[str, Any]:
-        o, m = self.outcome, self.money
-        return {
+    def public(self, edition: int) -> dict[str, Any]:
+        """The settled event's data; from the rules' third edition on, with each bet's result
+        (`core.EDITION`: an earlier record's events stay as they were written, and replay)."""
+        o = self.outcome
+        public = {
             "outcome": {
                 "decision": str(o.decision),
                 "hand_class": o.hand_class.name.lower(),
@@ -73,16 +89,9 @@ class SeatSettlement:
                 "first_five": o.first_five,
             },
             "hand": self.hand,
-            "net": {
-                "ante": m.ante,
-                "raise": m.raise_,
-                "exchange_fees": m.exchange_fees,
-                "side_bets": dict(m.side_bets),
-                "progressive": m.progressive,
-                "meter_paid": m.meter_paid,
-                "total": m.total,
-            },
+            "net": _net(self.money),
         }
+        return public | {"bets": list(self.bets)} if edition >= 3 else public
 
 
 def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outcome]) -> dict[int, int]:
@@ -128,7 +137,8 @@ def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: 
     for k, from_meter in zip(order, draw.from_meter, strict=True):
         bets = state.seats[k].bets
         moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
-        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe()))
+        spots = spot_results(variant, settle(variant, outcomes[k]), _net(moneys[k]), bets.to_dict())
+        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe(), tuple(spots)))
     return out
 
 

@@ -1,5 +1,7 @@
 """The table's mutable state, changed only by applying events (`apply`), so that a table restored
-from its record is the table that wrote it."""
+from its record is the table that wrote it. It holds what the rules read, nothing more: what the
+views work out once per round (the proofs, the results as shown) they keep themselves
+(`views.ViewCache`)."""
 
 from __future__ import annotations
 
@@ -87,8 +89,6 @@ class SeatState:
     dealt: bool = False
     results: dict[str, Any] | None = None
     staked: Bets = Bets()  # the bets the round settled (`results`), kept once the round closes
-    result_shown: dict[str, Any] | None = None  # `results` as views show them, worked out once
-    proof_shown: dict[str, Any] | None = None  # the seat's proof of the round, worked out once
     shown: list[int] = field(default_factory=list)  # every card the seat was shown this round
     account: str | None = None  # who sits here (`sit`); None: nobody sat down (a table without a server)
     since: int = 0  # the first round the seat's holder may see: one it could be dealt into
@@ -111,8 +111,6 @@ class RoundState:
     revealed: dict[str, Any] | None = None
     dealt_seats: list[int] = field(default_factory=list)  # in dealing order
     draws: list[tuple[int, int]] = field(default_factory=list)  # (seat, cards) of each exchange, in order
-    leaves: tuple[str, ...] = ()  # every deck position's leaf (`fairness.leaves`), worked out when first needed
-    root: str = ""  # the commitment to every deck position (`fairness.root`), worked out when first shown
 
     def next_cards(self, n: int) -> list[int]:
         return self.deck[self.taken : self.taken + n]
@@ -161,8 +159,7 @@ def _round_opened(state: TableState, e: Event) -> None:
     state.phase = Phase.BETTING
     for seat in state.seats:
         seat.cards, seat.first_five, seat.decision, seat.auto = [], [], None, False
-        seat.exchanges, seat.dealt, seat.results, seat.shown, seat.result_shown = 0, False, None, [], None
-        seat.proof_shown = None
+        seat.exchanges, seat.dealt, seat.results, seat.shown = 0, False, None, []
 
 
 def _dealing(state: TableState, e: Event) -> None:
@@ -207,7 +204,7 @@ def _revealed(state: TableState, e: Event) -> None:
 
 def _settled(state: TableState, e: Event) -> None:
     seat = state.seats[_seat(e)]
-    seat.results, seat.staked, seat.result_shown = dict(e.public), seat.bets, None
+    seat.results, seat.staked = dict(e.public), seat.bets
 
 
 def _round_closed(state: TableState, e: Event) -> None:

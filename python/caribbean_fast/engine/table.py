@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
@@ -23,7 +24,7 @@ from .history import seat_history
 from .limits import check_limit_change
 from .seats import STAND_AFTER, Seating
 from .state import Phase
-from .views import SeatView, seat_view
+from .views import SeatView, ViewCache, seat_view
 
 __all__ = ["Clock", "Table"]
 
@@ -38,9 +39,14 @@ class Table(Betting, Seating):
         """What `seat` is shown (None: an onlooker): never the dealer's hidden cards before the
         showdown, never another seat's cards, and only the rounds its holder could be dealt into."""
         if seat is None:
-            return seat_view(self.state, self.variant, None, (), None)
+            return seat_view(self.state, self.variant, None, (), None, self._views)
         k = self._seat(seat)
-        return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k))
+        return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k), self._views)
+
+    @cached_property
+    def _views(self) -> ViewCache:
+        """What the views of the current round work out once: the table's, never its state's."""
+        return ViewCache()
 
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
         """Game recall: the last `last` rounds `seat`'s holder was dealt into, every step as it saw

@@ -6,7 +6,7 @@ before the deal and, after it, the seat's proof."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -14,12 +14,12 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
-from ..variants.presentation import bet_results
 from .fairness import leaves, root, seat_proof
 from .ledger import wallet
+from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
 
-__all__ = ["OtherSeat", "SeatView", "describe", "seat_view", "view_from_json", "view_to_json"]
+__all__ = ["OtherSeat", "SeatView", "ViewCache", "describe", "seat_view", "view_from_json", "view_to_json"]
 
 
 @dataclass(frozen=True)
@@ -101,53 +101,80 @@ def _other(k: int, s: SeatState, number: int) -> OtherSeat:
     return OtherSeat(k, s.account, s.bets.but(raise_=0), s.dealt, s.decision is not None, s.results is not None)
 
 
+@dataclass
+class ViewCache:
+    """What the views of one round work out once and show again in every view of it: the deck's
+    leaves and root, each settled seat's result as shown and its proof. A table's own (`Table`),
+    never its state's: the state holds only what the rules read. Kept for one round at a time
+    (`for_round`), so a table serving for months holds one round's."""
+
+    round: int = -1
+    seed: bytes = b""
+    leaves: tuple[str, ...] = ()
+    root: str = ""
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def for_round(self, r: RoundState) -> ViewCache:
+        """This cache, emptied first when `r` is another round than the one it holds."""
+        if (r.number, r.seed) != (self.round, self.seed):
+            self.round, self.seed, self.leaves, self.root = r.number, r.seed, (), ""
+            self.results, self.proofs = {}, {}
+        return self
+
+    def deck_leaves(self, r: RoundState) -> tuple[str, ...]:
+        if not self.leaves:
+            self.leaves = leaves(r.seed, tuple(r.deck))
+        return self.leaves
+
+    def deck_root(self, r: RoundState) -> str:
+        """The round's commitment, worked out once (the first view that shows it)."""
+        if r.seed and not self.root:
+            self.root = root(r.seed, tuple(r.deck), self.deck_leaves(r))
+        return self.root
+
+
 def _proof(
-    state: TableState, variant: Variant, seat: int, dealer: list[int], board: list[int]
+    state: TableState, variant: Variant, seat: int, dealer: list[int], board: list[int], cache: ViewCache
 ) -> dict[str, Any] | None:
     """The openings of what the seat was shown, once its round is over."""
     r, me = state.round, state.seats[seat]
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
-    if me.proof_shown is None:  # worked out once: every view of the settled round shows it again
-        known = _leaves(r)
-        me.proof_shown = seat_proof(
+    if seat not in cache.proofs:  # worked out once: every view of the settled round shows it again
+        known = cache.deck_leaves(r)
+        cache.proofs[seat] = seat_proof(
             r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board), known
         )
-    return me.proof_shown
+    return cache.proofs[seat]
 
 
-def _leaves(r: RoundState) -> tuple[str, ...]:
-    if not r.leaves:
-        r.leaves = leaves(r.seed, tuple(r.deck))
-    return r.leaves
-
-
-def _root(state: TableState) -> str:
-    """The round's commitment, worked out once (the first view that shows it)."""
-    r = state.round
-    if r.seed and not r.root:
-        r.root = root(r.seed, tuple(r.deck), _leaves(r))
-    return r.root
-
-
-def _result(variant: Variant, me: SeatState) -> dict[str, Any] | None:
-    """The seat's settled result with each bet spot's own result (`presentation.bet_results`) and
-    whether its decision was automatic (`auto`: not the player's), worked out once: every view of
-    the settled round shows it again."""
+def _result(variant: Variant, seat: int, me: SeatState, cache: ViewCache) -> dict[str, Any] | None:
+    """The seat's settled result with each bet spot's own result (`results.bet_results`: the
+    settled event's, or for an earlier edition's record derived from its outcome) and whether
+    its decision was automatic (`auto`: not the player's), worked out once: every view of the
+    settled round shows it again."""
     if me.results is None:
         return None
-    if me.result_shown is None:
+    if seat not in cache.results:
         bets = bet_results(variant, me.results, me.staked.to_dict())
-        me.result_shown = {**me.results, "bets": bets, "auto": me.auto}
-    return me.result_shown
+        cache.results[seat] = {**me.results, "bets": bets, "auto": me.auto}
+    return cache.results[seat]
 
 
 def seat_view(
-    state: TableState, variant: Variant, seat: int | None, actions: Sequence[str], limit: int | None
+    state: TableState,
+    variant: Variant,
+    seat: int | None,
+    actions: Sequence[str],
+    limit: int | None,
+    cache: ViewCache | None = None,
 ) -> SeatView:
     """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
     `limit` are what the table's rules and the account book allow the seat now. A holder sees
-    its seat's round only from the round it could be dealt into."""
+    its seat's round only from the round it could be dealt into. `cache`: the table's, where what
+    every view of the round shows is worked out once (none: worked out for this view)."""
+    cache = (cache or ViewCache()).for_round(state.round)
     holdem = variant.family is Family.HOLDEM
     r = state.round
     shown = r.revealed is not None and state.phase is not Phase.BETTING
@@ -176,9 +203,9 @@ def seat_view(
         board=_texts(board),
         others=others,
         meter=state.ledger.balance("meter"),
-        commitment=_root(state),
-        proof=_proof(state, variant, seat, dealer, board) if seat is not None and ours else None,
-        result=_result(variant, me) if me is not None and ours else None,
+        commitment=cache.deck_root(r),
+        proof=_proof(state, variant, seat, dealer, board, cache) if seat is not None and ours else None,
+        result=_result(variant, seat, me, cache) if seat is not None and me is not None and ours else None,
         actions=tuple(actions),
         deadline=_deadline(state, variant, me),
         exchanges=me.exchanges if me is not None and ours else 0,

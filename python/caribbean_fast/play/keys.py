@@ -19,7 +19,7 @@ from ..engine import Phase, SeatView
 from ..errors import IllegalActionError
 from ..settlement import Decision
 from ..variants import BetLimits, ExchangeCards, Variant
-from ..variants.presentation import bet_words, decision_word, layout, side_bet_title, stake_step, stake_unit
+from ..words.rules import decision_word, stake_step, stake_unit
 
 __all__ = ["Mistake", "SeatKeys", "SeatTable"]
 
@@ -126,7 +126,7 @@ class SeatKeys(ABC):
         bet = bets[0]
         amount = 0 if self._view().bets.side(bet.name) else max(bet.minimum, min(bet.maximum, self.stake))
         self._send("side_bet", name=bet.name, amount=amount)
-        return f"{side_bet_title(bet.name)} " + (f"bet {self._fmt(amount)}" if amount else "removed")
+        return f"{bet.title} " + (f"bet {self._fmt(amount)}" if amount else "removed")
 
     # ---- the round -------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ class SeatKeys(ABC):
             self._send("ante", amount=self.stake)
         self._deal()
         self.selected.clear()
-        return f"dealt: {bet_words(self.table.variant).bet} (Enter), fold (-)"
+        return f"dealt: {self.table.variant.bet_words.bet} (Enter), fold (-)"
 
     def decide(self, decision: Decision) -> str:
         advice, view = self.advice(), self._view()
@@ -218,7 +218,7 @@ class SeatKeys(ABC):
 
 def shown(view: SeatView, variant: Variant) -> tuple[str, str]:
     """The seat's cards and what it sees while deciding: the board's flop where the game has a
-    board, else the dealer's up cards (`presentation.layout`)."""
-    lay = layout(variant)
+    board, else the dealer's up cards (`Variant.layout`)."""
+    lay = variant.layout
     board = view.board[: lay.flop] if lay.board else view.dealer[len(view.dealer) - lay.dealer_up :]
     return " ".join(view.cards), " ".join(board)

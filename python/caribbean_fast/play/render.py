@@ -11,10 +11,10 @@ from rich.text import Text
 
 from ..analysis.advice import Advice
 from ..engine import SeatView
-from ..engine.history import describe_step, outcome_words
 from ..variants import Currency, Variant
-from ..variants.describe import render_variant
-from ..variants.presentation import bet_words, decision_word, denominations, layout, main_paytable, side_bet_title
+from ..words.describe import render_variant
+from ..words.history import describe_step, outcome_words
+from ..words.rules import decision_word, denominations, main_paytable
 from .keys import SeatKeys, SeatTable
 
 __all__ = [
@@ -51,8 +51,8 @@ a game needs for it ("": every game; "choose": exchanges of chosen cards)."""
 
 def key_words(variant: Variant) -> dict[str, str]:
     """The words a key's description names: the second bet, the first side bet's title."""
-    side = side_bet_title(variant.side_bets[0].name) if variant.side_bets else "side bet"
-    return {"bet": bet_words(variant).bet, "side": side}
+    side = variant.side_bets[0].title if variant.side_bets else "side bet"
+    return {"bet": variant.bet_words.bet, "side": side}
 
 
 def offers(variant: Variant, needs: str) -> bool:
@@ -122,9 +122,9 @@ def status(session: SeatKeys, now: datetime, width: int = 200) -> Text:
 
 
 def _dealer(v: Variant, view: SeatView) -> Text:
-    """The dealer's cards as `presentation.layout` lays them out: the ones not yet shown face
+    """The dealer's cards as `Variant.layout` lays them out: the ones not yet shown face
     down while the seat decides, then the board where the game has one."""
-    lay = layout(v)
+    lay = v.layout
     deciding = view.phase == "deciding" and bool(view.cards)
     hidden = max(0, lay.dealer - len(view.dealer)) if deciding else 0
     out = Text("Dealer  ", style="bold")
@@ -139,7 +139,7 @@ def _dealer(v: Variant, view: SeatView) -> Text:
 
 
 def chips(amount: int, currency: Currency) -> str:
-    """An amount as the fewest chips of the currency (`presentation.denominations`): "(25)x2 (5) (1)x3"."""
+    """An amount as the fewest chips of the currency (`words.rules.denominations`): "(25)x2 (5) (1)x3"."""
     out = []
     for minor in reversed(denominations(currency)):  # largest first
         count, amount = divmod(amount, minor)
@@ -151,8 +151,8 @@ def chips(amount: int, currency: Currency) -> str:
 def _bets(table: SeatTable, view: SeatView) -> Text:
     """Every bet spot of the game, with its stake and its chips."""
     v, b = table.variant, view.bets
-    spots = [("ante", b.ante), (bet_words(v).bet, b.raise_)]
-    spots += [(side_bet_title(bet.name), b.side(bet.name)) for bet in v.side_bets]
+    spots = [("ante", b.ante), (v.bet_words.bet, b.raise_)]
+    spots += [(bet.title, b.side(bet.name)) for bet in v.side_bets]
     spots += [("progressive", b.progressive)] if v.progressive else []
     out = Text()
     for name, amount in spots:
@@ -183,7 +183,7 @@ def table_area(session: SeatKeys) -> RenderableType:
     fmt = table.variant.currency.format
     for other in view.others:
         line = Text(f"Seat {other.seat}  ")
-        line.append_text(_cards((), hidden=layout(table.variant).hand if other.dealt else 0))  # never its cards
+        line.append_text(_cards((), hidden=table.variant.layout.hand if other.dealt else 0))  # never its cards
         if other.settled:
             line.append("  settled")
         elif other.decided:

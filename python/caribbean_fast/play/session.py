@@ -9,8 +9,8 @@ from typing import Any
 from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
 from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
-from ..engine.history import outcome_words
-from ..variants.presentation import default_stake
+from ..words.history import outcome_words
+from ..words.rules import default_stake
 from .keys import SeatKeys, shown
 
 __all__ = ["PlaySession"]

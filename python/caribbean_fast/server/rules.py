@@ -1,5 +1,5 @@
 """A table's rules as JSON for the page (`GET /api/rules/<table>`): a thin call of the variant's
-presentation (`variants.presentation.rules_document`), so the page shows the rules the engine
+presentation (`words.rules.rules_document`), so the page shows the rules the engine
 plays by, in the words the terminal uses, and never a copy of them."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..variants import Variant
-from ..variants.presentation import rules_document
+from ..words.rules import rules_document
 
 __all__ = ["rules_json"]
 

@@ -21,6 +21,7 @@ from immutabledict import immutabledict
 
 from ..errors import ArgumentError, VariantError
 from ..hands import HandClass, class_floor, class_of
+from .shape import CALL, HOLDEM_LAYOUT, RAISE, STUD_LAYOUT, BetWords, Layout, bet_title
 from .thresholds import HandThreshold
 
 __all__ = [
@@ -282,6 +283,11 @@ class SideBet:
         """What the bet pays for a first-five hand of this strength, or None when it loses."""
         return next((p for threshold, p in self.tiers if threshold.admits(strength)), None)
 
+    @property
+    def title(self) -> str:
+        """The bet's name as people read it ("AA Bonus", never "aa-bonus": `shape.bet_title`)."""
+        return bet_title(self.name)
+
 
 class ExchangeCards(StrEnum):
     """Which cards an exchange gives up (RULES.md, game 4)."""
@@ -451,12 +457,20 @@ class Variant:
                 )
 
     @property
-    def raise_word(self) -> str:
-        """What the game calls its second bet ("call" or "raise"), as `presentation.bet_words`
-        decides it for every client."""
-        from .presentation import bet_words  # presentation reads this module: imported late
+    def layout(self) -> Layout:
+        """The cards a round of this variant's family deals and shows (`shape.Layout`)."""
+        return HOLDEM_LAYOUT if self.family is Family.HOLDEM else STUD_LAYOUT
 
-        return bet_words(self).bet
+    @property
+    def bet_words(self) -> BetWords:
+        """The second bet's name: seed 004 (Casino Hold'em) and seed 003 (game 4, the game with
+        exchanges) call it the Call; the other stud games (seeds 000-002) raise."""
+        return CALL if self.family is Family.HOLDEM or self.exchanges is not None else RAISE
+
+    @property
+    def raise_word(self) -> str:
+        """What the game calls its second bet: "call" or "raise" (`bet_words`)."""
+        return self.bet_words.bet
 
     @property
     def classes(self) -> tuple[HandClass, ...]:

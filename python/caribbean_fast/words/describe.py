@@ -6,16 +6,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .model import Variant
-from .presentation import (
-    bet_words,
-    describe_paytable,
-    main_paytable,
-    qualifier_words,
-    side_bet_title,
-    threshold_label,
-)
-from .presentation import pays as pays_words
+from ..variants.model import Variant
+from .rules import describe_paytable, main_paytable, qualifier_words, threshold_label
+from .rules import pays as pays_words
 
 __all__ = ["render_variant", "summary"]
 
@@ -30,12 +23,12 @@ def summary(v: Variant) -> str:
         x
         for x in (
             "progressive" if v.progressive else "",
-            *(side_bet_title(b.name) for b in v.side_bets),
+            *(b.title for b in v.side_bets),
             "exchanges" if v.exchanges else "",
         )
         if x
     ]
-    bet = bet_words(v).bet
+    bet = v.bet_words.bet
     top = max(main_paytable(v)[1].values())
     return (
         f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {qualifier_words(v)} · "
@@ -45,7 +38,7 @@ def summary(v: Variant) -> str:
 
 
 def _paytable(v: Variant) -> Table:
-    """The paytable rows of `presentation`, the columns the variant has."""
+    """The paytable rows of `rules`, the columns the variant has."""
     head, rows = describe_paytable(v)
     table = Table(title="Paytables (pays N to 1)")
     for title in head:
@@ -62,7 +55,7 @@ def _rules(v: Variant) -> Table:
     table.add_column("value")
     table.add_row("source", v.source or "-")
     table.add_row("family", str(v.family))
-    table.add_row(bet_words(v).bet, f"{v.raise_multiple} x ante")
+    table.add_row(v.bet_words.bet, f"{v.raise_multiple} x ante")
     table.add_row("dealer qualifies with", f"{qualifier_words(v)} ({v.qualifier.description})")
     table.add_row("seats", str(v.seats))
     for i, lim in enumerate(v.limits):
@@ -86,7 +79,7 @@ def _rules(v: Variant) -> Table:
         if getattr(t, name) is not None:
             table.add_row(name.replace("_", " "), f"{getattr(t, name):g}")
     if t.auto_raise:
-        table.add_row("on timeout", f"{bet_words(v).bet} with {t.auto_raise.spec} or better, else fold")
+        table.add_row("on timeout", f"{v.bet_words.bet} with {t.auto_raise.spec} or better, else fold")
     table.add_row("round broken off", "void, bets refunded" if t.unfinished == "void" else "completed")
     return table
 
@@ -112,7 +105,7 @@ def _extras(v: Variant) -> list[RenderableType]:
         out.append(table)
     for bet in v.side_bets:
         table = Table(
-            title=f"Side bet {side_bet_title(bet.name)} ({bet.name}): {money(bet.minimum)} to {money(bet.maximum)}"
+            title=f"Side bet {bet.title} ({bet.name}): {money(bet.minimum)} to {money(bet.maximum)}"
             + (", lost on a fold" if bet.lost_on_fold else "")
         )
         table.add_column("hand (first five cards) or better")

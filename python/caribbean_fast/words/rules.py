@@ -1,9 +1,10 @@
-"""What a client shows of a variant: the words of its bets, its paytable rows, its labels, its card
-layout, its chips and stake steps, and the rules document the server sends (`rules_document`).
+"""What a client shows of a variant: its decisions in its own words, its paytable rows, its
+labels, its chips and stake steps, and the rules document the server sends (`rules_document`).
 
 The one place these are decided: the server sends `rules_document` as JSON, the page and the
 terminal render it (or call these functions), and none keeps a rule of its own. Pure: no rich,
-no I/O, only the variant's data turned into words and numbers.
+no I/O, only the variant's data (its card layout and the names of its bets are the variant's own:
+`Variant.layout`, `Variant.bet_words`, `SideBet.title`) turned into words and numbers.
 """
 
 from __future__ import annotations
@@ -14,16 +15,12 @@ from fractions import Fraction
 from typing import Any
 
 from ..hands import HandClass
-from .model import BetLimits, Currency, Family, Paytable, Variant
-from .thresholds import HandThreshold
+from ..variants.model import BetLimits, Currency, Paytable, Variant
+from ..variants.thresholds import HandThreshold
 
 __all__ = [
     "CHIP_MAJORS",
-    "BetWords",
-    "Layout",
     "PaytableColumn",
-    "bet_results",
-    "bet_words",
     "chip_values",
     "connection_words",
     "decision_word",
@@ -31,7 +28,6 @@ __all__ = [
     "denominations",
     "describe_paytable",
     "how_to_play",
-    "layout",
     "limit_words",
     "main_paytable",
     "pays",
@@ -40,7 +36,6 @@ __all__ = [
     "qualifier_words",
     "rule_line",
     "rules_document",
-    "side_bet_title",
     "stake_step",
     "stake_unit",
     "suggested_buy_in",
@@ -48,29 +43,10 @@ __all__ = [
     "threshold_label",
 ]
 
-# ---- the second bet's word ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BetWords:
-    """The second bet in every form a client writes it: "call", "Call", "calls", "called"."""
-
-    bet: str
-    title: str
-    does: str
-    done: str
-
-
-def bet_words(v: Variant) -> BetWords:
-    """Seed 004 (Casino Hold'em) and seed 003 (game 4, the game with exchanges) name the second
-    bet the Call; the other stud games (seeds 000-002) raise."""
-    call = v.family is Family.HOLDEM or v.exchanges is not None
-    return BetWords("call", "Call", "calls", "called") if call else BetWords("raise", "Raise", "raises", "raised")
-
 
 def decision_word(v: Variant, decision: str) -> str:
     """A decision ("raise", "fold", "exchange", as the protocol names them) in the game's words."""
-    return bet_words(v).bet if decision == "raise" else decision
+    return v.bet_words.bet if decision == "raise" else decision
 
 
 # ---- hands in words --------------------------------------------------------------------------------
@@ -108,17 +84,11 @@ def qualifier_words(v: Variant) -> str:
     return words if words == "any hand" else f"{words} or better"
 
 
-def side_bet_title(name: str) -> str:
-    """A side bet's name as a title: "aa-bonus" is "AA Bonus" (a word of one or two letters is
-    an abbreviation, as the seeds write "AA")."""
-    return " ".join(w.upper() if len(w) <= 2 else w.capitalize() for w in name.split("-"))
-
-
 def rule_line(v: Variant) -> str:
     """The game in one line: "Dealer qualifies with Ace-King · Raise 2\u00d7 ante" (short: the page
     shows it on one line of a phone's felt; "qualifies with" already says "or better")."""
     times = "\u00d7"  # the multiplication sign the page has always shown
-    bet = f"{bet_words(v).title} {v.raise_multiple}{times} ante"
+    bet = f"{v.bet_words.title} {v.raise_multiple}{times} ante"
     return f"Dealer qualifies with {_threshold_words(v.qualifier)} · {bet}"
 
 
@@ -140,7 +110,7 @@ def paytable_columns(v: Variant) -> tuple[PaytableColumn, ...]:
     """The columns this variant's paytable has: the hand, the ante, the raise (call) against a
     qualifying dealer, and only where the variant pays them, the raise and the ante when the
     dealer does not qualify (else the raise pushes and the ante pays as against a qualifier)."""
-    bet = bet_words(v).title
+    bet = v.bet_words.title
     apart = bool(v.raise_paytable_no_qualify or v.ante_paytable_no_qualify)
     columns = [
         PaytableColumn("hand", "Hand"),
@@ -178,85 +148,7 @@ def main_paytable(v: Variant) -> tuple[str, Paytable]:
     ante) in the game's word, with that paytable."""
     top_raise = max(v.raise_paytable.values(), default=Fraction(0))
     top_ante = max(v.ante_paytable.values(), default=Fraction(0))
-    return ("ante", v.ante_paytable) if top_ante > top_raise else (bet_words(v).bet, v.raise_paytable)
-
-
-# ---- each bet's result ------------------------------------------------------------------------------
-
-
-def _ratio(value: Fraction) -> str:
-    return f"{value} to 1"
-
-
-def bet_results(v: Variant, result: dict[str, Any], staked: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each bet spot's result at settlement, from a seat's settled result (`SeatSettlement.public`)
-    and what it staked (`Bets.to_dict`): the spot ("ante", "raise", "progressive" or "side:<name>"),
-    its title, the stake, its net, "won", "lost" or "push", and for a won bet paid by a table the
-    odds it was paid at ("7 to 1"; None for a progressive prize, an amount)."""
-    from ..settlement import Decision, Outcome, Showdown, settle  # settlement reads the variant model
-
-    o = result["outcome"]
-    outcome = Outcome(
-        Decision(o["decision"]),
-        HandClass[str(o["hand_class"]).upper()],
-        bool(o["dealer_qualifies"]),
-        Showdown(o["showdown"]),
-        int(o["exchanges"]),
-        o["first_five"],
-    )
-    exact = settle(v, outcome)
-    net = result["net"]
-    words = bet_words(v)
-    spots: list[tuple[str, str, int, int, Fraction | None]] = [
-        ("ante", "Ante", int(staked["ante"]), int(net["ante"]), exact.ante),
-        ("raise", words.title, int(staked["raise"]), int(net["raise"]), exact.raise_ / v.raise_multiple),
-    ]
-    for name, stake in sorted(staked["side_bets"].items()):
-        spots.append(
-            (
-                f"side:{name}",
-                side_bet_title(name),
-                int(stake),
-                int(net["side_bets"].get(name, 0)),
-                exact.side_bets.get(name),
-            )
-        )
-    if staked["progressive"] and v.progressive is not None:
-        spots.append(("progressive", "Progressive", v.progressive.stake, int(net["progressive"]), None))
-    out = []
-    for spot, title, stake, won, odds in spots:
-        if not stake:
-            continue
-        word = "won" if won > 0 else "lost" if won < 0 else "push"
-        pays = _ratio(odds) if word == "won" and odds is not None and odds > 0 else None
-        out.append({"spot": spot, "title": title, "stake": stake, "net": won, "result": word, "pays": pays})
-    return out
-
-
-# ---- card layout -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Layout:
-    """What a client draws of a round: `hand` cards per seat; `dealer` cards, `dealer_up` of them
-    face up while the seats decide (the rest drawn face down: before the shown ones when
-    `hidden_first`, as a stud dealer's up card is the last); a board of `board` cards, `flop` of
-    them shown while deciding."""
-
-    hand: int
-    dealer: int
-    dealer_up: int
-    board: int
-    flop: int
-    hidden_first: bool
-
-
-def layout(v: Variant) -> Layout:
-    """The card layout of the variant's family (RULES.md: stud deals five each, the dealer's last
-    face up; hold'em two each, the dealer's face down, a board of five after a flop of three)."""
-    if v.family is Family.HOLDEM:
-        return Layout(hand=2, dealer=2, dealer_up=0, board=5, flop=3, hidden_first=False)
-    return Layout(hand=5, dealer=5, dealer_up=1, board=0, flop=0, hidden_first=True)
+    return ("ante", v.ante_paytable) if top_ante > top_raise else (v.bet_words.bet, v.raise_paytable)
 
 
 # ---- chips and stakes ------------------------------------------------------------------------------
@@ -340,7 +232,7 @@ def _side_bets(v: Variant) -> list[dict[str, Any]]:
     return [
         {
             "name": b.name,
-            "title": side_bet_title(b.name),
+            "title": b.title,
             "minimum": b.minimum,
             "maximum": b.maximum,
             "tiers": [{"hand": threshold_label(th), "pays": pays(p)} for th, p in b.tiers],
@@ -363,7 +255,7 @@ def _exchanges(v: Variant) -> dict[str, Any] | None:
 
 
 def _words(v: Variant) -> dict[str, Any]:
-    words = bet_words(v)
+    words = v.bet_words
     return {
         **asdict(words),
         "ante": "Ante",
@@ -394,13 +286,13 @@ def _seconds(seconds: float) -> str:
 def how_to_play(v: Variant) -> list[str]:
     """The round of the game step by step, in words, from the variant (RULES.md's flow): what a
     rules page shows under "How to play"."""
-    words = bet_words(v)
-    lay = layout(v)
+    words = v.bet_words
+    lay = v.layout
     t = v.timing
     extra = []
     if v.progressive is not None:
         extra.append(f"the {_progressive_title(v)}")
-    extra += [f"the {side_bet_title(b.name)}" for b in v.side_bets]
+    extra += [f"the {b.title}" for b in v.side_bets]
     bets = "Place the ante" + (f", and if you like {' and '.join(extra)}" if extra else "") + ", then deal."
     steps = [bets]
     if t.bet_seconds:
@@ -449,7 +341,7 @@ def how_to_play(v: Variant) -> list[str]:
         steps.append(f"The {_progressive_title(v)} {paid}{ticked}")
     for b in v.side_bets:
         steps.append(
-            f"The {side_bet_title(b.name)} is settled by its own table"
+            f"The {b.title} is settled by its own table"
             + (", once you have called; a fold loses it." if b.lost_on_fold else ".")
         )
     if t.idle_seconds and v.waits_for_player:
@@ -465,7 +357,7 @@ def how_to_play(v: Variant) -> list[str]:
 def connection_words(v: Variant) -> list[str]:
     """What a lost connection, a timeout or an idle round does, and what the other seats learn of a
     decision (RULES.md, "Common to every game" and game 3), in words for the rules page."""
-    t, words = v.timing, bet_words(v)
+    t, words = v.timing, v.bet_words
     if v.waits_for_player:
         after = (
             "it is void and every bet of it returned"
@@ -506,7 +398,7 @@ def limit_words(v: Variant, limits: BetLimits) -> list[str]:
     if limits.balance_fraction is not None:
         words.append(
             f"An ante is never more than {_fraction_words(limits.balance_fraction)} of your balance at the table, "
-            f"so the {bet_words(v).bet} can always be covered."
+            f"so the {v.bet_words.bet} can always be covered."
         )
     return words
 
@@ -524,7 +416,7 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
     """The table page's keys (seed 000's, and the game's own extras): `keys`, what each `does` in
     the game's words (the rules page), and a `short` form for the table's key help line ("": said
     by the key before it)."""
-    words, unit = bet_words(v), stake_unit(v.currency)
+    words, unit = v.bet_words, stake_unit(v.currency)
     keys = [
         {"keys": "Enter", "does": f"deal; once dealt, {words.bet}", "short": f"Enter deal / {words.bet}"},
         {"keys": "-", "does": "fold, once dealt", "short": "- fold"},
@@ -535,7 +427,7 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
         does = f"the {_progressive_title(v)} on or off"
         keys.append({"keys": "P", "does": does, "short": "P Progressive on / off"})
     for bet in v.side_bets[:1]:
-        title = side_bet_title(bet.name)
+        title = bet.title
         keys.append({"keys": "B", "does": f"the {title} bet on or off", "short": f"B {title} on / off"})
     keys += [
         {"keys": "0 or Ins", "does": "repeat the last round's bets", "short": "Ins or 0 rebet"},
@@ -561,7 +453,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
         "game": v.name,
         "title": v.title,
         "family": str(v.family),
-        "bet": bet_words(v).bet,
+        "bet": v.bet_words.bet,
         "words": _words(v),
         "raise_multiple": str(v.raise_multiple),
         "qualifier": qualifier_words(v),
@@ -570,7 +462,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
         "paytable": paytable_rows(v),
         "limits": {"minimum": lim.minimum, "maximum": lim.maximum},
         "stakes": _stakes(v, lim),
-        "layout": asdict(layout(v)),
+        "layout": asdict(v.layout),
         "progressive": _progressive(v),
         "side_bets": _side_bets(v),
         "exchanges": _exchanges(v),
