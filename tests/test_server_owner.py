@@ -14,8 +14,8 @@ import pytest
 from caribbean_fast import load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.errors import ServerError
-from caribbean_fast.server.protocol import Command
-from caribbean_fast.server.tables import Owner
+from caribbean_fast.server.tables.owner import Owner
+from caribbean_fast.server.wire.protocol import Command
 
 
 def owner_with_commits() -> tuple[Owner, list[asyncio.Future[Any]]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import ServerError
+from ...errors import ServerError
 from .commands import MOST, PROTOCOL, VERSION, Command
 
 __all__ = [

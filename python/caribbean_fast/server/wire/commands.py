@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
-from ..errors import ServerError
+from ...errors import ServerError
 
 __all__ = [
     "COMMANDS",
