@@ -28,7 +28,7 @@ from ..engine import Phase, SeatView
 from ..engine.history import outcome_words
 from ..engine.views import view_from_json
 from ..errors import ServerError
-from ..server.commands import request
+from ..server.wire.commands import request
 from ..variants import BetLimits, Currency, Variant, load_variant
 from .keys import SeatKeys
 

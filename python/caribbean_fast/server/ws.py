@@ -22,7 +22,7 @@ from .accounts import token_hash
 from .cluster.relay import RELAYED
 from .front import Front
 from .tables.owner import Owner
-from .wire.commands import COMMANDS, EVERY_MOST, SocketCommand
+from .wire.commands import EVERY_MOST, SocketCommand
 from .wire.gate import TokenBucket
 from .wire.hub import Connection
 from .wire.names import origin_allowed
@@ -216,7 +216,7 @@ async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[
     """By the command's scope (`commands`): the socket's and the server's run here, a table's
     queue to its owner; a command naming a table another process serves is relayed there from
     the lobby's socket, and answered `moved` on a table's socket."""
-    spec = COMMANDS[command.type]  # parse read only commands of the list
+    spec = command.spec
     owner = None
     if spec.names_table:
         table = command.table or ""

@@ -32,7 +32,7 @@ from ..store.db import Database, Tx
 from ..store.holds import Hold, Holds
 from ..store.jackpots import open_summary
 from ..store.record import TableRecord
-from ..wire.commands import COMMANDS, Caller, TableCommand
+from ..wire.commands import Caller, TableCommand
 from ..wire.hub import Hub
 from ..wire.metrics import Metrics
 from ..wire.names import check_table_id
@@ -311,7 +311,7 @@ class Owner:
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         """A table command of the list (`commands`), by its handler, once the caller is checked."""
-        spec = COMMANDS[command.type]
+        spec = command.spec
         assert isinstance(spec, TableCommand), f"{command.type} is not a table's command"
         if spec.login and account is None:
             raise ServerError("log in to play", "unauthorized")
@@ -404,7 +404,7 @@ class Owner:
 
         async def call() -> None:
             try:
-                await self.submit(Command(None, "_seat_waiting"), first)
+                await self.submit(Command.of("_seat_waiting"), first)
             except CaribbeanFastError:
                 pass  # the table stopped: the list waits for it
             finally:
@@ -586,12 +586,12 @@ class Owner:
     async def disconnect(self, account: str) -> None:
         """The grace period ran out with no socket of the account: the game's disconnect rule,
         and the seat stood up if the account stays away (`TableSpec.away` seconds)."""
-        await self.submit(Command(None, "_disconnect"), account)
+        await self.submit(Command.of("_disconnect"), account)
 
     async def back(self, account: str) -> bool:
         """A socket of the account opened: its seat here, if away, is not stood up (True: it was,
         and the seat's view went out with the commit)."""
-        return bool((await self.submit(Command(None, "_back"), account))["back"])
+        return bool((await self.submit(Command.of("_back"), account))["back"])
 
     async def recall(self, account: str) -> list[list[dict[str, Any]]]:
         """The rounds that ended while the account was away (at most RECALL), oldest first."""
