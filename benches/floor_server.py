@@ -34,9 +34,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from caribbean_fast import CaribbeanFastError, load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.views import view_to_json
-from caribbean_fast.server.protocol import MAX_FRAME
-from caribbean_fast.server.server import tune_process
-from caribbean_fast.server.serving import BurstWebSockets
+from caribbean_fast.server.host import tune_process
+from caribbean_fast.server.wire.protocol import MAX_FRAME
+from caribbean_fast.server.wire.serving import BurstWebSockets
 
 
 @dataclass

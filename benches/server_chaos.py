@@ -51,7 +51,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 from websockets.sync.connection import Connection
 
-from caribbean_fast.server.db import BUSY_MS
+from caribbean_fast.server.store.db import BUSY_MS
 
 BUSY_SECONDS = BUSY_MS / 1000  # SQLite's wait for another process's write lock
 SQLITE_FAULTS = ("disk_full", "read_only", "busy", "kill")
@@ -420,10 +420,10 @@ def check(database: str) -> dict[str, Any]:
     """Reads the stopped servers' database: the books, every record's audit, the command events
     by (table, kind), and the money on seats nobody holds."""
     from caribbean_fast.engine import audit, restore
-    from caribbean_fast.server.db import Database
-    from caribbean_fast.server.db import connect as open_database
-    from caribbean_fast.server.record import TableRecord
-    from caribbean_fast.server.wallets import reconcile
+    from caribbean_fast.server.store.db import Database
+    from caribbean_fast.server.store.db import connect as open_database
+    from caribbean_fast.server.store.record import TableRecord
+    from caribbean_fast.server.store.wallets import reconcile
 
     db = Database(open_database(database, create=False))
     try:

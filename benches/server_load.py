@@ -44,10 +44,10 @@ import websockets
 
 from caribbean_fast.engine import audit
 from caribbean_fast.server.accounts import create_account, hash_password
-from caribbean_fast.server.db import Database, Tx, connect
-from caribbean_fast.server.record import TableRecord
-from caribbean_fast.server.server import quiet_gc
-from caribbean_fast.server.wallets import reconcile
+from caribbean_fast.server.host import quiet_gc
+from caribbean_fast.server.store.db import Database, Tx, connect
+from caribbean_fast.server.store.record import TableRecord
+from caribbean_fast.server.store.wallets import reconcile
 from caribbean_fast.variants import PRESETS, load_variant
 
 from host import cpu_ticks, describe, steal_since

@@ -40,10 +40,10 @@ from server_front_door import _answer, _ms, player
 from websockets.asyncio.client import connect
 
 from caribbean_fast.engine import Table
-from caribbean_fast.server.db import Database, Tx
-from caribbean_fast.server.db import connect as open_database
-from caribbean_fast.server.jackpots import open_summary
-from caribbean_fast.server.record import INSERT, TableRecord
+from caribbean_fast.server.store.db import Database, Tx
+from caribbean_fast.server.store.db import connect as open_database
+from caribbean_fast.server.store.jackpots import open_summary
+from caribbean_fast.server.store.record import INSERT, TableRecord
 from caribbean_fast.variants import Variant, load_variant
 
 OLD = "cyberstud-2"

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser_helpers import CHROMIUM, browser_settings, sit
 from live_server import LiveServer
 
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import PRESETS, load_variant
 
 DOCS = Path(__file__).resolve().parent

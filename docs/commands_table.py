@@ -1,5 +1,5 @@
 """The commands of docs/protocol.md, written from the protocol's list of commands
-(`caribbean_fast.server.commands`), so that the page and the server never disagree.
+(`caribbean_fast.server.wire.commands`), so that the page and the server never disagree.
 
 ``python docs/commands_table.py`` writes the tables into the page between its two markers;
 ``--check`` only says whether they are current (exit 1 when not). tests/test_docs.py fails when
@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from caribbean_fast.server.commands import PROTOCOL
+from caribbean_fast.server.wire.commands import PROTOCOL
 
 PAGE = Path(__file__).parent / "protocol.md"
-BEGIN = "<!-- commands: written from python/caribbean_fast/server/commands.py by docs/commands_table.py -->"
+BEGIN = "<!-- commands: written from python/caribbean_fast/server/wire/commands.py by docs/commands_table.py -->"
 END = "<!-- commands: end -->"
 
 

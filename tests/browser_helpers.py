@@ -12,7 +12,7 @@ from live_server import LiveServer, settings
 from playwright.sync_api import Page, expect
 
 from caribbean_fast.server import Settings
-from caribbean_fast.server.tables import Owner, TableSpec
+from caribbean_fast.server.tables.owner import Owner, TableSpec
 from caribbean_fast.variants import PRESETS, load_variant
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium package; Playwright downloads no browser

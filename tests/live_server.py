@@ -23,13 +23,13 @@ from websockets.sync.client import ClientConnection, connect
 from caribbean_fast.engine import audit
 from caribbean_fast.engine.events import Event, event_from_dict
 from caribbean_fast.server import Settings, create_app
-from caribbean_fast.server.db import Database
-from caribbean_fast.server.db import connect as open_database
-from caribbean_fast.server.placement import owner_of
-from caribbean_fast.server.record import TableRecord, events_in
-from caribbean_fast.server.serving import uvicorn_options
-from caribbean_fast.server.tables import TableSpec
-from caribbean_fast.server.wallets import reconcile
+from caribbean_fast.server.cluster.placement import owner_of
+from caribbean_fast.server.store.db import Database
+from caribbean_fast.server.store.db import connect as open_database
+from caribbean_fast.server.store.record import TableRecord, events_in
+from caribbean_fast.server.store.wallets import reconcile
+from caribbean_fast.server.tables.owner import TableSpec
+from caribbean_fast.server.wire.serving import uvicorn_options
 from caribbean_fast.variants import load_variant
 
 

@@ -33,7 +33,7 @@ from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.engine.fairness import leaves, positions
 from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
-from caribbean_fast.server.tables import Owner
+from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.variants import PRESETS, Family
 from caribbean_fast.words.rules import suggested_buy_in
 

@@ -19,7 +19,7 @@ from live_server import LiveServer
 from playwright.sync_api import Browser, Page, expect
 
 from caribbean_fast.server.rules import rules_json
-from caribbean_fast.server.tables import Owner, TableSpec
+from caribbean_fast.server.tables.owner import Owner, TableSpec
 from caribbean_fast.variants import load_variant
 from caribbean_fast.variants.model import Currency
 

@@ -21,7 +21,7 @@ from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.hands import HandClass, evaluate
 from caribbean_fast.server.rules import rules_json
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import PRESETS, load_variant
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}

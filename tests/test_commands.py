@@ -1,4 +1,4 @@
-"""The commands are one list: the protocol's (`server/commands.py`) and the engine's
+"""The commands are one list: the protocol's (`server/wire/commands.py`) and the engine's
 (`engine/commands.py`), from which the parser, every dispatch, the recorded commands and the
 protocol's page come. Nothing else may name a command."""
 
@@ -13,7 +13,8 @@ from caribbean_fast.engine import Table
 from caribbean_fast.engine.commands import ENGINE, PLAYED
 from caribbean_fast.engine.events import COMMANDS as RECORDED
 from caribbean_fast.errors import IllegalActionError, ServerError
-from caribbean_fast.server.commands import (
+from caribbean_fast.server.tables.owner import Owner
+from caribbean_fast.server.wire.commands import (
     COMMANDS,
     PROTOCOL,
     Scope,
@@ -23,8 +24,7 @@ from caribbean_fast.server.commands import (
     _game,
     request,
 )
-from caribbean_fast.server.protocol import TYPES, parse
-from caribbean_fast.server.tables import Owner
+from caribbean_fast.server.wire.protocol import TYPES, parse
 from caribbean_fast.server.ws import Socket
 from caribbean_fast.variants import load_variant
 

@@ -86,7 +86,7 @@ def load_commands_table() -> ModuleType:
 
 
 def test_the_protocol_page_lists_the_commands_of_the_code() -> None:
-    """docs/protocol.md's commands and fields are the list in server/commands.py, as
+    """docs/protocol.md's commands and fields are the list in server/wire/commands.py, as
     `python docs/commands_table.py` writes them."""
     script = load_commands_table()
     page = (ROOT / "docs" / "protocol.md").read_text()

@@ -18,7 +18,7 @@ from caribbean_fast.cli import main
 from caribbean_fast.errors import IllegalActionError, ServerError
 from caribbean_fast.play.app import PlayApp
 from caribbean_fast.play.remote import RemoteSession, log_in
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.settlement import Decision
 from caribbean_fast.variants import load_variant
 from caribbean_fast.words.history import outcome_words

@@ -24,9 +24,9 @@ from live_server import Client, LiveServer, query, recorded, settings
 
 from caribbean_fast import load_variant
 from caribbean_fast.hands import HandClass
-from caribbean_fast.server.db import Database, connect
-from caribbean_fast.server.jackpots import MOST_PRIZES, POINTS
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.store.db import Database, connect
+from caribbean_fast.server.store.jackpots import MOST_PRIZES, POINTS
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import Variant
 from caribbean_fast.variants.model import Prize
 

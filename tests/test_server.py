@@ -18,7 +18,7 @@ from live_server import Client, LiveServer, books, query, recorded, settings
 from caribbean_fast import Variant, load_variant
 from caribbean_fast.analysis.advice import Advisor
 from caribbean_fast.engine.views import view_from_json
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from caribbean_fast.errors import ServerError
-from caribbean_fast.server.logs import RedactTokens
-from caribbean_fast.server.protocol import parse
+from caribbean_fast.server.wire.logs import RedactTokens
+from caribbean_fast.server.wire.protocol import parse
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from typing import Any
 
 from live_server import Client, LiveServer, books, recorded, settings
 
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import load_variant
 
 

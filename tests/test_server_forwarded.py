@@ -14,7 +14,7 @@ from live_server import Client, LiveServer, ServerProcess, settings, two_tables
 from test_server_routing import STUD, frames_until_closed
 from websockets.exceptions import InvalidStatus
 
-from caribbean_fast.server.forwarded import Trusted, client_of
+from caribbean_fast.server.wire.forwarded import Trusted, client_of
 
 PUBLIC = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "casino.example"}
 

@@ -18,8 +18,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
-from caribbean_fast.server.db import Database
-from caribbean_fast.server.db import connect as open_database
+from caribbean_fast.server.store.db import Database
+from caribbean_fast.server.store.db import connect as open_database
 
 
 def _server(tmp_path: object, **limits: object) -> LiveServer:

@@ -1,24 +1,54 @@
-"""The server's modules import one another without a cycle (a cycle makes import order matter
-and hides which module owns what): each module's relative imports, read from its source."""
+"""The server's floors, held by reading its source (issue 43): `wire/` and `store/` import nothing
+above them, only `store/` holds SQL text, no module imports the engine's phases (the engine says
+whether a table is between rounds), and the modules import one another without a cycle (a cycle
+makes import order matter and hides which module owns what)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import caribbean_fast.server
 
 SERVER = Path(caribbean_fast.server.__file__).parent
+PACKAGE = "caribbean_fast.server"
+SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE|ON CONFLICT)\b", re.S)
 
 
-def _imports(path: Path) -> set[str]:
-    """The sibling modules `path` imports (`from .x import ...`, `from . import x`), anywhere in it."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
-            found.update(n for n in names if (SERVER / f"{n}.py").exists())
-    return found - {path.stem, "__init__"}
+def _name(path: Path) -> str:
+    """The module's dotted name under the server ("store.db", "host")."""
+    parts = path.relative_to(SERVER).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_name(p): p for p in SERVER.rglob("*.py")}
+
+
+def _absolute(module: str, path: Path, node: ast.ImportFrom) -> list[str]:
+    """The modules of this package that an import names, anywhere in the file (functions too)."""
+    if node.level == 0:
+        name = node.module or ""
+        return [name[len(PACKAGE) + 1 :]] if name.startswith(PACKAGE + ".") else []
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+    if node.level - 1 > len(package):
+        return []  # above the server: the engine, the variants
+    head = ".".join([*base, *(node.module.split(".") if node.module else [])])
+    return [head, *(f"{head}.{a.name}".lstrip(".") for a in node.names)]
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                found.update(m for m in _absolute(name, path, node) if m in modules)
+        graph[name] = found - {name, ""}
+    return graph
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -30,7 +60,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
             return [*path[path.index(node) :], node]
         if node in done:
             return None
-        for nxt in sorted(graph[node]):
+        for nxt in sorted(graph.get(node, ())):
             if (found := visit(nxt, [*path, node])) is not None:
                 return found
         done.add(node)
@@ -40,11 +70,42 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_server_modules_import_without_a_cycle() -> None:
-    graph = {p.stem: _imports(p) for p in SERVER.glob("*.py") if p.stem != "__init__"}
-    assert graph["pgstore"] == {"schema"} and "pgstore" in graph["db"]  # the pair that once imported each other
+    graph = _graph()
+    assert "store.schema" in graph["store.pgstore"] and "store.pgstore" in graph["store.db"]
     assert _cycle(graph) is None, _cycle(graph)
 
 
 def test_the_cycle_finder_finds_one() -> None:
     assert _cycle({"db": {"pgstore"}, "pgstore": {"db"}}) == ["db", "pgstore", "db"]
     assert _cycle({"db": {"schema"}, "pgstore": {"schema"}, "schema": set()}) is None
+
+
+def test_the_lower_floors_import_nothing_above_them() -> None:
+    floors = {"wire": {"wire"}, "store": {"store", "wire"}}
+    for name, imported in _graph().items():
+        floor = name.split(".")[0]
+        if floor in floors:
+            above = {m for m in imported if m.split(".")[0] not in floors[floor]}
+            assert not above, f"{name} imports {sorted(above)}, above its floor"
+
+
+def test_only_the_store_holds_sql() -> None:
+    for name, path in _modules().items():
+        if name.split(".")[0] == "store":
+            continue
+        texts = [n.value for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Constant)]
+        sql = [t for t in texts if isinstance(t, str) and SQL.search(t)]
+        assert not sql, f"{name} holds SQL: {sql[0][:80]!r}"
+
+
+def test_no_server_module_reads_the_engines_phases() -> None:
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.lstrip(".").startswith("engine"):
+                assert "Phase" not in {a.name for a in node.names}, f"{name} imports the engine's Phase"
+
+
+def test_the_edge_reaches_the_host_through_its_interface() -> None:
+    graph = _graph()
+    assert "front" in graph["ws"] and "front" in graph["web"]
+    assert "host" not in graph["ws"] | graph["web"]  # app.py alone builds the host

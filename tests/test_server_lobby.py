@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from live_server import small_tables
 
-from caribbean_fast.server.lobby import Lobby, fixed
+from caribbean_fast.server.cluster.lobby import Lobby, fixed
 
 
 def test_rows_it_cannot_read_are_left_out() -> None:

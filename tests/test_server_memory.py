@@ -11,7 +11,7 @@ import httpx
 from live_server import Client, LiveServer, recorded, settings
 
 from caribbean_fast.engine.history import seat_history
-from caribbean_fast.server.tables import Owner
+from caribbean_fast.server.tables.owner import Owner
 
 TABLE = "cyberstud-1"
 ROUNDS = 30

@@ -1,4 +1,4 @@
-"""The names the front door knows (server/names.py): a request naming a host the server does not
+"""The names the front door knows (server/wire/names.py): a request naming a host the server does not
 answer to is refused (DNS rebinding), a page's Origin is one of its names and nothing else, a
 table id outside the safe alphabet is refused at load, and `--forwarded-allow-ips '*'` needs the
 operator to say the proxy is the only way in. Through real servers: a thread, and
@@ -17,7 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server import load_tables
-from caribbean_fast.server.names import TABLE_RULE
+from caribbean_fast.server.wire.names import TABLE_RULE
 
 
 def _named(live: LiveServer, host: str, origin: str | None = None) -> ClientConnection:

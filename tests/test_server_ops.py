@@ -14,7 +14,7 @@ from live_server import Client, LiveServer, query, settings
 from caribbean_fast.cli import main
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server import Settings, load_tables
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import load_variant
 
 

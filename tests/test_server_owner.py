@@ -14,8 +14,8 @@ import pytest
 from caribbean_fast import load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.errors import ServerError
-from caribbean_fast.server.protocol import Command
-from caribbean_fast.server.tables import Owner
+from caribbean_fast.server.tables.owner import Owner
+from caribbean_fast.server.wire.commands import COMMANDS, Command
 
 
 def owner_with_commits() -> tuple[Owner, list[asyncio.Future[Any]]]:
@@ -53,10 +53,10 @@ def test_a_caller_cancelled_mid_commit_holds_the_table_until_its_commit_lands() 
         owner._run = run  # type: ignore[method-assign]
         owner.start()
         await turns()
-        first = asyncio.create_task(owner.submit(Command(1, "a"), "x"))  # the owner idle: in this task
+        first = asyncio.create_task(owner.submit(Command(1, COMMANDS["deal"]), "x"))  # the owner idle: in this task
         await turns(1)
         first.cancel()
-        second = asyncio.create_task(owner.submit(Command(2, "b"), "y"))
+        second = asyncio.create_task(owner.submit(Command(2, COMMANDS["fold"]), "y"))
         await turns()
         log.append(f"second answered before the first commit landed: {second.done()}")
         landings[0].set_result(None)
@@ -67,9 +67,9 @@ def test_a_caller_cancelled_mid_commit_holds_the_table_until_its_commit_lands() 
         return log
 
     assert asyncio.run(scenario()) == [
-        "a runs after 0 commits landed",
+        "deal runs after 0 commits landed",
         "second answered before the first commit landed: False",
-        "b runs after 1 commits landed",
+        "fold runs after 1 commits landed",
     ]
 
 
@@ -85,14 +85,14 @@ def test_a_command_queued_behind_one_in_its_callers_task_is_answered_when_the_ow
         owner._run = run  # type: ignore[method-assign]
         owner.start()
         await turns()
-        first = asyncio.create_task(owner.submit(Command(1, "a"), "x"))
+        first = asyncio.create_task(owner.submit(Command(1, COMMANDS["deal"]), "x"))
         await turns(1)
-        queued = asyncio.create_task(owner.submit(Command(2, "b"), "y"))
+        queued = asyncio.create_task(owner.submit(Command(2, COMMANDS["fold"]), "y"))
         await turns()
         owner.abandon()
         gate.set()
         with pytest.raises(ServerError, match="stopped serving it"):
             await asyncio.wait_for(queued, 5)
-        assert await first == {"ran": "a"}  # it was under way in its caller's task: it ends
+        assert await first == {"ran": "deal"}  # it was under way in its caller's task: it ends
 
     asyncio.run(scenario())

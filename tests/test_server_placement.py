@@ -1,4 +1,4 @@
-"""Leases by rendezvous hashing over the live processes (`server/placement.py`): the tables split
+"""Leases by rendezvous hashing over the live processes (`server/cluster/placement.py`): the tables split
 between the processes, a process that dies leaves its tables to the survivors, and one that
 starts again takes back its share, each table given back between rounds (never mid-round)."""
 
@@ -15,7 +15,7 @@ from test_server_relay import relay_metrics, wait_for
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.play.remote import Link
-from caribbean_fast.server.placement import owner_of
+from caribbean_fast.server.cluster.placement import owner_of
 
 TABLES = 16
 

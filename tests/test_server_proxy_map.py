@@ -1,4 +1,4 @@
-"""The reverse proxy's map of each table's process (`server/proxymap.py`): written by the serving
+"""The reverse proxy's map of each table's process (`server/cluster/proxymap.py`): written by the serving
 processes when a lease changes, and by `caribbean-fast proxy-map`, from the leases of the live
 processes; the proxy reloaded after each change, never when nothing changed."""
 
@@ -15,7 +15,7 @@ import pytest
 from live_server import ServerProcess, split
 from nginx_server import Nginx, binary
 
-from caribbean_fast.server.proxymap import reload, render, upstream, write_map
+from caribbean_fast.server.cluster.proxymap import reload, render, upstream, write_map
 
 TABLES = 8
 

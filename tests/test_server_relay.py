@@ -15,7 +15,7 @@ from live_server import Client, ServerProcess, books, split, two_tables
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from caribbean_fast.server.relay import RELAYED
+from caribbean_fast.server.cluster.relay import RELAYED
 
 GAME3 = "network-24h-1"
 

@@ -16,7 +16,7 @@ from live_server import Client, LiveServer, settings, small_tables
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server import Settings
-from caribbean_fast.server.tables import TableSpec
+from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import load_variant
 
 EVERY = 2  # seconds between the reality checks the test's account chooses

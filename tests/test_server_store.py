@@ -21,10 +21,10 @@ from caribbean_fast.engine.autoplay import play_round
 from caribbean_fast.engine.events import Event, chain_hash, event_from_dict, event_to_json
 from caribbean_fast.errors import InsufficientFundsError, ServerError
 from caribbean_fast.server.accounts import create_account
-from caribbean_fast.server.book import ServerBook, TableBook
-from caribbean_fast.server.db import CHECKPOINT_BYTES, PAGE_SIZE, Database, Sqlite, Tx, connect
-from caribbean_fast.server.record import TableRecord, events_in, pack, unpack
-from caribbean_fast.server.wallets import balance, debit, grant
+from caribbean_fast.server.store.book import ServerBook, TableBook
+from caribbean_fast.server.store.db import CHECKPOINT_BYTES, PAGE_SIZE, Database, Sqlite, Tx, connect
+from caribbean_fast.server.store.record import TableRecord, events_in, pack, unpack
+from caribbean_fast.server.store.wallets import balance, debit, grant
 
 
 def test_a_record_restores_and_audits(database_url: str) -> None:

@@ -606,7 +606,7 @@ def compare(first: Variant | str | Path, second: Variant | str | Path) -> list[t
         ta, tb = (dict((t.spec, v) for t, v in _tiers(v, side)) for v in (a, b))
         for spec in sorted(set(ta) | set(tb)):
             rows.append((f"{side}: {spec}", _pay(ta.get(spec)), _pay(tb.get(spec))))
-    bets = {bet_words(v).bet for v in (a, b)}
+    bets = {v.bet_words.bet for v in (a, b)}
     figures = [_figures(v, " or ".join(sorted(bets))) for v in (a, b)]
     rows += [(name, figures[0][name], figures[1][name]) for name in figures[0]]
     return rows

@@ -155,8 +155,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from ..server import Settings, create_app, load_tables
     from ..server.config import default_tables
-    from ..server.logs import setup
-    from ..server.serving import uvicorn_options
+    from ..server.wire.logs import setup
+    from ..server.wire.serving import uvicorn_options
 
     tables = load_tables(args.tables, args.away) if args.tables else default_tables(args.away)
     settings = Settings(
@@ -197,8 +197,8 @@ def run_proxy_map(args: argparse.Namespace) -> int:
     """Writes the map once, or (`--every`) keeps it current until stopped; reloads the proxy
     after each change."""
     _need_server()
-    from ..server.db import Database, connect
-    from ..server.proxymap import read_routes, reload, render, write_map
+    from ..server.cluster.proxymap import read_routes, reload, render, write_map
+    from ..server.store.db import Database, connect
 
     db = Database(connect(args.database, create=False))
     try:
@@ -227,8 +227,8 @@ def run_proxy_map(args: argparse.Namespace) -> int:
 def run_accounts(args: argparse.Namespace) -> int:
     _need_server()
     from ..server.accounts import check_name, create_account, hash_password
-    from ..server.db import Database, connect
-    from ..server.wallets import balance, check_amount, grant
+    from ..server.store.db import Database, connect
+    from ..server.store.wallets import balance, check_amount, grant
 
     name = check_name(args.name)
     if args.job == "deposit" or getattr(args, "amount", 0):

@@ -16,7 +16,6 @@ from ..analysis.resettle import counted
 from ..analysis.tune import MOST_SETTLES, Candidate, TuneResult, compare, parse_target, tune
 from ..errors import ArgumentError
 from ..variants import Variant, load_variant
-from ..variants.presentation import bet_words
 from ..variants.toml_io import parse_money, to_toml
 from .progress import progress_bar
 
@@ -112,7 +111,7 @@ def run_tune(args: argparse.Namespace) -> int:
             progress=progress,
         )
     console = Console(width=max(Console().width, 132))
-    console.print(_table(result, bet_words(variant).bet))
+    console.print(_table(result, variant.bet_words.bet))
     for line in (result.note, *result.warnings):
         if line:
             console.print(line)

@@ -10,7 +10,7 @@ client's keys). A command a player may send names the public `Table` method it r
 what the record needs, such as the account book's limit) and the fields it takes besides the seat.
 
 Adding a command to the engine is one entry here and its handler; a player's command is then
-also one entry in the protocol's list (`server/commands.py`), whose tests hold the two together.
+also one entry in the protocol's list (`server/wire/commands.py`), whose tests hold the two together.
 A command the server runs for a player, not the player by name (sitting down with the account,
 say), is an entry with its recorded arguments and no `method`:
 `EngineCommand("sit", ("seat", "account", "amount"))`.

@@ -142,6 +142,16 @@ class TableCore:
         return self.state.round.number
 
     @property
+    def between_rounds(self) -> bool:
+        """No round is open (nothing bet or dealt): what a host asks before moving the table."""
+        return self.state.phase in (Phase.WAITING, Phase.SETTLED, Phase.CLOSED)
+
+    @property
+    def session_ended(self) -> bool:
+        """An idle session ended it (`reopen` opens it again)."""
+        return self.state.phase is Phase.CLOSED
+
+    @property
     def seats(self) -> int:
         return len(self.state.seats)
 

@@ -27,7 +27,7 @@ from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
 from ..engine.views import view_from_json
 from ..errors import ServerError
-from ..server.commands import request
+from ..server.wire.commands import request
 from ..variants import BetLimits, Currency, Variant, load_variant
 from ..words.history import outcome_words
 from .keys import SeatKeys

@@ -21,8 +21,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..errors import ServerError
-from .db import Database, Tx
-from .reads import Reads
+from .store import accounts as store
+from .store.db import Database, Tx
+from .store.reads import Reads
 
 __all__ = ["Accounts", "RateLimiter", "Session", "check_name", "create_account", "token_hash"]
 
@@ -61,10 +62,9 @@ def token_hash(token: str) -> str:
 
 def create_account(tx: Tx, name: str, hashed: str, wallet: int, guest: bool = False) -> None:
     """Inserts the account; `name_taken` if it exists (never overwritten)."""
-    if tx.one("SELECT 1 FROM accounts WHERE name = ?", (name,)):
+    if store.account_exists(tx, name):
         raise ServerError(f"the name {name!r} is taken", "name_taken")
-    now = datetime.now(UTC).isoformat()
-    tx.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)", (name, hashed, int(guest), wallet, wallet, now))
+    store.insert_account(tx, name, hashed, guest, wallet, datetime.now(UTC).isoformat())
 
 
 def hash_password(password: str) -> str:
@@ -157,17 +157,17 @@ class Accounts:
     async def login(self, name: object, password: object, address: str) -> Session:
         account, secret = check_name(name), _check_password(password)
         self.limiter.check(f"name:{account}", f"address:{address}")
-        row = await self.db.run(lambda tx: tx.one("SELECT hash FROM accounts WHERE name = ?", (account,)))
+        hashed = await self.db.run(lambda tx: store.password_hash(tx, account))
         keys = [f"name:{account}", f"address:{address}"]
-        if row is None or not await self._hash(keys, _verify, row[0], secret):
+        if hashed is None or not await self._hash(keys, _verify, hashed, secret):
             self.limiter.note(f"name:{account}", f"address:{address}")
             raise ServerError("wrong name or password", "unauthorized")
         return await self._open_session(account)
 
     async def _open_session(self, account: str) -> Session:
         token, expires = secrets.token_urlsafe(32), datetime.now(UTC) + self.lifetime
-        row = (token_hash(token), account, expires.isoformat())
-        await self.db.run(lambda tx: tx.execute("INSERT INTO sessions VALUES (?, ?, ?)", row))
+        key = token_hash(token)
+        await self.db.run(lambda tx: store.insert_session(tx, key, account, expires.isoformat()))
         return Session(account, token, expires)
 
     async def who(self, token: str) -> str | None:
@@ -175,29 +175,16 @@ class Accounts:
         if not token or len(token) > 200:
             return None
         key, now = token_hash(token), datetime.now(UTC).isoformat()
-        row = await self.reads.run(
-            lambda tx: tx.one("SELECT account FROM sessions WHERE token_hash = ? AND expires > ?", (key, now))
-        )
-        return str(row[0]) if row else None
+        return await self.reads.run(lambda tx: store.session_account(tx, key, now))
 
     async def logout(self, token: str) -> None:
         key = token_hash(token)
-        await self.db.run(lambda tx: tx.execute("DELETE FROM sessions WHERE token_hash = ?", (key,)))
+        await self.db.run(lambda tx: store.delete_session(tx, key))
 
     async def live(self, keys: set[str]) -> set[str]:
         """Which of these token hashes still open a session (not logged out, not expired)."""
         listed, now = sorted(keys), datetime.now(UTC).isoformat()
-
-        def job(tx: Tx) -> set[str]:
-            found: set[str] = set()
-            for start in range(0, len(listed), 500):
-                part = listed[start : start + 500]
-                marks = ", ".join("?" * len(part))
-                sql = f"SELECT token_hash FROM sessions WHERE expires > ? AND token_hash IN ({marks})"
-                found |= {str(k) for (k,) in tx.all(sql, (now, *part))}
-            return found
-
-        return await self.db.run(job) if listed else set()
+        return await self.db.run(lambda tx: store.live_sessions(tx, listed, now)) if listed else set()
 
 
 def _verify(hashed: str, password: str) -> bool:

@@ -22,14 +22,15 @@ from ..engine.limits import may_change_limit, next_week_start
 from ..errors import ServerError
 from .accounts import Session, token_hash
 from .config import Settings
-from .forwarded import Forwarded
-from .gate import Gate
-from .logs import redact_tokens
-from .names import HostNames
-from .protocol import load_json
-from .server import Server
-from .serving import OVER_TOTAL
+from .front import Front
+from .host import Server
 from .web import web_routes
+from .wire.forwarded import Forwarded
+from .wire.gate import Gate
+from .wire.logs import redact_tokens
+from .wire.names import HostNames
+from .wire.protocol import load_json
+from .wire.serving import OVER_TOTAL
 from .ws import COOKIE, endpoint, token_of
 
 __all__ = ["create_app"]
@@ -73,8 +74,8 @@ def _session(request: Request, session: Session, status: int) -> JSONResponse:
     return response
 
 
-def _server(request: Request) -> Server:
-    server: Server = request.app.state.server
+def _server(request: Request) -> Front:
+    server: Front = request.app.state.server
     return server
 
 
@@ -123,11 +124,8 @@ async def me(request: Request) -> Response:
     if token_of(request.headers, request.cookies, {}) is None:
         return JSONResponse({"account": None})  # no credentials: not logged in, not an error
     account, _ = await _account(request)
-    row = await _server(request).reads.run(
-        lambda tx: tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
-    )
-    assert row is not None
-    return JSONResponse({"account": account, "wallet": int(row[0]), "guest": bool(row[1])})
+    wallet, guest, _ = await _server(request).wallet(account)
+    return JSONResponse({"account": account, "wallet": wallet, "guest": guest})
 
 
 async def limit(request: Request) -> Response:
@@ -136,7 +134,7 @@ async def limit(request: Request) -> Response:
     change it (`set_limit` is a table's command, the engine's event at the account's seat)."""
     account, _ = await _account(request)
     server = _server(request)
-    amount, changed = server.book.limit(account)
+    amount, changed = server.limit(account)
     now = datetime.now(UTC)
     again = None if changed is None else next_week_start(changed)
     seats = [{"table": t, "seat": s} for t, s in (await server.seats_anywhere(account)).items()]

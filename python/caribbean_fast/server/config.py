@@ -22,10 +22,10 @@ from ..engine import Table
 from ..engine.seats import STAND_AFTER
 from ..errors import ServerError
 from ..variants import PRESETS, load_variant
-from .commands import EVERY_MOST
-from .names import check_table_id
-from .reminders import EVERY_DEFAULT, EVERY_LEAST
-from .tables import TableSpec
+from .tables.owner import TableSpec
+from .wire.commands import EVERY_MOST
+from .wire.names import check_table_id
+from .wire.reminders import EVERY_DEFAULT, EVERY_LEAST
 
 __all__ = ["Settings", "default_tables", "load_tables"]
 

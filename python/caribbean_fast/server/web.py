@@ -18,19 +18,18 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import ServerError
-from .jackpots import DAYS, fixed_prizes, meter_history, told_through
+from .front import Front
 from .rules import rules_json
-from .server import Server
+from .store.jackpots import DAYS, told_through
 from .ws import token_of
 
 __all__ = ["STATIC", "web_routes"]
 
 STATIC = Path(__file__).parent / "static"
-DAY = 86_400.0  # seconds
 
 
-def _server(request: Request) -> Server:
-    server: Server = request.app.state.server
+def _server(request: Request) -> Front:
+    server: Front = request.app.state.server
     return server
 
 
@@ -109,11 +108,6 @@ async def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
-FRESH = 1.0
-"""Seconds a table's progressive history is kept once read: however many ask, the summary is
-read at most once a second a table (the fixed prizes' days, once a day a game)."""
-
-
 async def progressive(request: Request) -> Response:
     """The progressive's history of a table of a game that has one, from its summary
     (`jackpots`), read off the commits' thread (`reads`)."""
@@ -125,8 +119,7 @@ async def progressive(request: Request) -> Response:
     if v.progressive is None:
         raise ServerError(f"{table} has no progressive", "no_table")
     through = told_through(datetime.now(UTC))
-    found = await server.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
-    fixed = await server.reads.fresh(("fixed", v.name, through), lambda tx: fixed_prizes(tx, v.name, through), DAY)
+    found, fixed = await server.progressive(table, v.name, through)
     currency = {"currency": v.currency.code, "minor_per_major": v.currency.minor_per_major}
     body = {"table": table, "title": v.title, **currency, "meter": server.meter(table)}
     told = {"fixed_prizes": fixed, "fixed_days": DAYS, "fixed_through": through.isoformat()}

@@ -19,16 +19,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
 from .accounts import token_hash
-from .commands import COMMANDS, EVERY_MOST, SocketCommand
-from .gate import TokenBucket
-from .hub import Connection
-from .names import origin_allowed
-from .protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
-from .relay import RELAYED, Relay
-from .reminders import check_every, read_every, write_every
-from .routing import PROXIED, moved_to
-from .server import Server
-from .tables import Owner
+from .cluster.relay import RELAYED
+from .front import Front
+from .tables.owner import Owner
+from .wire.commands import EVERY_MOST, SocketCommand
+from .wire.gate import TokenBucket
+from .wire.hub import Connection
+from .wire.names import origin_allowed
+from .wire.protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
+from .wire.reminders import check_every
+from .wire.routing import PROXIED, moved_to
 
 __all__ = ["Socket", "endpoint", "error_code", "token_of"]
 
@@ -44,7 +44,7 @@ def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
     return cookies.get(COOKIE) or query.get("token") or None
 
 
-def page_allowed(ws: WebSocket, server: Server) -> bool:
+def page_allowed(ws: WebSocket, server: Front) -> bool:
     """No Origin (a program), one listed with --origin, or a page of a host the server answers
     to, over the socket's scheme (`names.origin_allowed`)."""
     origin = ws.headers.get("origin")
@@ -66,7 +66,7 @@ def error_code(err: CaribbeanFastError) -> str:
 
 
 async def endpoint(ws: WebSocket) -> None:
-    server: Server = ws.app.state.server
+    server: Front = ws.app.state.server
     if not page_allowed(ws, server):
         server.metrics.refusals.labels("origin").inc()
         await ws.close(4003, "origin")
@@ -85,7 +85,7 @@ async def endpoint(ws: WebSocket) -> None:
         server.gate.leave_client(client)
 
 
-async def _open(server: Server, ws: WebSocket) -> None:
+async def _open(server: Front, ws: WebSocket) -> None:
     table = ws.path_params.get("table")  # a table's socket, or None: the lobby's
     if table is not None and table not in server.specs:
         await ws.accept()
@@ -108,7 +108,7 @@ async def _open(server: Server, ws: WebSocket) -> None:
     conn = Connection(ws, account, token_hash(token) if token and account else None, table)
     server.hub.join(conn)
     relayed = ws.headers.get(RELAYED) == "1"  # another process's socket: its session is kept there
-    server.relays[conn] = Relay(server, conn, token, relayed=relayed)
+    server.relays[conn] = server.relay(conn, token, relayed=relayed)
     server.metrics.connections.inc()
     conn.start()
     in_session = False
@@ -130,11 +130,11 @@ async def _open(server: Server, ws: WebSocket) -> None:
         await conn.finish()
 
 
-async def _welcome(server: Server, conn: Connection) -> int | None:
+async def _welcome(server: Front, conn: Connection) -> int | None:
     """The welcome, the seats' views and recalls; the interval the account chose for its reality
     check (read with its wallet), for its session (`reminders`)."""
     account = conn.account
-    wallet, guest, every = (0, False, None) if account is None else await server.db.run(lambda tx: _wallet(tx, account))
+    wallet, guest, every = (0, False, None) if account is None else await server.wallet(account)
     seats = server.seats_of(account) if account else []
     relay, everywhere = server.relays[conn], len(server.owners) == len(server.settings.tables)
     elsewhere = [] if everywhere else await relay.remote_seats()
@@ -165,13 +165,7 @@ async def _back(owner: Owner, account: str) -> bool:
         return False
 
 
-def _wallet(tx: Any, account: str) -> tuple[int, bool, int | None]:
-    """The account's wallet, whether it is a guest's, and its reality check's interval."""
-    row = tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (account,))
-    return (int(row[0]), bool(row[1]), read_every(tx, account)) if row else (0, False, None)
-
-
-async def _receive(server: Server, conn: Connection) -> None:
+async def _receive(server: Front, conn: Connection) -> None:
     bucket = TokenBucket(server.settings.rate, server.settings.burst)
     address = conn.ws.client.host if conn.ws.client else "?"
     while conn.close_reason is None:
@@ -198,7 +192,7 @@ async def _receive(server: Server, conn: Connection) -> None:
         await _handle(server, conn, text)
 
 
-async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
+async def _handle(server: Front, conn: Connection, text: str | bytes) -> None:
     start = time.perf_counter()
     ident = None
     try:
@@ -218,11 +212,11 @@ async def _handle(server: Server, conn: Connection, text: str | bytes) -> None:
     server.metrics.latency.observe(time.perf_counter() - start)
 
 
-async def _dispatch(server: Server, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
+async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
     """By the command's scope (`commands`): the socket's and the server's run here, a table's
     queue to its owner; a command naming a table another process serves is relayed there from
     the lobby's socket, and answered `moved` on a table's socket."""
-    spec = COMMANDS[command.type]  # parse read only commands of the list
+    spec = command.spec
     owner = None
     if spec.names_table:
         table = command.table or ""
@@ -248,7 +242,7 @@ class Socket:
     """What the handlers of socket and server commands use (`commands.Socket`): the server, the
     connection, and the owner of the table the command names."""
 
-    def __init__(self, server: Server, conn: Connection, owner: Owner | None) -> None:
+    def __init__(self, server: Front, conn: Connection, owner: Owner | None) -> None:
         self.server, self.conn, self._owner = server, conn, owner
 
     @property
@@ -278,10 +272,10 @@ class Socket:
         account, s = self.account, self.server.settings
         if given:
             chosen = check_every(every, s.reality_check_least, s.reality_check_every)
-            await self.server.db.run(lambda tx: write_every(tx, account, every))
+            await self.server.choose_reality_check(account, every)
             self.server.hub.reminders.chose(account, chosen)
         else:
-            chosen = await self.server.db.run(lambda tx: read_every(tx, account) or s.reality_check_every)
+            chosen = await self.server.reality_check_every(account) or s.reality_check_every
         return {"every": chosen, "default": s.reality_check_every, "least": s.reality_check_least, "most": EVERY_MOST}
 
     def session(self) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 // A table's rules page (/rules/<table>): everything from GET /api/rules/<table>, which the server
-// makes from the variant (variants/presentation.py). The page writes no rule of its own.
+// makes from the variant (words/rules.py). The page writes no rule of its own.
 
 import { api } from "./net.js";
 import { money } from "./money.js";

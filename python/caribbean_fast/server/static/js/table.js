@@ -53,7 +53,7 @@ async function send(type, fields = {}) {
 const can = (action) => !!state.view && state.view.actions.includes(action);
 const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
 
-/** The stake `times` of the rules' stake unit up (down), within the limits (presentation.stake_step). */
+/** The stake `times` of the rules' stake unit up (down), within the limits (words/rules.py, stake_step). */
 function stakeStep(stake, times) {
   const { minimum, maximum } = state.rules.limits;
   return Math.max(minimum, Math.min(maximum, stake + times * state.rules.stakes.unit));
@@ -152,7 +152,7 @@ function betWords(bet) {
 }
 
 /** At settlement each spot shows its own result (the server's `result.bets`, made by the
- * presentation module): the stake and the winnings slide in from the dealer, a lost stake slides
+ * words/rules.py): the stake and the winnings slide in from the dealer, a lost stake slides
  * away to the dealer (no motion under prefers-reduced-motion). */
 function renderSettledSpots(v) {
   const seen = new Set();

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from ..errors import ServerError
+from ...errors import ServerError
 
 __all__ = ["TABLE_ID", "TABLE_RULE", "HostNames", "authority", "check_table_id", "origin_allowed"]
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from ..engine.events import Event, Transfer
-from ..variants import Variant
+from ...engine.events import Event, Transfer
+from ...variants import Variant
 from .db import Tx, Writes
 from .record import TableRecord
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
-from ..errors import ServerError
+from ...errors import ServerError
 
 __all__ = [
     "COMMANDS",
@@ -59,11 +59,22 @@ EVERY_MOST = 86_400
 
 @dataclass(frozen=True)
 class Command:
-    """A command as `protocol.parse` read it: its fields checked, by name in `args`."""
+    """A command as `protocol.parse` read it: its entry of the list, found once where the frame was
+    read and carried down with it (nothing after looks it up by name again), and its fields
+    checked, by name in `args`."""
 
     id: int | str | None
-    type: str
+    spec: Spec
     args: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, name: str) -> Command:
+        """The server's own command of the list (the grace period's `_disconnect`, say)."""
+        return cls(None, COMMANDS[name])
+
+    @property
+    def type(self) -> str:
+        return self.spec.name
 
     @property
     def table(self) -> str | None:

@@ -12,12 +12,12 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ..analysis.advice import EXCHANGE, Advisor
-from ..engine import SeatView
-from ..errors import IllegalActionError, ServerError
-from ..settlement import Decision
-from ..variants import Variant
-from .tables import Owner
+from ...analysis.advice import EXCHANGE, Advisor
+from ...engine import SeatView
+from ...errors import IllegalActionError, ServerError
+from ...settlement import Decision
+from ...variants import Variant
+from .owner import Owner
 
 __all__ = ["Advisors"]
 

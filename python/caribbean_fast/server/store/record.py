@@ -39,9 +39,9 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..engine.events import Event, chain_hash, event_to_json
-from ..engine.store import Row, merged_meta
-from ..errors import StoreError
+from ...engine.events import Event, chain_hash, event_to_json
+from ...engine.store import Row, merged_meta
+from ...errors import StoreError
 from .db import Tx, Writes
 
 __all__ = ["INSERT", "Summary", "TableRecord", "events_in", "pack", "place", "unpack"]

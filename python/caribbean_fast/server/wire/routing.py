@@ -10,6 +10,7 @@ period); without one, the serving process's own URL, as that process announced i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import quote
 
 from starlette.websockets import WebSocket
@@ -29,7 +30,7 @@ def table_url(endpoint: str, table: str) -> str:
     return endpoint.rstrip("/") + table_path(table).removeprefix("/ws")
 
 
-def moved_to(ws: WebSocket, table: str, elsewhere: dict[str, str]) -> str | None:
+def moved_to(ws: WebSocket, table: str, elsewhere: Mapping[str, str]) -> str | None:
     """The URL a client of this socket opens for the table's socket; None while no process is
     known to serve it (it is being taken over)."""
     if ws.scope.get(PROXIED):

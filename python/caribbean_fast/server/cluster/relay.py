@@ -29,14 +29,15 @@ from typing import Any, Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from ..errors import ServerError
-from .config import Settings
-from .db import Database
-from .hub import Connection
-from .metrics import Metrics
-from .protocol import Command, Moved
-from .routing import table_url
-from .tables import Owner
+from ...errors import ServerError
+from ..config import Settings
+from ..store.accounts import seats_of
+from ..store.db import Database
+from ..tables.owner import Owner
+from ..wire.hub import Connection
+from ..wire.metrics import Metrics
+from ..wire.protocol import Command, Moved
+from ..wire.routing import table_url
 
 __all__ = ["ANSWER_SECONDS", "RELAYED", "REROUTE_SECONDS", "Relay"]
 
@@ -201,9 +202,8 @@ class Relay:
         account = self.player.account
         if account is None or self.relayed:  # a relay's socket: the relaying process seeks the seats
             return []
-        sql = "SELECT table_id, seat FROM seats WHERE account = ? ORDER BY table_id"
-        rows = await self.server.db.run(lambda tx: tx.all(sql, (account,)))
-        return [{"table": str(t), "seat": int(s)} for t, s in rows if here or t not in self.server.owners]
+        rows = await self.server.db.run(lambda tx: seats_of(tx, account))
+        return [{"table": t, "seat": s} for t, s in rows if here or t not in self.server.owners]
 
     def attach(self, seats: list[dict[str, Any]]) -> None:
         """Links to the processes serving these seats' tables, in the background (the socket's

@@ -20,7 +20,8 @@ import hashlib
 import logging
 from collections.abc import Iterable
 
-from .schema import Dialect, Tx
+from ..store import leases
+from ..store.schema import Dialect, Tx
 
 __all__ = ["Placement", "live_endpoints", "owner_of", "process_key", "weight"]
 
@@ -63,15 +64,15 @@ class Placement:
         if not dialect.shares:
             return frozenset({self.endpoint})
         if self._registered != generation:
-            tx.execute("INSERT INTO processes VALUES (?) ON CONFLICT (endpoint) DO NOTHING", (self.endpoint,))
+            leases.register_process(tx, self.endpoint)
             if not dialect.hold(process_key(self.endpoint)):
                 _log.warning("another live process announces %s: give each its own --public-url", self.endpoint)
             self._registered = generation
-        named = [str(e) for (e,) in tx.all("SELECT endpoint FROM processes")]
+        named = leases.processes(tx)
         live = live_endpoints(tx, dialect, named)
         dead = [e for e in named if e not in live and e != self.endpoint]
         if dead:  # a process that comes back registers again
-            tx.many("DELETE FROM processes WHERE endpoint = ?", [(e,) for e in dead])
+            leases.forget_processes(tx, dead)
         return frozenset({self.endpoint, *live})
 
 
@@ -79,6 +80,6 @@ def live_endpoints(tx: Tx, dialect: Dialect, named: list[str] | None = None) -> 
     """The endpoints of the live processes (PostgreSQL): those of `processes` (or `named`) whose
     lock a session holds."""
     if named is None:
-        named = [str(e) for (e,) in tx.all("SELECT endpoint FROM processes")]
+        named = leases.processes(tx)
     held = dialect.held([process_key(e) for e in named])
     return {e for e in named if process_key(e) in held}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from ..engine.limits import check_limit_change
+from ...engine.limits import check_limit_change
 from .db import Tx
 
 __all__ = ["ServerBook", "TableBook"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import ServerError
+from ...errors import ServerError
 from .commands import MOST, PROTOCOL, VERSION, Command
 
 __all__ = [
@@ -79,7 +79,7 @@ def parse(text: str | bytes) -> Command:
         raise ServerError(f"{raw['type'][:40]!r} is not a command", "unknown_type")
     if raw.get("id") is not None and _id(raw) is None:  # an answer the client could not match
         raise ServerError("id: must be an integer from 0 to 2^53 or a string of at most 64 characters", "bad_field")
-    return Command(_id(raw), raw["type"], spec.read(raw))
+    return Command(_id(raw), spec, spec.read(raw))
 
 
 def frame_id(text: str | bytes) -> int | str | None:

@@ -14,13 +14,12 @@ from typing import Any
 
 import orjson
 
-from .db import Tx
-from .tables import Owner, TableSpec
+from ..store.lobby import lobby_states, publish_lobby
+from ..tables.owner import Owner, TableSpec
 
 __all__ = ["Lobby", "changing", "fixed"]
 
 _CHANGING = ("seats", "taken", "free", "waiting", "meter", "phase", "available")
-_UPSERT = "INSERT INTO lobby_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state"
 
 
 def fixed(spec: TableSpec) -> dict[str, Any]:
@@ -88,14 +87,8 @@ class Lobby:
         for table, _ in rows:
             self._published.pop(table, None)
 
-    @staticmethod
-    def publish(tx: Tx, rows: list[tuple[str, str]]) -> None:
-        if rows:
-            tx.many(_UPSERT, rows)
-
-    @staticmethod
-    def read(tx: Tx) -> list[tuple[Any, ...]]:
-        return tx.all("SELECT table_id, state FROM lobby_state")
+    publish = staticmethod(publish_lobby)
+    read = staticmethod(lobby_states)
 
     def take(self, rows: list[tuple[Any, ...]], here: dict[str, Owner]) -> None:
         """Keeps the states the other processes published (`read`'s rows); a row this version

@@ -26,8 +26,9 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .db import Database, Tx
-from .names import TABLE_ID
+from ..store import leases
+from ..store.db import Database, Tx
+from ..wire.names import TABLE_ID
 from .placement import live_endpoints
 
 __all__ = ["ProxyMap", "read_routes", "render", "upstream", "write_map"]
@@ -47,7 +48,7 @@ def upstream(endpoint: str) -> str:
 def read_routes(tx: Tx, database: Database) -> dict[str, str]:
     """A database job: each table a live process holds the lease of, and that process's endpoint
     (with SQLite, whichever process wrote the row: one serves)."""
-    rows = {str(t): str(e) for t, e in tx.all("SELECT table_id, endpoint FROM leases")}
+    rows = leases.endpoints(tx)
     if not database.dialect.shares:
         return rows
     live = live_endpoints(tx, database.dialect)

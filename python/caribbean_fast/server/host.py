@@ -12,35 +12,42 @@ import gc
 import logging
 import sys
 import time
+from datetime import date
 from functools import partial
 from typing import Any
 
 from ..errors import ServerError
 from .accounts import Accounts
-from .advice import Advisors
-from .book import ServerBook
+from .cluster.lobby import Lobby
+from .cluster.placement import Placement
+from .cluster.proxymap import ProxyMap
+from .cluster.relay import Relay
 from .config import Settings
-from .db import Database, Tx, connect
-from .forwarded import Trusted
-from .gate import Gate
-from .hub import Connection, Hub
-from .lobby import Lobby
-from .metrics import Metrics
-from .names import HostNames
-from .placement import Placement
-from .protocol import frame
-from .proxymap import ProxyMap
-from .reads import Reads
-from .relay import Relay
-from .reminders import Sessions
-from .routing import moved_to
-from .tables import Owner, TableSpec
+from .store import leases
+from .store.accounts import seats_of, wallet_of
+from .store.book import Limit, ServerBook
+from .store.db import Database, Tx, connect, probe
+from .store.jackpots import fixed_prizes, meter_history
+from .store.reads import Reads
+from .store.reminders import read_every, write_every
+from .tables.advice import Advisors
+from .tables.owner import Owner, TableSpec
+from .wire.forwarded import Trusted
+from .wire.gate import Gate
+from .wire.hub import Connection, Hub
+from .wire.metrics import Metrics
+from .wire.names import HostNames
+from .wire.protocol import frame
+from .wire.reminders import Sessions
+from .wire.routing import moved_to
 
 __all__ = ["Server"]
 
 _log = logging.getLogger(__name__)
 GC_THRESHOLDS = (20_000, 20, 20)  # allocations before a young pass; young passes per middle, middle per full
 PROBE, PROBE_EVERY = 3.0, 1.0  # seconds /healthz waits for the database, and between its probes
+FRESH = 1.0  # seconds a table's progressive history is kept once read, however many ask
+DAY = 86_400.0  # and its game's fixed prizes by day
 SESSION_CHECK = 0.5  # seconds between checks that the open sockets' sessions still hold
 SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while the database thread waits for it
 
@@ -232,8 +239,7 @@ class Server:
 
         def job(tx: Tx) -> tuple[bool, int, str | None]:
             taken = self.db.dialect.try_lease(table_id)
-            row = tx.one("SELECT endpoint FROM leases WHERE table_id = ?", (table_id,)) if taken else None
-            return taken, self.db.generation, None if row is None else str(row[0])
+            return taken, self.db.generation, leases.holder(tx, table_id) if taken else None
 
         return await self.db.run(job)
 
@@ -304,7 +310,7 @@ class Server:
 
         def forget(tx: Tx) -> None:
             if self.db.generation == generation:
-                tx.execute("DELETE FROM leases WHERE table_id = ? AND endpoint = ?", mine)
+                leases.forget(tx, *mine)
 
         def unlock(tx: Tx) -> None:
             if self.db.generation == generation:  # else the lease went with its connection
@@ -346,8 +352,8 @@ class Server:
 
     async def endpoints(self) -> dict[str, str]:
         """Where each table another process serves is served now, as that process announced it."""
-        rows = await self.db.run(lambda tx: tx.all("SELECT table_id, endpoint FROM leases"))
-        return {str(t): str(e) for t, e in rows if t not in self.owners}
+        rows = await self.db.run(leases.endpoints)
+        return {t: e for t, e in rows.items() if t not in self.owners}
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""
@@ -379,7 +385,7 @@ class Server:
 
     async def _ask_database(self) -> str:
         try:
-            await asyncio.wait_for(self.db.run(lambda tx: tx.one("SELECT 1")), PROBE)
+            await asyncio.wait_for(self.db.run(probe), PROBE)
         except TimeoutError:
             return f"no answer in {PROBE:g} s"
         except ServerError as err:
@@ -389,9 +395,31 @@ class Server:
     async def seats_anywhere(self, account: str) -> dict[str, int]:
         """The account's seats at every table, whichever process serves it (the database's rows:
         an HTTP request reaches any process behind a proxy)."""
-        sql = "SELECT table_id, seat FROM seats WHERE account = ? ORDER BY table_id"
-        rows = await self.reads.run(lambda tx: tx.all(sql, (account,)))
-        return {str(t): int(s) for t, s in rows}
+        return dict(await self.reads.run(lambda tx: seats_of(tx, account)))
+
+    async def wallet(self, account: str) -> tuple[int, bool, int | None]:
+        """The account's wallet, whether it is a guest's, and its chosen interval between reality
+        checks (None: none chosen), from the read side."""
+        found = await self.reads.run(lambda tx: (wallet_of(tx, account), read_every(tx, account)))
+        return (0, False, None) if found[0] is None else (*found[0], found[1])
+
+    def limit(self, account: str) -> Limit:
+        """The account's personal limit and when it last changed (game 1; every table of the account)."""
+        return self.book.limit(account)
+
+    async def progressive(self, table: str, game: str, through: date) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The table's meter history and its game's fixed prizes by day up to `through`, from the
+        summaries the commits write, read off the commits' thread at most once a second a table
+        (the days once a day a game), however many ask."""
+        found = await self.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
+        fixed = await self.reads.fresh(("fixed", game, through), lambda tx: fixed_prizes(tx, game, through), DAY)
+        return found, fixed
+
+    async def reality_check_every(self, account: str) -> int | None:
+        return await self.db.run(lambda tx: read_every(tx, account))
+
+    async def choose_reality_check(self, account: str, every: int | None) -> None:
+        await self.db.run(lambda tx: write_every(tx, account, every))
 
     def meter(self, table: str) -> int | None:
         """The table's progressive meter now: here, or as its serving process last published it."""
@@ -403,6 +431,10 @@ class Server:
 
     def seats_of(self, account: str) -> list[dict[str, Any]]:
         return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
+
+    def relay(self, conn: Connection, token: str | None, relayed: bool) -> Relay:
+        """The socket's links to the processes serving the tables it plays elsewhere."""
+        return Relay(self, conn, token, relayed=relayed)
 
     def went_away(self, account: str) -> None:
         """The account's last socket closed: after the grace period, the game's disconnect rule."""

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..engine import Phase, Table
-from ..errors import ServerError
-from ..variants import Currency
+from ...engine import Table
+from ...errors import ServerError
+from ...variants import Currency
 from .commands import EVERY_MOST
 from .protocol import frame
-from .schema import Tx
 
-__all__ = ["EVERY_DEFAULT", "EVERY_LEAST", "Session", "Sessions", "idle_warning", "read_every", "write_every"]
+__all__ = ["EVERY_DEFAULT", "EVERY_LEAST", "Session", "Sessions", "idle_warning"]
 
 EVERY_DEFAULT = 3600
 """Seconds between reality checks for an account that chose none (an hour)."""
@@ -123,7 +122,7 @@ class Sessions:
         """The idle notices due at a table whose game ends an idle session, as (account, frame):
         once per quiet spell (the engine's last activity), to each holder with a session here."""
         idle, since = table.variant.timing.idle_seconds, table.state.last_activity
-        if idle is None or since is None or table.phase is Phase.CLOSED:
+        if idle is None or since is None or table.session_ended:
             return []
         left = idle - (table.clock() - since).total_seconds()
         if not 0 < left <= idle_warning(idle):
@@ -147,15 +146,3 @@ def check_every(every: int | None, least: int, default: int) -> int:
     if not least <= every <= EVERY_MOST:
         raise ServerError(f"every: must be {least} to {EVERY_MOST} seconds on this server, not {every}", "bad_field")
     return every
-
-
-def read_every(tx: Tx, account: str) -> int | None:
-    """The account's chosen interval (None: it chose none)."""
-    row = tx.one("SELECT every FROM reminders WHERE account = ?", (account,))
-    return None if row is None else int(row[0])
-
-
-def write_every(tx: Tx, account: str, every: int | None) -> None:
-    tx.execute("DELETE FROM reminders WHERE account = ?", (account,))
-    if every is not None:
-        tx.execute("INSERT INTO reminders VALUES (?, ?)", (account, every))

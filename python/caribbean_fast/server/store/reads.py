@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..errors import ServerError
+from ...errors import ServerError
 from .db import Sqlite, _SqliteTx
 from .schema import Tx
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.ledger import OUTSIDE
-from ..errors import InsufficientFundsError, ServerError
+from ...engine.ledger import OUTSIDE
+from ...errors import InsufficientFundsError, ServerError
 from .db import Tx
 from .record import events_in
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.events import Event, event_from_dict
-from ..engine.history import round_proof, seat_history
-from ..variants import Variant
+from ...engine.events import Event, event_from_dict
+from ...engine.history import round_proof, seat_history
+from ...variants import Variant
 from .record import events_in
 from .schema import Tx
 

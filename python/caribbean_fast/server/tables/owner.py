@@ -20,23 +20,23 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Phase, Table, restore
-from ..engine.events import Event
-from ..engine.seats import STAND_AFTER
-from ..engine.views import SeatView, view_to_json
-from ..errors import CaribbeanFastError, ServerError
-from ..variants import Variant
-from . import wallets
-from .book import ServerBook, TableBook
-from .commands import COMMANDS, Caller, TableCommand
-from .db import Database, Tx
-from .holds import Hold, Holds
-from .hub import Hub
-from .jackpots import open_summary
-from .metrics import Metrics
-from .names import check_table_id
-from .protocol import Command, frame
-from .record import TableRecord
+from ...engine import Table, restore
+from ...engine.events import Event
+from ...engine.seats import STAND_AFTER
+from ...engine.views import SeatView, view_to_json
+from ...errors import CaribbeanFastError, ServerError
+from ...variants import Variant
+from ..store import leases, seats, wallets
+from ..store.book import ServerBook, TableBook
+from ..store.db import Database, Tx
+from ..store.holds import Hold, Holds
+from ..store.jackpots import open_summary
+from ..store.record import TableRecord
+from ..wire.commands import Caller, TableCommand
+from ..wire.hub import Hub
+from ..wire.metrics import Metrics
+from ..wire.names import check_table_id
+from ..wire.protocol import Command, frame
 
 __all__ = ["Owner", "TableSpec"]
 
@@ -46,7 +46,6 @@ Completion = Callable[[Variant, SeatView], Awaitable[str]]
 """The best strategy's decision ("raise" or "fold") for a seat's view (`Advisors.completion`)."""
 WAITING_MOST = 100  # accounts on one table's waiting list
 _SEATING = frozenset({"seated", "stood"})
-_BETWEEN_ROUNDS = frozenset({Phase.WAITING, Phase.SETTLED, Phase.CLOSED})  # no round open: a table may move
 RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
 
@@ -133,7 +132,7 @@ class Owner:
         _return_unheld(tx, table, holds)
         _seat_rows(tx, s.id, table)
         record.flush(tx)
-        _announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
+        leases.announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table
 
     def start(self, why: str | None = None) -> None:
@@ -181,7 +180,7 @@ class Owner:
             self._leave_if_between_rounds()
 
     def _leave_if_between_rounds(self) -> None:
-        if self.leaving is None or self.table is None or self.record.dirty or self.t.phase not in _BETWEEN_ROUNDS:
+        if self.leaving is None or self.table is None or self.record.dirty or not self.t.between_rounds:
             return
         give, self.leaving = self.leaving, None
         give()
@@ -312,7 +311,7 @@ class Owner:
 
     async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
         """A table command of the list (`commands`), by its handler, once the caller is checked."""
-        spec = COMMANDS[command.type]
+        spec = command.spec
         assert isinstance(spec, TableCommand), f"{command.type} is not a table's command"
         if spec.login and account is None:
             raise ServerError("log in to play", "unauthorized")
@@ -405,7 +404,7 @@ class Owner:
 
         async def call() -> None:
             try:
-                await self.submit(Command(None, "_seat_waiting"), first)
+                await self.submit(Command.of("_seat_waiting"), first)
             except CaribbeanFastError:
                 pass  # the table stopped: the list waits for it
             finally:
@@ -545,10 +544,10 @@ class Owner:
         for e in self._seating():
             assert e.seat is not None
             if e.kind == "seated":
-                tx.execute("INSERT INTO seats VALUES (?, ?, ?)", (self.spec.id, e.seat, e.public["account"]))
+                seats.sit(tx, self.spec.id, e.seat, e.public["account"])
                 self.holds.begin(tx, e.seat, e.public["account"], e.public["since"])
                 continue
-            tx.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (self.spec.id, e.seat))
+            seats.stand(tx, self.spec.id, e.seat)
             self.holds.end(tx, e.seat, e.public["until"])
             if e.public["returned"]:
                 wallets.credit(tx, e.public["account"], e.public["returned"])
@@ -587,12 +586,12 @@ class Owner:
     async def disconnect(self, account: str) -> None:
         """The grace period ran out with no socket of the account: the game's disconnect rule,
         and the seat stood up if the account stays away (`TableSpec.away` seconds)."""
-        await self.submit(Command(None, "_disconnect"), account)
+        await self.submit(Command.of("_disconnect"), account)
 
     async def back(self, account: str) -> bool:
         """A socket of the account opened: its seat here, if away, is not stood up (True: it was,
         and the seat's view went out with the commit)."""
-        return bool((await self.submit(Command(None, "_back"), account))["back"])
+        return bool((await self.submit(Command.of("_back"), account))["back"])
 
     async def recall(self, account: str) -> list[list[dict[str, Any]]]:
         """The rounds that ended while the account was away (at most RECALL), oldest first."""
@@ -657,28 +656,18 @@ def _return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
 def _adopt(tx: Tx, table: Table, holds: Holds) -> None:
     """Seats the database says are held and the record does not (a record written before the
     engine kept the seats): the engine adopts their holders, money and all."""
-    for seat, account in tx.all("SELECT seat, account FROM seats WHERE table_id = ?", (holds.table_id,)):
-        k = int(seat)
-        if k < table.seats and table.holder(k) is None and str(account) not in map(table.holder, range(table.seats)):
+    for k, account in seats.seat_rows(tx, holds.table_id):
+        if k < table.seats and table.holder(k) is None and account not in map(table.holder, range(table.seats)):
             hold = holds.current(k)
-            table.adopt(k, str(account), hold.first if hold is not None and hold.account == account else 0)
+            table.adopt(k, account, hold.first if hold is not None and hold.account == account else 0)
 
 
 def _seat_rows(tx: Tx, table_id: str, table: Table) -> None:
     """The database's seat rows (which the relays and the welcome read) as the engine's seats."""
-    tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-    held = [(table_id, k, table.holder(k)) for k in range(table.seats) if table.holder(k) is not None]
-    if held:
-        tx.many("INSERT INTO seats VALUES (?, ?, ?)", held)
+    seats.set_seat_rows(tx, table_id, [(k, a) for k in range(table.seats) if (a := table.holder(k)) is not None])
 
 
 def _last_hold(holds: Holds, seat: int) -> Hold | None:
     """The seat's latest hold: an open one, else the one that ended last."""
     mine = [h for h in holds.all if h.seat == seat]
     return max(mine, key=lambda h: (h.end is None, h.end or 0, h.first), default=None)
-
-
-def _announce(tx: Tx, table_id: str, endpoint: str) -> None:
-    """Where the table is served now, for the other processes' lobbies."""
-    tx.execute("DELETE FROM leases WHERE table_id = ?", (table_id,))
-    tx.execute("INSERT INTO leases VALUES (?, ?)", (table_id, endpoint))

@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 
-from ..errors import ServerError
+from ...errors import ServerError
 from .schema import OLD_RECORD, SCHEMA, Tx, migration
 
 __all__ = ["Postgres", "lease_key"]

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from ..errors import CaribbeanFastError, ServerError
+from ...errors import CaribbeanFastError, ServerError
 from .schema import OLD_RECORD, SCHEMA, Dialect, Tx, migration
 
-__all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect"]
+__all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect", "probe"]
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -168,6 +168,11 @@ class Sqlite:
 
     def held(self, keys: list[int]) -> set[int]:
         return set(keys)
+
+
+def probe(tx: Tx) -> None:
+    """The cheapest statement: the database answers (health)."""
+    tx.one("SELECT 1")
 
 
 def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
