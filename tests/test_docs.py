@@ -173,3 +173,17 @@ def test_the_results_file_refuses_a_row_it_cannot_render(change: dict[str, objec
     data = {"machine": "m", "machines": {"m": {"processor": "p", "cores": 2, "date": "d"}}, "row": [row]}
     with pytest.raises(ValueError, match=message):
         script.parse(data)
+
+
+def test_the_development_guides_layout_is_written_from_the_code() -> None:
+    """docs/development.md lists every Rust file and Python module with its first sentence of
+    documentation, as `python docs/layout_table.py` writes it (issue 43): a new or moved module, or
+    a changed first line, fails here until the script is run."""
+    script = load_docs_script("layout_table")
+    page = (ROOT / "docs" / "development.md").read_text()
+    assert script.on_page(page) == script.block(), (
+        "docs/development.md's layout is stale: run python docs/layout_table.py"
+    )
+    listed = script.on_page(page)
+    assert "python/caribbean_fast/server/store/db.py" in listed and "rust/eval/mod.rs" in listed
+    assert all(line for _, line in script.entries()), "a module without a first line of documentation"
