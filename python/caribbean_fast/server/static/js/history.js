@@ -61,7 +61,7 @@ function roundCard(events) {
   const line = (label, ...rest) => list.append(el("li", [el("strong", `${label}: `), ...rest]));
   let stakes = null;
   for (const e of events) {
-    if (e.seat === seat && e.bets) stakes = e.bets;
+    if (e.seat === seat && e.bets && e.kind !== "settled") stakes = e.bets; // the settled step's `bets` are its results
     if (e.kind === "dealt" && e.seat === seat) line("Your cards", cards(e.cards));
     else if (e.kind === "dealt" && e.seat === null && e.up) line("Dealer shows", cards(e.up));
     else if (e.kind === "dealt" && e.seat === null && e.flop) line("Flop", cards(e.flop));
