@@ -1,7 +1,7 @@
 """A seated player's commands beside anonymous readers of every public endpoint: public reads
 must never stall a table, however old the table they read.
 
-    python benches/server_readers.py [--rows 30000] [--readers 20] [--addresses 1] [--seconds 10] [--rounds 5]
+    python benches/server_readers.py [--rows 30000] [--readers 20] [--addresses 20] [--seconds 10] [--rounds 5]
 
 Before the server starts, the engine plays `cyberstud-2` straight into a SQLite database (the
 progressive staked every round, a row a command as the server writes them, the progressive's
@@ -241,7 +241,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=30_000, help="rows of the old table's record (default 30,000)")
     parser.add_argument("--readers", type=int, default=20, help="readers of the public endpoints (default 20)")
-    parser.add_argument("--addresses", type=int, default=1, help="the readers' addresses, 1 to 200 (default 1)")
+    parser.add_argument(
+        "--addresses", type=int, default=20, help="the readers' addresses, 1 to 200 (default 20: one each)"
+    )
     parser.add_argument("--pace", type=float, default=20.0, help="the player's commands a second (default 20)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play a phase (default 10)")
     parser.add_argument("--rounds", type=int, default=5, help="phases without and with readers, in turn (default 5)")
