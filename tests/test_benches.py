@@ -111,4 +111,8 @@ def test_the_readers_bench_runs_its_phases_in_turn() -> None:
     assert found["rows"] >= 2000 and found["history"]["points"] == 500  # 500 rounds moved the meter
     assert [p["readers"] for p in found["phases"]] == [False, True]
     reading = found["phases"][1]
-    assert reading["requests"] > 0 and reading["refused"] == 0 and found["ratio"] > 0
+    assert reading["requests"] > 0 and reading["refused"] == 0 and reading["cpu_ms_a_request"] > 0
+    assert reading["server_cpu_share"] > 0 and len(found["load_average"]) == 3
+    assert found["ratio"] == round(found["p99_ms_readers"] / found["p99_ms_alone"], 2)
+    one_phase_each = [p["p99_ms"] for p in found["phases"]]  # the p99 over each kind's commands
+    assert [found["p99_ms_alone"], found["p99_ms_readers"]] == one_phase_each

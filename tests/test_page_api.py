@@ -12,6 +12,7 @@ import httpx
 import pytest
 from live_server import Client, LiveServer, settings
 
+import caribbean_fast.server
 from caribbean_fast.variants import load_variant
 from caribbean_fast.words.rules import rules_document
 
@@ -32,6 +33,42 @@ def test_the_page_routes(server: LiveServer) -> None:
     script = httpx.get(f"{server.http}/static/js/fair.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert httpx.get(f"{server.http}/static/js/nothing.js").status_code == 404
+
+
+STATIC = Path(caribbean_fast.server.__file__).parent / "static"
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "media"),
+    [
+        ("/", "index.html", "text/html"),
+        ("/play/casino-holdem", "table.html", "text/html"),
+        ("/rules/cyberstud-1", "rules.html", "text/html"),
+        ("/static/js/net.js", "js/net.js", "javascript"),
+        ("/static/css/casino.css", "css/casino.css", "text/css"),
+        ("/favicon.ico", "favicon.svg", "image/svg+xml"),
+    ],
+)
+def test_a_page_file_is_the_shipped_file_and_revalidates_by_its_etag(
+    server: LiveServer, path: str, name: str, media: str
+) -> None:
+    """Served from memory: the file's bytes as shipped, its ETag; asked again with that ETag
+    (as a browser revalidates under `no-cache`), 304 with no body; another ETag, the file."""
+    first = httpx.get(f"{server.http}{path}")
+    assert first.status_code == 200 and first.content == (STATIC / name).read_bytes()
+    assert media in first.headers["content-type"] and first.headers["cache-control"] == "no-cache"
+    etag = first.headers["etag"]
+    again = httpx.get(f"{server.http}{path}", headers={"If-None-Match": f'"other", W/{etag}'})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    changed = httpx.get(f"{server.http}{path}", headers={"If-None-Match": '"not-this-one"'})
+    assert changed.status_code == 200 and changed.content == first.content
+
+
+def test_the_files_are_only_the_shipped_ones(server: LiveServer) -> None:
+    """A name that is no shipped file is 404, whatever it holds: a climb out of the folder, a
+    folder, a NUL byte."""
+    for path in ("/static/../server.py", "/static/%2e%2e/server.py", "/static/js", "/static/js/", "/static/a%00b"):
+        assert httpx.get(f"{server.http}{path}").status_code == 404, path
 
 
 @pytest.mark.parametrize("table", ["cyberstud-1", "network-24h-1", "casino-holdem-1"])

@@ -128,6 +128,7 @@ _FRONT_DOOR: tuple[tuple[str, str, float, str], ...] = (  # flag, Settings field
     ("--handshake-timeout", "handshake", 5.0, "seconds to send a request's head or body, or to finish a handshake"),
     ("--address-rate", "address_rate", 100.0, "frames a second from all the sockets of one address; past it they wait"),
     ("--total-rate", "total_rate", 5000.0, "frames a second from all sockets"),
+    ("--read-rate", "read_rate", 400.0, "HTTP requests a second from all addresses; past it they wait"),
     ("--registrations", "registrations", 20, "accounts (guests too) one address may open a minute"),
 )
 """The front door's limits (server.gate): the defaults are `Settings`'s, which this module cannot

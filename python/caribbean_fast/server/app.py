@@ -207,10 +207,11 @@ class _FrontDoor:
 
 
 class _Paced:
-    """Each HTTP request counts as a frame of its address at the front door (`gate.Gate.admit`):
-    an address's requests and its sockets' frames share its rate, and those over it wait their
-    turn, so that readers hammering the public endpoints from one address take no more than that
-    share of the loop that runs every table's commands (benches/server_readers.py)."""
+    """Each HTTP request counts as a frame of its address at the front door, and against the
+    budget of every address's requests together (`gate.Gate.admit_read`): those over either wait
+    their turn, so that readers hammering the public endpoints, from one address or from many,
+    take no more than that share of the loop that runs every table's commands
+    (benches/server_readers.py)."""
 
     def __init__(self, app: ASGIApp, gate: Gate) -> None:
         self.app, self.gate = app, gate
@@ -218,7 +219,7 @@ class _Paced:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             client = scope.get("client")
-            await self.gate.admit(client[0] if client else "?")
+            await self.gate.admit_read(client[0] if client else "?")
         await self.app(scope, receive, send)
 
 

@@ -56,6 +56,7 @@ class Settings:
     handshake: float = 5.0  # seconds to finish an HTTP request's head or a WebSocket handshake
     address_rate: float = 100.0  # frames a second from every socket of one address together
     total_rate: float = 5000.0  # frames a second from every socket together
+    read_rate: float = 400.0  # HTTP requests a second from every address together
     registrations: int = 20  # accounts (guests too) one address may open a minute
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose forwarded headers are believed (`forwarded`)
     only_via_proxy: bool = False  # no client reaches the server but through its proxy: `*` may be trusted

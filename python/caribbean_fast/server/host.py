@@ -66,6 +66,7 @@ class Server:
             handshake=settings.handshake,
             address_rate=settings.address_rate,
             total_rate=settings.total_rate,
+            read_rate=settings.read_rate,
             proxies=self.proxies,
         )
         self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), Metrics(), ServerBook()

@@ -1,11 +1,11 @@
 """The page: the lobby at `/`, a table of a game at `/play/<game>`, the static files (plain HTML,
-CSS and JavaScript modules shipped inside the package; nothing is built at install time) and
-each table's rules as JSON for the page (`/api/rules/<table>`). Every process answers them for
+CSS and JavaScript modules shipped inside the package; nothing is built at install time; read
+once at start and answered from memory, `pages`) and each table's rules as JSON for the page
+(`/api/rules/<table>`). Every process answers them for
 every table, whichever serves it: behind a proxy, a page's request reaches any process."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,12 +13,12 @@ from urllib.parse import quote, unquote, urlsplit
 
 import orjson
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from ..errors import ServerError
 from .front import Front
+from .pages import Files
 from .rules import rules_json
 from .store.jackpots import DAYS, told_through
 from .ws import token_of
@@ -33,19 +33,24 @@ def _server(request: Request) -> Front:
     return server
 
 
-async def lobby_page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+Handler = Callable[[Request], Awaitable[Response]]
 
 
-async def limit_page(request: Request) -> Response:
-    return FileResponse(STATIC / "limit.html")
+def file_page(files: Files, name: str) -> Handler:
+    async def page(request: Request) -> Response:
+        return files[name].answer(request)
+
+    return page
 
 
-async def table_page(request: Request) -> Response:
-    game = request.path_params["game"]
-    if not any(s.variant.name == game for s in _server(request).specs.values()):
-        return Response(f"No table of the game {game!r} here. The lobby is at /.", 404, media_type="text/plain")
-    return FileResponse(STATIC / "table.html")
+def table_page(files: Files) -> Handler:
+    async def page(request: Request) -> Response:
+        game = request.path_params["game"]
+        if not any(s.variant.name == game for s in _server(request).specs.values()):
+            return Response(f"No table of the game {game!r} here. The lobby is at /.", 404, media_type="text/plain")
+        return files["table.html"].answer(request)
+
+    return page
 
 
 def _table_of(request: Request, name: str) -> str | None:
@@ -60,7 +65,7 @@ def _table_of(request: Request, name: str) -> str | None:
 INFO_PAGES = ("rules", "progressive", "history")
 
 
-def info_page(kind: str) -> Callable[[Request], Awaitable[Response]]:
+def info_page(files: Files, kind: str) -> Handler:
     """A page about one table (its rules, its progressive, the account's history there) at
     /<kind>/<table>: the page reads its data from the endpoints; a game's name is redirected to
     its first table."""
@@ -72,12 +77,12 @@ def info_page(kind: str) -> Callable[[Request], Awaitable[Response]]:
             return Response(f"No table {name!r} here. The lobby is at /.", 404, media_type="text/plain")
         if table != name:
             return RedirectResponse(f"/{kind}/{quote(table)}", 307)
-        return FileResponse(STATIC / f"{kind}.html")
+        return files[f"{kind}.html"].answer(request)
 
     return page
 
 
-def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
+def info_here(kind: str) -> Handler:
     """/<kind> with no table (a link on the table page, whose static HTML names none): the table
     the account sits at, of the game of the page it came from (its Referer, /play/<game>) where
     it sits at one, else of any game; else that game's first table; else the lobby."""
@@ -96,16 +101,21 @@ def info_here(kind: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
-async def rules(request: Request) -> Response:
-    spec = _server(request).specs.get(request.path_params["table"])
-    if spec is None:
-        raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
-    return JSONResponse(rules_json(spec.id, spec.variant, spec.limits))
+def rules() -> Handler:
+    """A table's rules document, made at its first request and kept: it depends only on the
+    table's variant and limits, which a server never changes."""
+    kept: dict[str, bytes] = {}
 
+    async def answer(request: Request) -> Response:
+        spec = _server(request).specs.get(request.path_params["table"])
+        if spec is None:
+            raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
+        body = kept.get(spec.id)
+        if body is None:
+            body = kept[spec.id] = orjson.dumps(rules_json(spec.id, spec.variant, spec.limits))
+        return Response(body, media_type="application/json")
 
-async def favicon(request: Request) -> Response:
-    """The tab's icon, for a browser that asks /favicon.ico before reading the page's own link."""
-    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+    return answer
 
 
 async def progressive(request: Request) -> Response:
@@ -126,25 +136,20 @@ async def progressive(request: Request) -> Response:
     return Response(orjson.dumps(body | found | told), media_type="application/json")
 
 
-class _Static(StaticFiles):
-    """The page's files; a path the file system cannot name (a NUL byte) is not found, not a 500."""
-
-    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
-        try:
-            return super().lookup_path(path)
-        except ValueError:
-            return "", None
-
-
 def web_routes() -> list[BaseRoute]:
+    files = Files(STATIC)  # read once, here at the app's making
+
+    async def static(request: Request) -> Response:
+        return files.answer(request, request.path_params["name"])
+
     return [
-        Route("/", lobby_page),
-        Route("/play/{game}", table_page),
-        Route("/favicon.ico", favicon),
-        Route("/limit", limit_page),
-        Route("/api/rules/{table}", rules),
+        Route("/", file_page(files, "index.html")),
+        Route("/play/{game}", table_page(files)),
+        Route("/favicon.ico", file_page(files, "favicon.svg")),  # asked before the page links it
+        Route("/limit", file_page(files, "limit.html")),
+        Route("/api/rules/{table}", rules()),
         Route("/api/progressive/{table}", progressive),
-        *(Route(f"/{kind}/{{table}}", info_page(kind)) for kind in INFO_PAGES),
+        *(Route(f"/{kind}/{{table}}", info_page(files, kind)) for kind in INFO_PAGES),
         *(Route(f"/{kind}", info_here(kind)) for kind in INFO_PAGES),
-        Mount("/static", _Static(directory=STATIC), name="static"),
+        Route("/static/{name:path}", static),
     ]

@@ -23,13 +23,13 @@ from typing import Any
 from ...engine import Table, restore
 from ...engine.events import Event
 from ...engine.seats import STAND_AFTER
-from ...engine.views import SeatView, view_to_json
+from ...engine.views import SeatView
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant
-from ..store import leases, seats, wallets
+from ..store import leases, wallets
 from ..store.book import ServerBook, TableBook
 from ..store.db import Database, Tx
-from ..store.holds import Hold, Holds
+from ..store.holds import Holds
 from ..store.jackpots import open_summary
 from ..store.record import TableRecord
 from ..wire.commands import Caller, TableCommand
@@ -37,6 +37,9 @@ from ..wire.hub import Hub
 from ..wire.metrics import Metrics
 from ..wire.names import check_table_id
 from ..wire.protocol import Command, frame
+from .frames import Frames
+from .seating import adopt, record_seating, return_unheld, seat_rows
+from .waiting import WaitingList
 
 __all__ = ["Owner", "TableSpec"]
 
@@ -44,7 +47,6 @@ _log = logging.getLogger(__name__)
 RECALL = 10
 Completion = Callable[[Variant, SeatView], Awaitable[str]]
 """The best strategy's decision ("raise" or "fold") for a seat's view (`Advisors.completion`)."""
-WAITING_MOST = 100  # accounts on one table's waiting list
 _SEATING = frozenset({"seated", "stood"})
 RESTORE_FIRST, RESTORE_MOST = 0.05, 5.0  # seconds between a stopped table's tries to restore
 
@@ -88,7 +90,7 @@ class Owner:
         self._restoring: asyncio.Task[None] | None = None
         self.players: dict[int, str] = {}
         self.away: dict[str, int] = {}  # account -> the round when its last socket dropped
-        self.waiting: dict[str, int] = {}  # the waiting list, first first: account -> its buy-in
+        self.waiting = WaitingList()  # account -> its buy-in, first first
         self._calling = False  # a `_seat_waiting` for the list's first is queued
         self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
         self._queue = asyncio.Queue()
@@ -99,8 +101,7 @@ class Owner:
         self._landing: asyncio.Future[Any] | None = None  # a commit whose caller was cancelled
         self._task: asyncio.Task[None] | None = None
         self._seen = 0  # events looked at after the commits (metrics, sessions)
-        self._frames: dict[int | None, str] = {}  # view frames of the state `_frames_at`: events, limits
-        self._frames_at = (-1, -1)
+        self.frames = Frames(spec.id, hub)
         self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
         self.complete_by: Completion | None = None  # the best strategy, for a round left open too long
 
@@ -112,7 +113,8 @@ class Owner:
         record, holds = TableRecord(self.spec.id), Holds(self.spec.id)
         table = await self.db.run(lambda tx: self._open_job(tx, record, holds))
         self.record, self.holds, self.table = record, holds, table
-        self._seen, self._frames_at = table.seq, (-1, -1)
+        self._seen = table.seq
+        self.frames.forget()
         self._sync_players()
 
     def _open_job(self, tx: Tx, record: TableRecord, holds: Holds) -> Table:
@@ -128,9 +130,9 @@ class Owner:
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
         record.summary = open_summary(tx, record, table.meter, s.variant)
         record.drop_rows()  # the rows read to restore are not kept
-        _adopt(tx, table, holds)
-        _return_unheld(tx, table, holds)
-        _seat_rows(tx, s.id, table)
+        adopt(tx, table, holds)
+        return_unheld(tx, table, holds)
+        seat_rows(tx, s.id, table)
         record.flush(tx)
         leases.announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table
@@ -353,7 +355,7 @@ class Owner:
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
         free = self.t.free_seats()
-        others = [a for a in self.waiting if a != account]
+        others = self.waiting.ahead_of(account)
         if not waited and others and len(free) <= len(others):
             n = len(others)
             raise ServerError(
@@ -382,13 +384,9 @@ class Owner:
         free and nobody waits before the account."""
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
-        ahead = [a for a in self.waiting if a != account]
-        if self.t.free_seats() and len(self.t.free_seats()) > len(ahead):
+        if self.waiting.may_sit_now(account, len(self.t.free_seats())):
             return await self._sit(account, None, buy_in, waited=True)
-        if account not in self.waiting and len(self.waiting) >= WAITING_MOST:
-            raise ServerError(f"the waiting list of {self.spec.id} is full ({WAITING_MOST})", "illegal")
-        self.waiting[account] = buy_in
-        return {"place": list(self.waiting).index(account) + 1, "waiting": len(self.waiting)}
+        return self.waiting.join(self.spec.id, account, buy_in)
 
     async def _unwait(self, account: str) -> dict[str, Any]:
         self.waiting.pop(account, None)
@@ -400,7 +398,7 @@ class Owner:
         if self._calling or not self.waiting or self.table is None or not self.t.free_seats():
             return
         self._calling = True
-        first = next(iter(self.waiting))
+        first = next(iter(self.waiting))  # there is one: checked above
 
         async def call() -> None:
             try:
@@ -417,7 +415,7 @@ class Owner:
         """The list's first sits with its buy-in (the engine's `sit`, in the normal money job) and
         is told with a `waitlist` frame; one who is not connected, or whose sit is refused, leaves
         the list (told why where connected)."""
-        if next(iter(self.waiting), None) != account or not self.t.free_seats():
+        if self.waiting.first() != account or not self.t.free_seats():
             return {}
         buy_in = self.waiting[account]
         if not self.hub.online(account):
@@ -508,7 +506,7 @@ class Owner:
 
     def _committed(self) -> None:
         """The table's moves are in the record: its answers may go out, and its views."""
-        self._frames_at = (-1, -1)  # a commit may change what a view shows without an event
+        self.frames.forget()  # a commit may change what a view shows without an event
         self.book.settle()
         fresh = self._fresh_events()
         self._tell_sessions(fresh)  # before the index follows the engine: a seat stood up now names its holder
@@ -538,19 +536,8 @@ class Owner:
         return [e for e in self.record.pending_events() if e.kind in _SEATING]
 
     def _occupancy(self, tx: Tx) -> None:
-        """The engine's seat events, in the database in the same transaction as the record: the
-        seat rows, the holds game recall reads, and the money a seat stood up returns to the
-        account's wallet (its buy-in left the wallet in the sit's own job)."""
-        for e in self._seating():
-            assert e.seat is not None
-            if e.kind == "seated":
-                seats.sit(tx, self.spec.id, e.seat, e.public["account"])
-                self.holds.begin(tx, e.seat, e.public["account"], e.public["since"])
-                continue
-            seats.stand(tx, self.spec.id, e.seat)
-            self.holds.end(tx, e.seat, e.public["until"])
-            if e.public["returned"]:
-                wallets.credit(tx, e.public["account"], e.public["returned"])
+        """The engine's seat events, in the database in the same transaction as the record."""
+        record_seating(tx, self.spec.id, self._seating(), self.holds)
 
     def _fresh_events(self) -> list[Event]:
         """The events committed since the last look. They are in the table's memory, which keeps
@@ -603,71 +590,13 @@ class Owner:
     # ---- frames out --------------------------------------------------------------------------------
 
     def view_frame(self, seat: int | None) -> str:
-        """A seat's view (None: an onlooker's), as the engine makes it: made once for a table's
-        state and shared by every frame that shows it (the account's sockets, a welcome, a relay)."""
-        table, state = self.t, (self.t.seq, self.book.shared.version)
-        if self._frames_at != state:
-            self._frames, self._frames_at = {}, state
-        text = self._frames.get(seat)
-        if text is None:
-            text = self._frames[seat] = frame("view", table=self.spec.id, view=view_to_json(table.view(seat)))
-        return text
+        """A seat's view (None: an onlooker's), made once for the table's state (`frames`)."""
+        return self.frames.view(self.t, self.book.shared.version, seat)
 
     def _broadcast(self) -> None:
-        for seat, account in list(self.players.items()):
-            if self.hub.online(account):
-                self.hub.to_account(account, self.view_frame(seat))
-        if self.hub.watching(self.spec.id):
-            self.hub.to_watchers(self.spec.id, self.view_frame(None))
+        self.frames.broadcast(self.t, self.book.shared.version, self.players)
 
 
 def _refusal(err: BaseException) -> bool:
     """A job's own refusal (a wallet too short, a seat taken), not a failure of the database."""
     return isinstance(err, ServerError) and err.code not in ("internal", "unavailable")
-
-
-def _return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
-    """Money the record leaves on a seat that no account holds goes back to the account of the
-    seat's last hold, in the restore's transaction: a withdrawal event, and the wallet's credit
-    unless the hold has ended (a leave ends it in the same transaction as its credit, so then the
-    wallet was paid and only the event is missing, as a record written before fail-stop can be;
-    a record written before the engine held the seats leaves every seat's money so)."""
-    for seat in range(table.seats):
-        amount = table.balance(seat)
-        if table.holder(seat) is not None or not amount:
-            continue
-        hold = _last_hold(holds, seat)
-        if hold is None:
-            _log.error("table %s seat %d: %d on the seat and no hold on record", holds.table_id, seat, amount)
-            continue
-        try:
-            table.withdraw(seat, amount)
-        except CaribbeanFastError as err:  # in play: kept on the seat, which nobody may take, until a restore
-            _log.error("table %s seat %d: %d not returned: %s", holds.table_id, seat, amount, err)
-            continue
-        if hold.end is None:
-            wallets.credit(tx, hold.account, amount)
-            holds.end(tx, seat, table.edge)
-        _log.warning(
-            "table %s seat %d: %d on the unheld seat returned to %s", holds.table_id, seat, amount, hold.account
-        )
-
-
-def _adopt(tx: Tx, table: Table, holds: Holds) -> None:
-    """Seats the database says are held and the record does not (a record written before the
-    engine kept the seats): the engine adopts their holders, money and all."""
-    for k, account in seats.seat_rows(tx, holds.table_id):
-        if k < table.seats and table.holder(k) is None and account not in map(table.holder, range(table.seats)):
-            hold = holds.current(k)
-            table.adopt(k, account, hold.first if hold is not None and hold.account == account else 0)
-
-
-def _seat_rows(tx: Tx, table_id: str, table: Table) -> None:
-    """The database's seat rows (which the relays and the welcome read) as the engine's seats."""
-    seats.set_seat_rows(tx, table_id, [(k, a) for k in range(table.seats) if (a := table.holder(k)) is not None])
-
-
-def _last_hold(holds: Holds, seat: int) -> Hold | None:
-    """The seat's latest hold: an open one, else the one that ended last."""
-    mine = [h for h in holds.all if h.seat == seat]
-    return max(mine, key=lambda h: (h.end is None, h.end or 0, h.first), default=None)

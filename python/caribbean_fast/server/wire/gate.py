@@ -101,12 +101,14 @@ class Gate:
     handshake: float  # seconds to finish a request's head or a WebSocket handshake
     address_rate: float  # frames a second from all the sockets of one address
     total_rate: float  # frames a second from every socket together
+    read_rate: float = 400.0  # HTTP requests a second from every address together (`admit_read`)
     proxies: Container[str] = ()  # trusted proxies: their connections are their clients'
     _open: Counter[str] = field(default_factory=Counter, init=False, repr=False)
     _clients: Counter[str] = field(default_factory=Counter, init=False, repr=False)  # sockets via proxies
     _count: int = field(default=0, init=False, repr=False)
     _addresses: dict[str, Turnstile] = field(default_factory=dict, init=False, repr=False)
     _all: Turnstile | None = field(default=None, init=False, repr=False)
+    _reads: Turnstile | None = field(default=None, init=False, repr=False)
     _pruned: float = field(default_factory=time.monotonic, init=False, repr=False)
 
     def enter(self, address: str) -> str:
@@ -142,6 +144,17 @@ class Gate:
         self._clients[client] -= 1
         if self._clients[client] <= 0:
             del self._clients[client]
+
+    async def admit_read(self, address: str) -> None:
+        """Returns when one more HTTP request from the address may be answered: within its
+        address's rate (shared with its sockets' frames), and within the budget of every address's
+        requests together, so that a crowd of readers from many addresses takes no more of the
+        loop that runs every table than `read_rate` requests a second (the tables' commands come
+        by socket and never wait for it)."""
+        await self.admit(address)
+        if self._reads is None:
+            self._reads = Turnstile(self.read_rate, self.read_rate)
+        await self._reads.admit()
 
     async def admit(self, address: str) -> None:
         """Returns when one more frame from the address may be read: within its address's rate,
