@@ -24,36 +24,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = [
-    "ADOPT",
-    "ANTE",
-    "AWAY",
-    "BACK",
-    "CLEAR",
-    "COMPLETE",
-    "DEAL",
-    "DEPOSIT",
-    "DISCONNECT",
-    "ENGINE",
-    "EXCHANGE",
-    "FAULT",
-    "FOLD",
-    "LEAVE",
-    "PLAYED",
-    "PROGRESSIVE",
-    "RAISE",
-    "REBET",
-    "REOPEN",
-    "RESTORE",
-    "SET_LIMIT",
-    "SIDE_BET",
-    "SIT",
-    "TICK",
-    "WITHDRAW",
-    "EngineCommand",
-    "handles",
-    "plays",
-]
+__all__ = ["ENGINE", "PLAYED", "EngineCommand", "handles", "plays"]
+# and each entry, a constant named as its command in capitals (`ANTE`, `SET_LIMIT`): a new command
+# is its one line below
 
 F = TypeVar("F", bound=Callable[..., Any])
 
