@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from caribbean_fast import CaribbeanFastError, load_variant
 from caribbean_fast.engine import Table
+from caribbean_fast.engine.commands import PLAYED
 from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.server.host import tune_process
 from caribbean_fast.server.wire.protocol import MAX_FRAME
@@ -116,9 +117,11 @@ class EngineFloor:
                 return False
             elif kind == "top_up":
                 table.deposit(seats[token][0], command["amount"])
+            elif kind not in PLAYED:
+                return False  # not a player's command of the engine
             else:
                 args = {k: v for k, v in command.items() if k not in ("v", "id", "type", "table")}
-                table.play(seats[token][0], kind, args)
+                table.play(seats[token][0], PLAYED[kind], args)  # found once, where the frame is read
         except (CaribbeanFastError, StopIteration):
             return False
         return True

@@ -1,7 +1,8 @@
 """Table engine throughput: rounds a second played by the `simple` strategy, in memory and into a
 SQLite record (one synchronous transaction per event), and how fast a record restores and audits;
-and as a game server drives a table: players' commands by name (`Table.play`) with every seat's
-view after each, timed apart (commands a second, microseconds a view).
+and as a game server drives a table: players' commands by their entry of the engine's list
+(`Table.play`), as a frame's parse found it, with every seat's view after each, timed apart
+(commands a second, microseconds a view).
 
 Run: ``python benches/table_engine.py [--rounds 1000]``
 """
@@ -20,6 +21,7 @@ from rich.table import Table as RichTable
 from caribbean_fast import load_variant
 from caribbean_fast.engine import EventStore, MemoryStore, SqliteStore, Table, audit, restore
 from caribbean_fast.engine.autoplay import choose, play_round
+from caribbean_fast.engine.commands import ANTE, DEAL, FOLD, RAISE, EngineCommand
 
 GAMES = ("cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
 
@@ -45,7 +47,7 @@ def _served(name: str, rounds: int) -> tuple[float, float]:
         table.deposit(seat, 10**9)
     commands, views = [0.0, 0], [0.0, 0]
 
-    def command(seat: int, kind: str, args: dict[str, object]) -> None:
+    def command(seat: int, kind: EngineCommand, args: dict[str, object]) -> None:
         start = time.perf_counter()
         table.play(seat, kind, args)
         shown = time.perf_counter()
@@ -56,11 +58,11 @@ def _served(name: str, rounds: int) -> tuple[float, float]:
 
     for _ in range(rounds):
         for seat in range(table.seats):
-            command(seat, "ante", {"amount": table.limits.minimum})
-        command(0, "deal", {})
+            command(seat, ANTE, {"amount": table.limits.minimum})
+        command(0, DEAL, {})
         for seat in range(table.seats):
             choice = choose("simple", variant, table.view(seat))
-            command(seat, "fold" if choice == "fold" else "raise", {})
+            command(seat, FOLD if choice == "fold" else RAISE, {})
     return commands[1] / commands[0], views[0] / views[1] * 1e6
 
 

@@ -10,8 +10,10 @@ import json
 import pytest
 
 from caribbean_fast.engine import Table
-from caribbean_fast.engine.commands import ENGINE, PLAYED
+from caribbean_fast.engine.autoplay import play_round
+from caribbean_fast.engine.commands import ENGINE, PLAYED, RAISE, TICK, EngineCommand, handles, plays
 from caribbean_fast.engine.events import COMMANDS as RECORDED
+from caribbean_fast.engine.state import EventKind
 from caribbean_fast.errors import IllegalActionError, ServerError
 from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.server.wire.commands import (
@@ -86,38 +88,78 @@ def test_every_command_has_a_handler_of_its_scope() -> None:
         assert list(mine.parameters) == list(owners.parameters), name
 
 
-def test_the_game_commands_are_the_engines_player_commands() -> None:
-    """Every table command the engine plays (`_game`) is a player's command of the engine by the
-    same name, with the same fields besides the table; and every player's command is one."""
-    game = {n: c for n, c in PROTOCOL.items() if isinstance(c, TableCommand) and c.handler is _game}
+def test_the_game_commands_hold_the_engines_player_commands() -> None:
+    """Every table command the engine plays (`_game`) holds the engine's entry of its name (an
+    alias's: "call" holds "raise"), with the same fields besides the table; and every player's
+    command is one."""
+    game = {n: c for n, c in PROTOCOL.items() if isinstance(c, TableCommand) and c.engine is not None}
     assert set(game) == set(PLAYED)
     for name, spec in game.items():
+        assert spec.handler is _game and spec.engine is PLAYED[name], name
         assert [f.name for f in spec.fields] == ["table", *PLAYED[name].fields], name
+    assert game["call"].engine is RAISE
+    others = [c for c in COMMANDS.values() if isinstance(c, TableCommand) and c.engine is None]
+    assert others and all(c.handler is not _game for c in others)
 
 
-def test_the_recorded_commands_are_the_engines_list() -> None:
+def test_each_entry_holds_the_tables_own_handler_and_method() -> None:
+    """The handler and a player's method are the `Table` class's own (a subclass overriding one
+    would be passed over: the entry calls the function it holds)."""
     assert frozenset(ENGINE) == RECORDED
-    table = Table(load_variant("cyberstud"), seed=1)
     for name, command in ENGINE.items():
-        assert callable(getattr(table, command.handler)), name
-        if command.method is not None:
-            assert callable(getattr(table, command.method)), name
+        assert command.handler is getattr(Table, command.handler.__name__), name
+        assert command.handler.__name__ == f"_{name}", name
+        if command.played:
+            assert command.player is not None and command.player is getattr(Table, command.player.__name__), name
+        else:
+            assert command.player is None, name
+    table = Table(load_variant("cyberstud"), seed=1)
     with pytest.raises(IllegalActionError, match="'sing' is not a command"):
         table.execute("sing", {})
     with pytest.raises(IllegalActionError, match="'tick' is not a player's command"):
-        table.play(0, "tick", {})
+        table.play(0, TICK, {})
+
+
+def test_an_entry_is_filled_once() -> None:
+    with pytest.raises(TypeError, match=r"^raise has a handler already: Rounds\._raise$"):
+        handles(RAISE)(lambda table: None)
+    with pytest.raises(TypeError, match=r"^raise is not a player's command, or has its method already$"):
+        plays(RAISE)(lambda table: None)
+    with pytest.raises(TypeError, match=r"^tick is not a player's command"):
+        plays(TICK)(lambda table: None)
+    unfilled = EngineCommand("sing")
+    with pytest.raises(AttributeError):
+        unfilled.handler  # noqa: B018
+
+
+def test_every_event_is_a_command_or_an_event_kind() -> None:
+    """Events are made from their kinds (`EventKind`, each with its change to the state) or are
+    the commands' own; no name is both."""
+    kinds = {k.text for k in EventKind}
+    assert len(kinds) == len(EventKind) and not kinds & set(ENGINE)
+    seen: set[str] = set()
+    for game in ("network-24h", "caribbean-poker", "casino-holdem"):
+        table = Table(load_variant(game), seed=5)
+        for seat in range(table.seats):
+            table.sit(seat, f"p{seat}", 100_000)
+        for _ in range(20):
+            play_round(table, "simple", table.limits.minimum, True)
+        table.leave(0)
+        seen |= {e.kind for e in table.recorded()}
+    assert seen <= kinds | set(ENGINE)
+    assert {"table_opened", "bets", "dealt", "settled", "seated", "stood", "funds"} <= seen
 
 
 def test_call_is_raise_and_an_exchange_names_the_whole_hand_by_default() -> None:
     table = Table(load_variant("caribbean-poker"), seed=3)
     table.deposit(0, 10_000)
-    table.play(0, "ante", {"amount": table.limits.minimum})
-    table.play(0, "deal", {})
+    table.play(0, PLAYED["ante"], {"amount": table.limits.minimum})
+    table.play(0, PLAYED["deal"], {})
     hand = table.view(0).cards
-    table.play(0, "exchange", {})
+    table.play(0, PLAYED["exchange"], {})
     exchanged = [e for e in table.recorded() if e.kind == "exchange"]
     assert exchanged[-1].public["args"]["cards"] == " ".join(hand)
-    table.play(0, "call", {})
+    table.play(0, PLAYED["call"], {})
     assert [e.kind for e in table.recorded() if e.kind in ENGINE][-1] == "raise"
 
 

@@ -6,20 +6,23 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import IllegalActionError, InsufficientFundsError, require_type
+from .commands import ANTE, CLEAR, DEPOSIT, PROGRESSIVE, REBET, SET_LIMIT, SIDE_BET, WITHDRAW, handles
 from .core import Placement, TableCore, illegal
 from .ledger import OUTSIDE, wallet
 from .limits import check_limit_change
-from .state import Bets, Phase, SeatState
+from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Betting"]
 
 
 class Betting(TableCore):
+    @handles(DEPOSIT)
     def _deposit(self, seat: int, amount: int) -> None:
         self._open()
         seat, amount = self._seat(seat), self._amount(amount, "a deposit")
-        self._emit("funds", seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
+        self._emit(EventKind.FUNDS, seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
 
+    @handles(WITHDRAW)
     def _withdraw(self, seat: int, amount: int) -> None:
         seat, amount = self._seat(seat), self._amount(amount, "a withdrawal")
         if amount > self.balance(seat):
@@ -29,14 +32,15 @@ class Betting(TableCore):
         s = self.state.seats[seat]
         if self.phase in (Phase.BETTING, Phase.DECIDING) and s.bets.ante and s.decision is None:
             self._covers_the_raise(seat, s.bets, self.balance(seat) - amount)
-        self._emit("funds", seat, {"withdrawal": amount}, transfers=[(wallet(seat), OUTSIDE, amount)])
+        self._emit(EventKind.FUNDS, seat, {"withdrawal": amount}, transfers=[(wallet(seat), OUTSIDE, amount)])
 
+    @handles(SET_LIMIT)
     def _set_limit(self, seat: int, amount: int | None) -> None:
         s = self.state.seats[self._seat(seat)]
         if amount is not None:
             self._amount(amount, "a personal limit")
         check_limit_change(s.limit_changed, self._now)
-        self._emit("limit_set", seat, {"limit": amount})
+        self._emit(EventKind.LIMIT_SET, seat, {"limit": amount})
 
     def _betting(self, seat: int) -> SeatState:
         """The seat, while bets may change (the checks every bet command starts with)."""
@@ -85,6 +89,7 @@ class Betting(TableCore):
             bets = bets.but(progressive=p.stake)
         return self._placement(seat, bets)
 
+    @handles(ANTE)
     def _ante(self, seat: int, amount: int, account: dict[str, int | None] | None = None) -> None:
         self._place(self._check_ante(seat, amount, account))
 
@@ -100,6 +105,7 @@ class Betting(TableCore):
             raise IllegalActionError(f"seat {seat} has no progressive bet")
         return self._placement(seat, s.bets.but(progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
 
+    @handles(PROGRESSIVE)
     def _progressive(self, seat: int, on: bool) -> None:
         self._place(self._check_progressive(seat, on))
 
@@ -116,6 +122,7 @@ class Betting(TableCore):
         sides = dict(s.bets.side_bets) | {name: amount}
         return self._placement(seat, s.bets.but(side_bets=tuple(sorted((k, v) for k, v in sides.items() if v))))
 
+    @handles(SIDE_BET)
     def _side_bet(self, seat: int, name: str, amount: int) -> None:
         self._place(self._check_side_bet(seat, name, amount))
 
@@ -125,6 +132,7 @@ class Betting(TableCore):
             raise IllegalActionError(f"seat {seat} has no bet to clear")
         return self._placement(seat, Bets(), ticked=False)
 
+    @handles(CLEAR)
     def _clear(self, seat: int) -> None:
         self._place(self._check_clear(seat))
 
@@ -137,5 +145,6 @@ class Betting(TableCore):
         ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
         return self._placement(seat, s.last_bets.but(ante=ante, raise_=0))
 
+    @handles(REBET)
     def _rebet(self, seat: int, account: dict[str, int | None] | None = None) -> None:
         self._place(self._check_rebet(seat, account))

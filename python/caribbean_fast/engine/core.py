@@ -25,11 +25,11 @@ from ..variants import Variant, as_variant
 from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
 from .accounts import AccountBook
-from .commands import ENGINE
+from .commands import EngineCommand
 from .events import Event, Transfer
 from .ledger import table_spot, wallet
 from .shuffle import SecureSeeds, SeededSeeds, SeedSource, commitment
-from .state import Bets, Phase, SeatState, TableState
+from .state import Bets, Change, EventKind, Phase, SeatState, TableState, commanded
 from .store import EventStore
 
 __all__ = ["EDITION", "KEEP", "Clock", "Placement", "TableCore", "illegal", "times", "utc_now"]
@@ -115,14 +115,14 @@ class TableCore:
         self.book, self.accounts = book, list(accounts or [f"seat-{k}" for k in range(seats)])
         if len(self.accounts) != seats:
             raise ArgumentError(f"{len(self.accounts)} accounts for {seats} seats")
-        self._pending: tuple[str, dict[str, Any]] | None = None
+        self._pending: tuple[EngineCommand, dict[str, Any]] | None = None
         self._replaying = False  # `clock_at`: the recorded times of a replay, taken as written
         self._now = self._clock_reading()
         if store is not None:
             meta = {"variant": to_toml(variant), "accounts": json.dumps(self.accounts), "edition": str(edition)}
             store.begin(meta | {k: str(v) for k, v in self.config.items()})  # refuses a store holding a table
         p = variant.progressive
-        self._emit("table_opened", public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
+        self._emit(EventKind.TABLE_OPENED, public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
 
     @staticmethod
     def check_config(variant: Variant, seats: int, limits: int = 0) -> None:
@@ -174,17 +174,14 @@ class TableCore:
         """The dealt seats still to decide this round."""
         return [k for k, s in enumerate(self.state.seats) if s.dealt and s.decision is None]
 
-    def _run(self, kind: str, **args: Any) -> list[Event]:
-        """Runs one command of the engine's list (`commands.ENGINE`) at the clock's time, by its
-        handler; returns the events it emitted (none: it did nothing and is not recorded)."""
-        command = ENGINE.get(kind)
-        if command is None:
-            raise IllegalActionError(f"{kind!r} is not a command")
+    def _run(self, command: EngineCommand, **args: Any) -> list[Event]:
+        """Runs one command of the engine's list (`commands`) at the clock's time, by the handler
+        its entry holds; returns the events it emitted (none: it did nothing and is not recorded)."""
         self._now = self._clock_reading()
         start = self.seq
-        self._pending = (kind, args)
+        self._pending = (command, args)
         try:
-            getattr(self, command.handler)(**args)
+            command.handler(self, **args)
         finally:
             self._pending = None
         produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []
@@ -235,7 +232,7 @@ class TableCore:
 
     def _emit(
         self,
-        kind: str,
+        kind: EventKind,
         seat: int | None = None,
         public: dict[str, Any] | None = None,
         private: dict[str, Any] | None = None,
@@ -243,10 +240,27 @@ class TableCore:
         transfers: tuple[Transfer, ...] | list[Transfer] = (),
         round: int | None = None,
     ) -> None:
+        """Writes an event of `kind` and applies it by its kind's change; the running command's
+        own event comes first."""
         if self._pending is not None:
             command, args = self._pending
             self._pending = None
-            self._emit(command, args.get("seat"), {"args": args})
+            self._write(command.name, commanded, args.get("seat"), {"args": args}, None, None, (), None)
+        if kind is EventKind.ROUND_OPENED:
+            self._round_at = len(self.events)
+        self._write(kind.text, kind.change, seat, public, private, secret, transfers, round)
+
+    def _write(
+        self,
+        kind: str,
+        change: Change,
+        seat: int | None,
+        public: dict[str, Any] | None,
+        private: dict[str, Any] | None,
+        secret: dict[str, Any] | None,
+        transfers: tuple[Transfer, ...] | list[Transfer],
+        round: int | None,
+    ) -> None:
         event = Event(
             seq=self.seq,
             round=self.state.round.number if round is None else round,
@@ -258,9 +272,7 @@ class TableCore:
             secret=secret or {},
             transfers=tuple(transfers),
         )
-        self.state.apply(event)
-        if kind == "round_opened":
-            self._round_at = len(self.events)
+        self.state.apply(event, change)
         self.events.append(event)
         self.seq += 1
         if self.store is not None:
@@ -311,7 +323,7 @@ class TableCore:
         if self.phase is not Phase.BETTING:
             self._open_round()
         public = {"bets": placed.bets.to_dict(), **placed.extra}
-        self._emit("bets", placed.seat, public, transfers=placed.moves)
+        self._emit(EventKind.BETS, placed.seat, public, transfers=placed.moves)
 
     def _covers_the_raise(self, seat: int, bets: Bets, left: int) -> None:
         """An ante is taken only while the wallet keeps its raise (call): a seat dealt in can then
@@ -327,7 +339,9 @@ class TableCore:
     def _open_round(self) -> None:
         number = self.state.round.number + 1
         seed = self._seeds(number)
-        self._emit("round_opened", None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number)
+        self._emit(
+            EventKind.ROUND_OPENED, None, {"commitment": commitment(seed)}, secret={"seed": seed.hex()}, round=number
+        )
 
     def _fmt(self, minor: int) -> str:
         return self.variant.currency.format(minor)

@@ -173,7 +173,7 @@ def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | N
     for event in table.events[held:]:
         store.append(event)
     table.store = store  # from here on the table keeps only its latest events in memory
-    table.execute("restore", {})
+    table.restored()
     return table
 
 

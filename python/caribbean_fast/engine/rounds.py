@@ -10,11 +10,12 @@ from ..errors import IllegalActionError, InsufficientFundsError
 from ..hands import value_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
+from .commands import COMPLETE, DEAL, DISCONNECT, EXCHANGE, FAULT, FOLD, RAISE, REOPEN, RESTORE, handles
 from .core import TableCore, illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
 from .showdown import dealer_hand, revealed, settle_seats
-from .state import Bets, Phase, SeatState
+from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Rounds"]
 
@@ -43,6 +44,7 @@ class Rounds(TableCore):
         """The seated holders, not away, who have not bet yet: a timed round waits for them."""
         return [k for k, s in enumerate(self.state.seats) if s.account and s.away is None and not s.bets.ante]
 
+    @handles(DEAL)
     def _deal(self) -> None:
         self._deal_seats(self._check_deal())
 
@@ -59,13 +61,15 @@ class Rounds(TableCore):
                     (table_spot(k), "meter", contribution),
                     (table_spot(k), "house", s.bets.progressive - contribution),
                 ]
-        self._emit("dealing", None, {"seats": dealt, "refunded": refunded}, transfers=[m for m in moves if m[2]])
+        self._emit(
+            EventKind.DEALING, None, {"seats": dealt, "refunded": refunded}, transfers=[m for m in moves if m[2]]
+        )
         hands, dealer, board = self._cards_for(dealt)
         for k in dealt:
-            self._emit("dealt", k, private={"cards": hands[k]})
+            self._emit(EventKind.DEALT, k, private={"cards": hands[k]})
         public = {"up": dealer[-1:]} if self.variant.family is Family.STUD else {"flop": board[:3]}
         hole = dealer[:-1] if self.variant.family is Family.STUD else dealer
-        self._emit("dealt", None, public, secret={"hole": hole, "turn_river": board[3:]})
+        self._emit(EventKind.DEALT, None, public, secret={"hole": hole, "turn_river": board[3:]})
 
     def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
         """Cards from the top of the seeded deck, one at a time clockwise from seat 0 to the dealer."""
@@ -94,6 +98,7 @@ class Rounds(TableCore):
     def _check_fold(self, seat: int) -> None:
         self._deciding(seat)
 
+    @handles(FOLD)
     def _fold(self, seat: int) -> None:
         self._check_fold(seat)
         self._decide(seat, Decision.FOLD, auto=False)
@@ -105,6 +110,7 @@ class Rounds(TableCore):
             need = self._fmt(self._raise_stake(s))
             raise IllegalActionError(f"seat {seat} holds {self._fmt(self.balance(seat))}: the raise needs {need}")
 
+    @handles(RAISE)
     def _raise(self, seat: int) -> None:
         self._check_raise(seat)
         self._decide(seat, Decision.RAISE, auto=False)
@@ -125,7 +131,9 @@ class Rounds(TableCore):
         stake = self._raise_stake(s) if decision is Decision.RAISE else 0
         bets = s.bets.but(raise_=stake)
         moves = [(wallet(seat), table_spot(seat), stake)] if stake else []
-        self._emit("decided", seat, {"decision": str(decision), "auto": auto, "bets": bets.to_dict()}, transfers=moves)
+        self._emit(
+            EventKind.DECIDED, seat, {"decision": str(decision), "auto": auto, "bets": bets.to_dict()}, transfers=moves
+        )
 
     def _check_exchange(self, seat: int, cards: str) -> tuple[list[int], int]:
         """The cards given up and the fee."""
@@ -144,6 +152,7 @@ class Rounds(TableCore):
             )
         return out, fee
 
+    @handles(EXCHANGE)
     def _exchange(self, seat: int, cards: str) -> None:
         out, fee = self._check_exchange(seat, cards)
         s = self.state.seats[seat]
@@ -151,7 +160,7 @@ class Rounds(TableCore):
         hand = [drawn[out.index(c)] if c in out else c for c in s.cards]
         moves = [(wallet(seat), "house", fee)] if fee else []
         private = {"cards": hand, "discarded": out, "drawn": drawn}
-        self._emit("exchanged", seat, {"count": len(out), "fee": fee}, private, transfers=moves)
+        self._emit(EventKind.EXCHANGED, seat, {"count": len(out), "fee": fee}, private, transfers=moves)
 
     @staticmethod
     def _discards(s: SeatState, x: Exchanges, cards: str) -> list[int]:
@@ -179,6 +188,7 @@ class Rounds(TableCore):
         restart never decides it (from the rules' second edition on, `core.EDITION`)."""
         return self.edition >= 2 and self.variant.waits_for_player
 
+    @handles(DISCONNECT)
     def _disconnect(self, seat: int) -> None:
         self._open()
         s = self.state.seats[self._seat(seat)]
@@ -208,6 +218,7 @@ class Rounds(TableCore):
         completes = self.variant.timing.unfinished is Unfinished.COMPLETE
         return self.undecided() if completes and self._left_open() else []
 
+    @handles(COMPLETE)
     def _complete(self, seat: int, decision: str) -> None:
         illegal(
             decision not in (Decision.RAISE, Decision.FOLD), f"a round is completed by raise or fold, not {decision!r}"
@@ -221,18 +232,18 @@ class Rounds(TableCore):
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
         dealer = value_of_ids(dealer_hand(self.state, self.variant))
-        self._emit("revealed", None, revealed(self.state, self.variant, order, dealer))
+        self._emit(EventKind.REVEALED, None, revealed(self.state, self.variant, order, dealer))
         for paid in settle_seats(self.state, self.variant, order, dealer):
-            self._emit("settled", paid.seat, paid.public(self.edition), transfers=paid.transfers)
+            self._emit(EventKind.SETTLED, paid.seat, paid.public(self.edition), transfers=paid.transfers)
         p, meter = self.variant.progressive, self.meter
         top = meter_top_up(meter, p.reset) if p else 0
         top_up = [("house", "meter", top)] if top else []
-        self._emit("round_closed", None, {"void": False}, transfers=top_up)
+        self._emit(EventKind.ROUND_CLOSED, None, {"void": False}, transfers=top_up)
 
     def _void(self, reason: str) -> None:
         """Every transfer of the round undone, last first: all bets and fees refunded."""
         undo = [(b, a, n) for a, b, n in reversed(self.state.round_transfers) if OUTSIDE not in (a, b)]
-        self._emit("round_closed", None, {"void": True, "reason": reason}, transfers=undo)
+        self._emit(EventKind.ROUND_CLOSED, None, {"void": True, "reason": reason}, transfers=undo)
 
     def _break_off(self, reason: str) -> None:
         """A dealt round broken off is completed or void by the variant's rule; bets not yet
@@ -251,7 +262,9 @@ class Rounds(TableCore):
     def _expired(self, since: datetime | None, seconds: float | None) -> bool:
         return since is not None and seconds is not None and self._now >= since + timedelta(seconds=seconds)
 
-    def _tick(self) -> None:
+    def _run_out(self) -> None:
+        """What the clock says has run out in the round and the session (the tick, after
+        `Seating` stands up the seats away too long)."""
         t, state = self.variant.timing, self.state
         if self.phase is Phase.CLOSED:
             return
@@ -261,13 +274,14 @@ class Rounds(TableCore):
             self._waits() and self.phase is Phase.DECIDING
         ):
             self._break_off("idle session")
-            self._emit("session_ended", None, {"reason": "idle"})
+            self._emit(EventKind.SESSION_ENDED, None, {"reason": "idle"})
         elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
             dealt = [k for k, s in enumerate(state.seats) if s.bets.ante]
             self._deal_seats(dealt) if dealt else self._void("no ante before the bet time ran out")
         elif self.phase is Phase.DECIDING and self._expired(state.round.dealt_at, t.decision_seconds):
             self._decide_for_the_rest()
 
+    @handles(FAULT)
     def _fault(self, reason: str) -> None:
         """RULES.md: game 5's round broken by a fault is void; a stud round at a shared table is
         completed as the table would have (`Timing.unfinished`), a one-seat stud round waits for
@@ -275,14 +289,16 @@ class Rounds(TableCore):
         illegal(self.phase not in (Phase.BETTING, Phase.DECIDING), "no round is open")
         self._break_off(reason)
 
+    @handles(RESTORE)
     def _restore(self) -> None:
         """Emitted once a table is restored from its record: the open round goes on (a one-seat
         game's waits for its player) or is void by the variant's rule."""
-        self._emit("restored", None, {"phase": str(self.phase)})
+        self._emit(EventKind.RESTORED, None, {"phase": str(self.phase)})
         void = self.variant.timing.unfinished is Unfinished.VOID
         if self.phase is Phase.DECIDING and void and not self._waits():
             self._void("restored after a fault")
 
+    @handles(REOPEN)
     def _reopen(self) -> None:
         illegal(self.phase is not Phase.CLOSED, "the session is open")
-        self._emit("session_opened")
+        self._emit(EventKind.SESSION_OPENED)

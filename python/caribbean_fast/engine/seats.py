@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 
 from ..errors import IllegalActionError
+from .commands import ADOPT, AWAY, BACK, LEAVE, SIT, TICK, handles
 from .core import illegal
 from .ledger import OUTSIDE, wallet
 from .rounds import Rounds
-from .state import Bets, Phase, SeatState
+from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["STAND_AFTER", "Seating"]
 
@@ -46,13 +47,15 @@ class Seating(Rounds):
         illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
         return self._amount(amount, "a buy-in")
 
+    @handles(SIT)
     def _sit(self, seat: int, account: str, amount: int) -> None:
         amount = self._check_sit(seat, account, amount)
         if self.phase is Phase.CLOSED:
-            self._emit("session_opened")
-        self._emit("seated", seat, {"account": account, "since": self.edge})
-        self._emit("funds", seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
+            self._emit(EventKind.SESSION_OPENED)
+        self._emit(EventKind.SEATED, seat, {"account": account, "since": self.edge})
+        self._emit(EventKind.FUNDS, seat, {"deposit": amount}, transfers=[(OUTSIDE, wallet(seat), amount)])
 
+    @handles(ADOPT)
     def _adopt(self, seat: int, account: str, since: int) -> None:
         """A seat held from before the engine kept the seats (a server's record written then): its
         holder becomes the engine's, its money staying on the seat."""
@@ -60,7 +63,7 @@ class Seating(Rounds):
         illegal(not isinstance(account, str) or not account, f"an account is a name, not {account!r}")
         illegal(self.state.seats[k].account is not None, f"seat {k} is held already")
         illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
-        self._emit("seated", k, {"account": account, "since": since})
+        self._emit(EventKind.SEATED, k, {"account": account, "since": since})
 
     def _check_leave(self, seat: int) -> SeatState:
         s = self.state.seats[self._seat(seat)]
@@ -69,6 +72,7 @@ class Seating(Rounds):
             raise IllegalActionError("your hand is in play: leave when the round is settled")
         return s
 
+    @handles(LEAVE)
     def _leave(self, seat: int) -> None:
         self._check_leave(seat)
         self._stand(seat, "left")
@@ -80,9 +84,12 @@ class Seating(Rounds):
             self._place(self._placement(seat, Bets(), ticked=False))
         returned = self._held(seat)
         if returned:
-            self._emit("funds", seat, {"withdrawal": returned}, transfers=[(wallet(seat), OUTSIDE, returned)])
-        self._emit("stood", seat, {"account": s.account, "reason": reason, "returned": returned, "until": self.edge})
+            self._emit(EventKind.FUNDS, seat, {"withdrawal": returned}, transfers=[(wallet(seat), OUTSIDE, returned)])
+        self._emit(
+            EventKind.STOOD, seat, {"account": s.account, "reason": reason, "returned": returned, "until": self.edge}
+        )
 
+    @handles(AWAY)
     def _away(self, seat: int, stand_after: float = STAND_AFTER) -> None:
         """The holder has no connection: the game's disconnect rule for its hand or bets, and the
         seat stood up once `stand_after` seconds pass between rounds."""
@@ -92,17 +99,19 @@ class Seating(Rounds):
         illegal(bad or not 0 < stand_after < math.inf, f"stand_after is seconds above 0, not {stand_after!r}")
         if s.away is not None:
             return  # away already: nothing to record
-        self._emit("seat_away", seat, {"stand_after": stand_after})
+        self._emit(EventKind.SEAT_AWAY, seat, {"stand_after": stand_after})
         if self.phase is not Phase.CLOSED:
             self._disconnect(seat)
 
+    @handles(BACK)
     def _back(self, seat: int) -> None:
         if self.state.seats[self._seat(seat)].away is not None:
-            self._emit("seat_back", seat)
+            self._emit(EventKind.SEAT_BACK, seat)
 
+    @handles(TICK)
     def _tick(self) -> None:
         self._stand_up_away()
-        super()._tick()
+        self._run_out()
 
     def _stand_up_away(self) -> None:
         """Seats away past their limit, not in a dealt round, are stood up (the tick's first step)."""

@@ -5,18 +5,20 @@ views work out once per round (the proofs, the results as shown) they keep thems
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
+from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any
 
 from ..settlement import Decision
+from .commands import TICK
 from .events import Event
 from .ledger import Ledger
 from .shuffle import deck_from_seed
 
-__all__ = ["Bets", "Phase", "RoundState", "SeatState", "TableState"]
+__all__ = ["Bets", "Change", "EventKind", "Phase", "RoundState", "SeatState", "TableState", "commanded"]
 
 
 class Phase(StrEnum):
@@ -125,19 +127,26 @@ class TableState:
     round_transfers: list[tuple[str, str, int]] = field(default_factory=list)
     last_activity: datetime | None = None
 
-    def apply(self, event: Event) -> None:
-        """Changes the state as the event says; the ledger refuses a transfer it cannot make."""
+    def apply(self, event: Event, change: Change) -> None:
+        """Changes the state as the event says: its money, then `change`, its kind's own (an
+        `EventKind`'s, or `commanded`); the ledger refuses a transfer it cannot make."""
         self.ledger.apply(event.transfers)
         if self.phase in (Phase.BETTING, Phase.DECIDING):
             self.round_transfers.extend(event.transfers)
-        if event.is_command:
-            if event.kind != "tick":
-                self.last_activity = event.time
-            return
-        _APPLY.get(event.kind, _nothing)(self, event)
+        change(self, event)
 
 
-def _nothing(state: TableState, event: Event) -> None:
+Change = Callable[[TableState, Event], None]
+"""How an event of one kind changes the state, besides its money."""
+
+
+def commanded(state: TableState, e: Event) -> None:
+    """A command: the table's last activity, unless it is the clock's."""
+    if e.kind != TICK.name:
+        state.last_activity = e.time
+
+
+def _money_only(state: TableState, e: Event) -> None:
     pass
 
 
@@ -213,8 +222,12 @@ def _round_closed(state: TableState, e: Event) -> None:
         seat.bets = Bets()
 
 
-def _session(state: TableState, e: Event) -> None:
-    state.phase = Phase.CLOSED if e.kind == "session_ended" else Phase.SETTLED
+def _session_ended(state: TableState, e: Event) -> None:
+    state.phase = Phase.CLOSED
+
+
+def _session_opened(state: TableState, e: Event) -> None:
+    state.phase = Phase.SETTLED
 
 
 def _seated(state: TableState, e: Event) -> None:
@@ -243,21 +256,32 @@ def _seat(e: Event) -> int:
     return e.seat
 
 
-_APPLY = {
-    "bets": _bets,
-    "limit_set": _limit,
-    "round_opened": _round_opened,
-    "dealing": _dealing,
-    "dealt": _dealt,
-    "decided": _decided,
-    "exchanged": _exchanged,
-    "revealed": _revealed,
-    "settled": _settled,
-    "round_closed": _round_closed,
-    "session_ended": _session,
-    "session_opened": _session,
-    "seated": _seated,
-    "stood": _stood,
-    "seat_away": _away,
-    "seat_back": _back,
-}
+class EventKind(Enum):
+    """Every kind of event the rules write besides the commands, each with how it changes the
+    state: an event is made from its kind (`TableCore._emit`), which applies it by its own
+    function, with no table of names between."""
+
+    TABLE_OPENED = "table_opened", _money_only
+    FUNDS = "funds", _money_only
+    LIMIT_SET = "limit_set", _limit
+    BETS = "bets", _bets
+    ROUND_OPENED = "round_opened", _round_opened
+    DEALING = "dealing", _dealing
+    DEALT = "dealt", _dealt
+    DECIDED = "decided", _decided
+    EXCHANGED = "exchanged", _exchanged
+    REVEALED = "revealed", _revealed
+    SETTLED = "settled", _settled
+    ROUND_CLOSED = "round_closed", _round_closed
+    RESTORED = "restored", _money_only
+    SESSION_ENDED = "session_ended", _session_ended
+    SESSION_OPENED = "session_opened", _session_opened
+    SEATED = "seated", _seated
+    STOOD = "stood", _stood
+    SEAT_AWAY = "seat_away", _away
+    SEAT_BACK = "seat_back", _back
+
+    def __init__(self, text: str, change: Change) -> None:
+        self.text = text
+        """The kind as events and records write it."""
+        self.change = change

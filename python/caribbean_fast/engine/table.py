@@ -10,14 +10,41 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, require_type
 from ..variants import ExchangeCards
 from .betting import Betting
-from .commands import ENGINE, PLAYED
+from .commands import (
+    ADOPT,
+    ANTE,
+    AWAY,
+    BACK,
+    CLEAR,
+    COMPLETE,
+    DEAL,
+    DEPOSIT,
+    DISCONNECT,
+    ENGINE,
+    EXCHANGE,
+    FAULT,
+    FOLD,
+    LEAVE,
+    PROGRESSIVE,
+    RAISE,
+    REBET,
+    REOPEN,
+    RESTORE,
+    SET_LIMIT,
+    SIDE_BET,
+    SIT,
+    TICK,
+    WITHDRAW,
+    EngineCommand,
+    plays,
+)
 from .core import Clock, illegal
 from .events import Event
 from .history import seat_history
@@ -106,39 +133,40 @@ class Table(Betting, Seating):
 
     def sit(self, seat: int, account: str, amount: int) -> list[Event]:
         """`account` takes the free seat with a buy-in of `amount` (from outside the table)."""
-        return self._run("sit", seat=seat, account=account, amount=amount)
+        return self._run(SIT, seat=seat, account=account, amount=amount)
 
     def adopt(self, seat: int, account: str, since: int = 0) -> list[Event]:
         """A seat a server's record held from before the engine kept the seats: `account` holds it
         from round `since` on, with the money the record left on it."""
-        return self._run("adopt", seat=seat, account=account, since=since)
+        return self._run(ADOPT, seat=seat, account=account, since=since)
 
     def leave(self, seat: int) -> list[Event]:
         """The holder leaves: bets not yet dealt come back, and the seat's money leaves the table
         (refused while its hand is in play)."""
-        return self._run("leave", seat=seat)
+        return self._run(LEAVE, seat=seat)
 
     def away(self, seat: int, stand_after: float = STAND_AFTER) -> list[Event]:
         """The holder has no connection (after the server's grace period): the game's disconnect
         rule, and the seat stood up once `stand_after` seconds pass between rounds."""
-        return self._run("away", seat=seat, stand_after=stand_after)
+        return self._run(AWAY, seat=seat, stand_after=stand_after)
 
     def back(self, seat: int) -> list[Event]:
         """The holder is connected again: the seat stays (nothing is recorded if it was not away)."""
-        return self._run("back", seat=seat)
+        return self._run(BACK, seat=seat)
 
     def deposit(self, seat: int, amount: int) -> list[Event]:
-        return self._run("deposit", seat=seat, amount=amount)
+        return self._run(DEPOSIT, seat=seat, amount=amount)
 
     def withdraw(self, seat: int, amount: int) -> list[Event]:
-        return self._run("withdraw", seat=seat, amount=amount)
+        return self._run(WITHDRAW, seat=seat, amount=amount)
 
+    @plays(SET_LIMIT)
     def set_limit(self, seat: int, amount: int | None) -> list[Event]:
         """The seat's personal bet limit on the ante (None removes it); it may change once a week,
         on every game of the account where the table has an account book."""
         if self.book is not None:
             check_limit_change(self.book.limit(self.account(self._seat(seat)))[1], self.clock())
-        events = self._run("set_limit", seat=seat, amount=amount)
+        events = self._run(SET_LIMIT, seat=seat, amount=amount)
         if self.book is not None:
             self.book.set_limit(self.account(seat), amount, events[0].time)
         return events
@@ -159,88 +187,101 @@ class Table(Betting, Seating):
             return {}  # no book, or a seat the command itself will refuse
         return {"account": {"limit": self.personal_limit(seat)}}
 
+    @plays(ANTE)
     def ante(self, seat: int, amount: int) -> list[Event]:
         """Places or changes the ante; a bet outside the limits is adjusted as the game states."""
-        return self._run("ante", seat=seat, amount=amount, **self._account(seat))
+        return self._run(ANTE, seat=seat, amount=amount, **self._account(seat))
 
+    @plays(PROGRESSIVE)
     def progressive(self, seat: int, on: bool = True) -> list[Event]:
-        return self._run("progressive", seat=seat, on=on)
+        return self._run(PROGRESSIVE, seat=seat, on=on)
 
+    @plays(SIDE_BET)
     def side_bet(self, seat: int, name: str, amount: int) -> list[Event]:
         """Places, changes or (amount 0) removes a side bet such as the AA Bonus."""
-        return self._run("side_bet", seat=seat, name=name, amount=amount)
+        return self._run(SIDE_BET, seat=seat, name=name, amount=amount)
 
+    @plays(CLEAR)
     def clear(self, seat: int) -> list[Event]:
-        return self._run("clear", seat=seat)
+        return self._run(CLEAR, seat=seat)
 
+    @plays(REBET)
     def rebet(self, seat: int) -> list[Event]:
         """Repeats the bets of the last round the seat was dealt into."""
-        return self._run("rebet", seat=seat, **self._account(seat))
+        return self._run(REBET, seat=seat, **self._account(seat))
 
+    @plays(DEAL)
     def deal(self) -> list[Event]:
-        return self._run("deal")
+        return self._run(DEAL)
 
+    @plays(FOLD)
     def fold(self, seat: int) -> list[Event]:
-        return self._run("fold", seat=seat)
+        return self._run(FOLD, seat=seat)
 
+    @plays(RAISE)
     def raise_(self, seat: int) -> list[Event]:
-        return self._run("raise", seat=seat)
+        return self._run(RAISE, seat=seat)
 
     call = raise_  # hold'em and game 4 name the same spot "call"
 
+    @plays(EXCHANGE)
     def exchange(self, seat: int, cards: CardsLike | None = None) -> list[Event]:
         """Game 4: gives up the seat's five cards (`cards` omitted, or all five named) for five
         new ones from the undealt cards, for a fee; a variant that lets the seat choose takes the
         cards to give up."""
-        return self._run("exchange", seat=seat, cards="" if cards is None else format_cards(parse_cards(cards)))
+        return self._run(EXCHANGE, seat=seat, cards="" if cards is None else format_cards(parse_cards(cards)))
 
     def disconnect(self, seat: int) -> list[Event]:
-        return self._run("disconnect", seat=seat)
+        return self._run(DISCONNECT, seat=seat)
 
     def complete(self, seat: int, decision: str) -> list[Event]:
         """A one-seat round left open past `timing.open_round_seconds` (`overdue`), completed by
         the decision the host brings from the best strategy ("raise" or "fold"), as automatic."""
-        return self._run("complete", seat=seat, decision=decision)
+        return self._run(COMPLETE, seat=seat, decision=decision)
 
     def tick(self) -> list[Event]:
         """Applies whatever the clock says has run out: bet and decision time, an idle session."""
-        return self._run("tick")
+        return self._run(TICK)
 
     def fault(self, reason: str = "fault") -> list[Event]:
         """A fault broke the round: a dealt round is completed or void by the variant's rule
         (`timing.unfinished`: the stud games complete it, Casino Hold'em voids it); bets not yet
         dealt are refunded."""
-        return self._run("fault", reason=reason)
+        return self._run(FAULT, reason=reason)
 
     def reopen(self) -> list[Event]:
-        return self._run("reopen")
+        return self._run(REOPEN)
 
-    def play(self, seat: int, kind: str, args: Mapping[str, Any]) -> list[Event]:
-        """A player's command by the name a client sends (the server's protocol, the terminal
-        client's keys), its other fields in `args`: the engine's list of commands
-        (`commands.PLAYED`) says which method runs it and with which fields."""
-        command = PLAYED.get(kind)
-        if command is None or command.method is None:
-            raise IllegalActionError(f"{kind!r} is not a player's command")
+    def restored(self) -> list[Event]:
+        """Recorded once the table is restored from its record (`replay.restore`): the open round
+        goes on (a one-seat game's waits for its player) or is void by the variant's rule."""
+        return self._run(RESTORE)
+
+    def play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> list[Event]:
+        """A player's command (the server's protocol, the terminal client's keys) by its entry of
+        the engine's list, found where it came in, its other fields in `args`: the entry holds the
+        public method that runs it and says which fields it takes."""
+        player = command.player
+        if player is None:
+            raise IllegalActionError(f"{command.name!r} is not a player's command")
         fields = {name: args[name] for name in command.fields if name in args}
         if command.whole_hand and not args.get("cards"):
             fields["cards"] = self.view(seat).cards  # no cards named: the whole hand
-        method = getattr(self, command.method)
-        events: list[Event] = method(seat, **fields) if command.seated else method(**fields)
+        events: list[Event] = player(self, seat, **fields) if command.seated else player(self, **fields)
         return events
 
     def execute(self, kind: str, args: dict[str, Any]) -> list[Event]:
-        """Runs a command by its recorded name and arguments (replays); ArgumentError naming an
-        argument missing or unknown, before anything runs."""
+        """Runs a command by its recorded name and arguments (replays: the record's name is looked
+        up here, once); ArgumentError naming an argument missing or unknown, before anything runs."""
         command = ENGINE.get(kind)
         illegal(command is None, f"{kind!r} is not a command")
         assert command is not None
         require_type(args, Mapping, f"{kind}'s arguments: a mapping of names to values")
         try:
-            inspect.signature(getattr(self, command.handler)).bind(**args)
+            _signature(command).bind(self, **args)
         except TypeError as err:
             raise ArgumentError(f"{kind}: {err}") from None
-        return self._run(kind, **args)
+        return self._run(command, **args)
 
     # ---- checks alone: the commands' own --------------------------------------------------------
 
@@ -287,3 +328,9 @@ class Table(Betting, Seating):
         x = self.variant.exchanges
         choose = x is not None and x.cards is ExchangeCards.CHOOSE
         self._check_exchange(seat, format_cards(self.state.seats[self._seat(seat)].cards[:1]) if choose else "")
+
+
+@cache
+def _signature(command: EngineCommand) -> inspect.Signature:
+    """The handler's signature, which a replay binds each recorded command's arguments to."""
+    return inspect.signature(command.handler)

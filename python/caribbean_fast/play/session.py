@@ -9,6 +9,7 @@ from typing import Any
 from ..analysis.advice import Advice, Advisor
 from ..engine import Phase, Table
 from ..engine.autoplay import Strategy, play_others_bets, play_others_decisions
+from ..engine.commands import PLAYED
 from ..words.history import outcome_words
 from ..words.rules import default_stake
 from .keys import SeatKeys, shown
@@ -27,7 +28,7 @@ class PlaySession(SeatKeys):
         self.stake = last.ante if last else default_stake(table.limits)
 
     def _send(self, kind: str, **fields: Any) -> None:
-        self.table.play(self.seat, kind, fields)
+        self.table.play(self.seat, PLAYED[kind], fields)  # the key's command, found once
 
     def _deal(self) -> None:
         play_others_bets(self.table, skip=self.seat)

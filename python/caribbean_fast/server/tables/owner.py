@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Table, restore
+from ...engine.commands import EngineCommand
 from ...engine.events import Event
 from ...engine.seats import STAND_AFTER
 from ...engine.views import SeatView
@@ -321,9 +322,10 @@ class Owner:
         assert account is not None  # a table's command needs an account, or a seat (which has one)
         return await spec.handler(self, Caller(account, seat), command)
 
-    async def _play(self, seat: int, kind: str, args: Mapping[str, Any]) -> dict[str, Any]:
-        """The game's own commands: the engine checks and refuses them."""
-        self.t.play(seat, kind, args)
+    async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's own commands, by the engine's entry the frame's was found with: the engine
+        checks and refuses them."""
+        self.t.play(seat, command, args)
         await self._commit()
         return {}
 

@@ -9,7 +9,8 @@ Each command has its name, its fields (kind, bounds, whether required), its scop
 
 From this list come the parser (`protocol.parse` checks every field here, with the protocol's
 codes and messages), every dispatch (`ws._dispatch` by scope, `tables.Owner._run` by handler,
-the engine's own commands through `Table.play`, whose list `engine/commands.py` is), the command
+the engine's own commands through `Table.play` by the engine's entry each holds, from the list of
+`engine/commands.py`), the command
 table of docs/protocol.md (written by `docs/commands_table.py`; a test compares them) and the
 frames the terminal client sends (`request`). Adding a command is one entry here, its handler,
 and the clients' buttons.
@@ -18,7 +19,8 @@ A handler is called with what its scope gives it: a socket or server command's w
 (`Socket`: `ws` gives the server, the connection and the named table's owner) and the command,
 returning its result and the frames that follow the answer; a table command's with the owner
 (`TableOwner`: `tables.Owner`), the caller (`Caller`) and the command, returning its result once
-committed. This module imports no other of the server's, so a client may use it.
+committed. This module imports no other of the server's (the engine's list only), so a client may
+use it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
+from ...engine.commands import (
+    ANTE,
+    CLEAR,
+    DEAL,
+    EXCHANGE,
+    FOLD,
+    PROGRESSIVE,
+    RAISE,
+    REBET,
+    SET_LIMIT,
+    SIDE_BET,
+    EngineCommand,
+)
 from ...errors import ServerError
 
 __all__ = [
@@ -208,7 +223,7 @@ class TableOwner(Protocol):
 
     async def _back(self, seat: int) -> dict[str, Any]: ...
 
-    async def _play(self, seat: int, kind: str, args: Mapping[str, Any]) -> dict[str, Any]: ...
+    async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -232,8 +247,10 @@ TableHandler = Callable[[TableOwner, Caller, Command], Awaitable[dict[str, Any]]
 
 
 def _game(owner: TableOwner, caller: Caller, command: Command) -> Awaitable[dict[str, Any]]:
-    """The engine's own commands (`Table.play`): the engine checks and refuses them."""
-    return owner._play(caller.seat, command.type, command.args)
+    """The engine's own commands (`Table.play`), by the engine's entry the command's holds: the
+    engine checks and refuses them."""
+    assert isinstance(command.spec, TableCommand) and command.spec.engine is not None
+    return owner._play(caller.seat, command.spec.engine, command.args)
 
 
 async def _top_up(owner: TableOwner, caller: Caller, command: Command) -> dict[str, Any]:
@@ -301,6 +318,8 @@ class TableCommand(Spec):
     """Refused `unauthorized` from a caller with no account."""
     seated: bool = True
     """Refused `not_seated` from a caller with no seat at the table (checked after `login`)."""
+    engine: EngineCommand | None = None
+    """A game command's entry of the engine's list, which `Table.play` runs (handler `_game`)."""
 
     @property
     def scope(self) -> Scope:
@@ -318,7 +337,7 @@ def _table(
     *fields: Field,
     does: str,
     result: str = "`{}`",
-    handler: TableHandler = _game,
+    handler: TableHandler,
     login: bool = True,
     seated: bool = True,
     internal: bool = False,
@@ -326,6 +345,11 @@ def _table(
     return TableCommand(
         name, (TABLE, *fields) if not internal else fields, does, result, internal, handler, login, seated
     )
+
+
+def _game_command(name: str, engine: EngineCommand, *fields: Field, does: str) -> TableCommand:
+    """A game command: the engine's entry `engine` played by the seat (`_game`)."""
+    return TableCommand(name, (TABLE, *fields), does, "`{}`", False, _game, engine=engine)
 
 
 _LIST: tuple[Spec, ...] = (
@@ -374,8 +398,9 @@ _LIST: tuple[Spec, ...] = (
         seated=False,
     ),
     _table("top_up", _amount(), does="moves more money from the wallet to the seat", handler=_top_up),
-    _table(
+    _game_command(
         "ante",
+        ANTE,
         _amount(),
         does="places or changes the ante as the game's rules say (its `limits` in `GET /api/rules/<table>`): game 1 "
         "raises an ante under its minimum to the minimum, game 5 lowers one over its maximum to the maximum; any other "
@@ -383,34 +408,40 @@ _LIST: tuple[Spec, ...] = (
         "in the message, and one the seat cannot cover (game 1: over a third of the seat's balance) "
         "`insufficient_funds`",
     ),
-    _table("progressive", Field("on", "bool", note="bool"), does="ticks or unticks the progressive"),
-    _table(
+    _game_command(
+        "progressive", PROGRESSIVE, Field("on", "bool", note="bool"), does="ticks or unticks the progressive"
+    ),
+    _game_command(
         "side_bet",
+        SIDE_BET,
         Field("name", "text", high=32),
         _amount(low=0, note="0 removes"),
         does='a side bet of the game by its rules\' name, such as `"aa-bonus"` at `casino-holdem` '
         "(`GET /api/rules/<table>` lists them)",
     ),
-    _table("clear", does="takes every bet of the round back"),
-    _table("rebet", does="repeats the last round's bets"),
-    _table(
+    _game_command("clear", CLEAR, does="takes every bet of the round back"),
+    _game_command("rebet", REBET, does="repeats the last round's bets"),
+    _game_command(
         "deal",
+        DEAL,
         does="deals the round once every seated player not away has an ante (any seated player may ask; "
         "refused `illegal` naming the seats still to bet; the bet timer deals whoever has bet)",
     ),
-    _table("fold", does=""),
-    _table("raise", does="raise (games 1 to 3)"),
-    _table("call", does="the same as `raise` (hold'em and game 4 name it so)"),
-    _table(
+    _game_command("fold", FOLD, does=""),
+    _game_command("raise", RAISE, does="raise (games 1 to 3)"),
+    _game_command("call", RAISE, does="the same as `raise` (hold'em and game 4 name it so)"),
+    _game_command(
         "exchange",
+        EXCHANGE,
         Field("cards", "cards", 1, 5, required=False, note="optional list of 1 to 5 card texts"),
         does="game 4 (`caribbean-poker`): gives up all five cards of the hand for five new ones, for a fee; `cards` "
         "is best left out (if sent, it must name all five cards of the hand, else `illegal`). Only a table of the "
         "`caribbean-poker-choose` example (served when a table file names it) takes `cards` as the 1 to 5 cards to "
         "give up (without it, the whole hand)",
     ),
-    _table(
+    _game_command(
         "set_limit",
+        SET_LIMIT,
         _amount(null=True, note="int or `null`"),
         does="game 1's personal limit on the ante: it holds for every table of the account, whatever its game, and "
         "can be changed (or removed with `null`) once a calendar week: after a change, the next is refused until "
