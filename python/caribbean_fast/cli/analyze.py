@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ..analysis import TIES, ParSheet, analyze
 from ..analysis.cache import cache_dir
+from ..analysis.distribution import NetDistribution, volatility_index
 from ..analysis.document import DEFAULT_ROUNDS_PER_HOUR, Assumptions, par_document
 from ..analysis.render import document_dict, document_markdown, render_document
 from ..analysis.report import warnings
@@ -105,6 +106,7 @@ def run_report(args: argparse.Namespace) -> int:
         "return to player",
         "element of risk",
         "std dev",
+        "volatility index",
         "raise rate",
         "exchanged / worth",
         "side bets (always settled)",
@@ -121,12 +123,13 @@ def run_report(args: argparse.Namespace) -> int:
             f"{float(p.rtp):.4%}",
             f"{float(p.element_of_risk):.4%}",
             f"{p.std_dev:.4f}",
+            f"{volatility_index(NetDistribution.of((e.net, e.combinations) for e in p.events)):.4f}",
             f"{float(p.p_raise):.2%}",
             _exchanges(p),
             sides,
         )
         notes += warnings(p)
-    console = Console(width=max(Console().width, 140))  # one line per preset, even in a pipe
+    console = Console(width=max(Console().width, 160))  # one line per preset, even in a pipe
     console.print(table)
     for note in notes:
         console.print(note)
