@@ -4,6 +4,7 @@ writes one image (the format follows the file's suffix: .png, .svg, .pdf)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .analysis import analyze
+from .analysis.card import StrategyCard, strategy_card
 from .analysis.holdem import holdem_rows
 from .analysis.stud import stud_rows
 from .bounds import MAX_BANKROLL, MAX_PLOT_ROUNDS, checked_number, checked_seed, checked_sessions
@@ -23,7 +25,7 @@ from .variants import Family, HandThreshold, Variant
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["plot_meter", "plot_payout", "plot_session", "plot_strategy"]
+__all__ = ["draw_strategy_card", "plot_meter", "plot_payout", "plot_session", "plot_strategy", "plot_strategy_card"]
 
 
 def _figure(**kw: Any) -> Figure:
@@ -116,6 +118,41 @@ def plot_strategy(variant: Variant, path: str | Path, progress: ProgressCallback
     fig = _figure(figsize=(8, 6))
     (_stud_strategy if variant.family is Family.STUD else _holdem_strategy)(variant, fig, progress)
     return _save(fig, path)
+
+
+def draw_strategy_card(card: StrategyCard, path: str | Path) -> Path:
+    """A strategy card as a picture: the grid coloured by the share raised (called), each cell
+    written as the text card writes it, and the rules beneath."""
+    path = _save_check(path)
+    legend = f"{card.bet[0].upper()}: always {card.bet}   F: always fold   n%: {card.bet} n% of them (by deals)"
+    lines = [
+        part
+        for line in (legend, "", *card.rules)
+        for part in textwrap.wrap(line, 110, subsequent_indent="    ") or [""]
+    ]
+    rules = len(lines) - 2
+    height = 5.5 + 0.17 * rules  # inches: the grid, then a line a rule
+    top, bottom = 1 - 0.95 / height, (0.35 + 0.17 * (rules + 1)) / height
+    fig = _figure(figsize=(8.5, height))
+    ax = fig.add_axes((0.08, bottom, 0.84, top - bottom))
+    shares = np.ma.masked_invalid(card.shares)
+    ax.imshow(100 * shares, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(card.columns)), card.columns)
+    ax.set_yticks(range(len(card.rows)), card.rows)
+    ax.xaxis.tick_top()
+    for (r, c), _ in np.ndenumerate(card.shares):
+        ax.text(c, r, card.cell(r, c), ha="center", va="center", fontsize=7)
+    fig.text(0.08, bottom - 0.45 / height, "\n".join(lines), va="top", fontsize=7, family="monospace")
+    fig.suptitle(f"{card.title}\n{card.grid_title}", fontsize=10)
+    return _save(fig, path)
+
+
+def plot_strategy_card(
+    variant: Variant, path: str | Path, strategy: str = "best", progress: ProgressCallback | None = None
+) -> Path:
+    """The strategy card (`analysis.card`) of a named strategy as a picture; `progress` as `analyze`'s."""
+    _save_check(path)
+    return draw_strategy_card(strategy_card(analyze(variant, strategy, progress)), path)
 
 
 def _paths(variant: Variant, rounds: int, bankroll: float, count: int, seed: int) -> npt.NDArray[np.float64]:

@@ -8,10 +8,11 @@ from ..errors import ArgumentError, ArgumentTypeError
 from ..progress import ProgressCallback, checked_progress
 from ..variants import Family, Variant, as_variant
 from . import holdem, stud
-from .parsheet import Event, ParSheet, ProgressiveReturn, SideBetReturn
+from .parsheet import TIES, Event, ParSheet, ProgressiveReturn, SideBetReturn
 from .strategy import StrategyTable
 
 __all__ = [
+    "TIES",
     "Event",
     "ParSheet",
     "ProgressiveReturn",
@@ -32,30 +33,37 @@ def strategies(family: Family | Variant) -> dict[str, str]:
     return {name: description for name, (description, _) in table.items()}
 
 
-_SHEETS: dict[tuple[Variant, str], ParSheet] = {}
+_SHEETS: dict[tuple[Variant, str, str], ParSheet] = {}
 # Kept by hand, not by functools.lru_cache: a progress callback is no part of what is computed.
 # A sheet holds its strategy table (about 5 MB), so only the last few used are kept.
 KEPT_SHEETS = 8
 
 
 def analyze(
-    variant: Variant | str | Path, strategy: str = "best", progress: ProgressCallback | None = None
+    variant: Variant | str | Path,
+    strategy: str = "best",
+    progress: ProgressCallback | None = None,
+    ties: str = "raise",
 ) -> ParSheet:
     """The exact par sheet of a variant (or a preset name, or a TOML path) under a named strategy
     (see `strategies`), computed once per (variant, strategy): a Variant is immutable and
     hashable, so the sheet is kept by it. `progress`: called with (steps done, steps) while every
     deal is enumerated, which happens once per process and dealer qualifier, not for a sheet
     already computed (see `progress.ProgressCallback`). The last `KEPT_SHEETS` sheets used are
-    kept; an older one is settled again from the counts (the enumeration is cached apart)."""
+    kept; an older one is settled again from the counts (the enumeration is cached apart).
+    `ties`: what the best strategy does where raising (calling) is worth exactly what folding is,
+    "raise" (the default, as the tables play) or "fold" (`parsheet.TIES`)."""
     variant, progress = as_variant(variant), checked_progress(progress)
     known = strategies(variant.family)
     if strategy not in known:
         raise ArgumentError(f"strategy: {strategy!r} is not one of {', '.join(known)}")
-    key = (variant, strategy)
+    if not isinstance(ties, str) or ties not in TIES:
+        raise ArgumentError(f"ties: {ties!r} is not one of {', '.join(TIES)}")
+    key = (variant, strategy, ties)
     sheet = _SHEETS.pop(key, None)  # put back last: the dict's order is the order of use
     if sheet is None:
         analyze_family = stud.analyze_stud if variant.family is Family.STUD else holdem.analyze_holdem
-        sheet = analyze_family(variant, strategy, progress)
+        sheet = analyze_family(variant, strategy, progress, ties)
     _SHEETS[key] = sheet
     while len(_SHEETS) > KEPT_SHEETS:
         del _SHEETS[next(iter(_SHEETS))]

@@ -8,7 +8,7 @@ cards and the flop, so their tier is read once per situation."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import cast
 
@@ -20,7 +20,7 @@ from ..progress import ProgressCallback
 from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import HOLDEM_SLOTS, SHOWDOWN_COLUMNS, raise_outcome, scaled_nets
-from .parsheet import ParSheet, SideBetReturn, assemble, settle_count_table
+from .parsheet import ParSheet, SideBetReturn, assemble, best_decisions, settle_count_table
 from .situations import HOLDEM_DEALS_PER_FLOP, HoldemSituations, holdem_situations
 from .strategy import StrategyTable
 
@@ -37,6 +37,7 @@ class HoldemRows:
     flop_strength: npt.NDArray[np.uint16]  # the seat's two cards and the flop
     call_value: npt.NDArray[np.int64]  # scaled net of calling, summed over the deals that follow
     fold_value: npt.NDArray[np.int64]
+    ties: str = "raise"  # the best strategy's choice where calling is worth what folding is
 
 
 def holdem_rows(variant: Variant, progress: ProgressCallback | None = None) -> HoldemRows:
@@ -113,7 +114,7 @@ def _basic(r: HoldemRows) -> npt.NDArray[np.bool_]:
 
 
 def _best(r: HoldemRows) -> npt.NDArray[np.bool_]:
-    return r.call_value >= r.fold_value
+    return best_decisions(r.call_value, r.fold_value, r.ties)
 
 
 def _bonus_wins(r: HoldemRows) -> npt.NDArray[np.bool_]:
@@ -228,14 +229,23 @@ def _summary(rows: HoldemRows, calls: npt.NDArray[np.bool_]) -> list[str]:
     return lines
 
 
-def analyze_holdem(variant: Variant, strategy: str, progress: ProgressCallback | None = None) -> ParSheet:
+def analyze_holdem(
+    variant: Variant, strategy: str, progress: ProgressCallback | None = None, ties: str = "raise"
+) -> ParSheet:
     assert variant.family is Family.HOLDEM
-    rows = holdem_rows(variant, progress)
+    rows = replace(holdem_rows(variant, progress), ties=ties)
     calls = STRATEGIES[strategy][1](rows)
     main = settle_count_table(variant, _count_table(rows, calls))
     best = main if strategy == "best" else settle_count_table(variant, _count_table(rows, _best(rows)))
     # The situations are in the table's order, their keys known: the table takes them as they are.
     table = StrategyTable(Family.HOLDEM, rows.situations.cards, calls, tuple(_summary(rows, calls)))
     return assemble(
-        variant, strategy, main, best, table, side_bets=_side_bets(rows, calls), seconds=rows.situations.seconds
+        variant,
+        strategy,
+        main,
+        best,
+        table,
+        side_bets=_side_bets(rows, calls),
+        seconds=rows.situations.seconds,
+        ties=ties,
     )

@@ -8,10 +8,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
+
 from ..settlement import Decision, Outcome, settle
 from ..variants import Variant
 from .exchange import ExchangePlan
 from .strategy import StrategyTable
+
+TIES = ("raise", "fold")
+"""What the best strategy does where raising (calling) is worth exactly what folding is: the
+package raises by default; an independent count that folds there finds the same expected value,
+but another raise rate, average wager, return per unit wagered and element of risk."""
+
+
+def best_decisions(value: npt.NDArray[np.int64], fold: npt.NDArray[np.int64] | int, ties: str) -> npt.NDArray[np.bool_]:
+    """Where the best strategy raises (calls): where that is worth more than folding, and where
+    it is worth the same if `ties` is "raise"."""
+    return np.asarray(value >= fold if ties == "raise" else value > fold, dtype=np.bool_)
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,7 @@ class ParSheet:
     notes: tuple[str, ...] = field(default_factory=tuple)
     exchanges: ExchangePlan | None = None  # game 4's best exchanges, under the best strategy
     beaten_by: BeatenBy | None = None  # a strategy the analysis found that beats the house
+    ties: str = "raise"  # see TIES
 
     @property
     def house_edge(self) -> Fraction:
@@ -186,6 +201,7 @@ def assemble(
     notes: tuple[str, ...] = (),
     exchanges: ExchangePlan | None = None,
     beaten_by: BeatenBy | None = None,
+    ties: str = "raise",
 ) -> ParSheet:
     """The par sheet of a strategy's main game, with its cost against the best strategy's."""
     return ParSheet(
@@ -208,4 +224,5 @@ def assemble(
         notes=notes,
         exchanges=exchanges,
         beaten_by=beaten_by,
+        ties=ties,
     )

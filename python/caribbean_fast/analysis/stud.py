@@ -23,7 +23,7 @@ from ..settlement import Decision, Outcome, settle
 from ..variants import Family, Variant
 from .categories import SHOWDOWN_COLUMNS, classify_many, first_five_outcome, raise_outcome
 from .exchange import APPROXIMATION, ExchangePlan
-from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, settle_count_table
+from .parsheet import BeatenBy, ParSheet, ProgressiveReturn, assemble, best_decisions, settle_count_table
 from .resettle import Counted, counted, shape_of
 from .simulator import simulate_table
 from .situations import STUD_DEALER_HANDS, StudSituations, stud_situations
@@ -78,6 +78,7 @@ class StudRows:
     fold_value: int
     scale: int  # the nets' common denominator
     merged_value: npt.NDArray[np.int64]  # `raise_value` of the shape's merged rows
+    ties: str = "raise"  # the best strategy's choice where raising is worth what folding is
 
     @property
     def strength(self) -> npt.NDArray[np.uint16]:
@@ -129,7 +130,7 @@ def _at_least(cards: str) -> Rule:
 STRATEGIES: dict[str, tuple[str, Rule]] = {
     "best": (
         "raise wherever raising is worth at least the lost ante",
-        lambda r: r.raise_value >= r.fold_value,
+        lambda r: best_decisions(r.raise_value, r.fold_value, r.ties),
     ),
     "always-raise": ("raise every hand", lambda r: np.ones(len(r.classes), dtype=bool)),
     "pair-or-better": ("raise a pair or better, fold the rest", _at_least("2c 2d 3h 4s 5c")),
@@ -257,11 +258,14 @@ def _beaten_by(variant: Variant, table: StrategyTable) -> BeatenBy | None:
     return BeatenBy("keep-ace-king", how, r.mean, r.stderr, r.rounds, EDGE_SEED)
 
 
-def analyze_stud(variant: Variant, strategy: str, progress: ProgressCallback | None = None) -> ParSheet:
+def analyze_stud(
+    variant: Variant, strategy: str, progress: ProgressCallback | None = None, ties: str = "raise"
+) -> ParSheet:
     assert variant.family is Family.STUD
-    rows = stud_rows(variant, progress)
+    rows = replace(stud_rows(variant, progress), ties=ties)
     raises = STRATEGIES[strategy][1](rows)
-    merged, plan, best_raises = rows.shape.counted, _merged_plan(rows), rows.merged_value >= rows.fold_value
+    merged, plan = rows.shape.counted, _merged_plan(rows)
+    best_raises = best_decisions(rows.merged_value, rows.fold_value, ties)
     best = settle_count_table(variant, merged.stud_table(variant, best_raises, plan))
     if strategy == "best":
         main, raised = best, _merged_raised_by_class(rows, best_raises)
@@ -283,4 +287,5 @@ def analyze_stud(variant: Variant, strategy: str, progress: ProgressCallback | N
         notes=(APPROXIMATION,) if plan and strategy == "best" else (),
         exchanges=plan if strategy == "best" else None,
         beaten_by=_beaten_by(variant, table) if variant.exchanges and variant.exchanges.cards == "choose" else None,
+        ties=ties,
     )

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from ..analysis import ParSheet, analyze
+from ..analysis import TIES, ParSheet, analyze
 from ..analysis.cache import cache_dir
-from ..analysis.report import par_sheet_dict, par_sheet_markdown, render_par_sheet, warnings
+from ..analysis.distribution import NetDistribution, volatility_index
+from ..analysis.document import DEFAULT_ROUNDS_PER_HOUR, Assumptions, par_document
+from ..analysis.render import document_dict, document_markdown, render_document
+from ..analysis.report import warnings
+from ..errors import ArgumentError
 from ..variants import list_variants, load_variant
+from ..variants.toml_io import parse_money
 from .progress import progress_bar
 
 
@@ -29,7 +35,22 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     a.add_argument("variant", metavar="NAME_OR_PATH")
     a.add_argument("--strategy", default="best", help="best (default) or a named strategy")
-    a.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    a.add_argument(
+        "--ties",
+        choices=TIES,
+        default="raise",
+        help="where raising (calling) is worth exactly what folding is: raise (default, as the tables play) or fold",
+    )
+    a.add_argument("--format", choices=("text", "json", "markdown", "xlsx", "pdf"), default="text")
+    a.add_argument("--out", type=Path, help="the file to write (needed for xlsx and pdf)")
+    a.add_argument(
+        "--rounds-per-hour",
+        type=int,
+        default=DEFAULT_ROUNDS_PER_HOUR,
+        help=f"assumed rounds a seat plays an hour (default {DEFAULT_ROUNDS_PER_HOUR})",
+    )
+    a.add_argument("--seats", type=int, help="assumed seats playing at a table (default: every seat)")
+    a.add_argument("--ante", help="assumed average ante, in the variant's currency (default: the lowest minimum)")
     a.set_defaults(run=run_analyze)
     r = commands.add_parser("report", help="every preset's house edge, return to player and volatility")
     r.set_defaults(run=run_report)
@@ -37,15 +58,38 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_analyze(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
+    out = _checked_out(args.format, args.out)
+    ante = None if args.ante is None else parse_money(args.ante, "--ante", variant.currency)
+    assumptions = Assumptions(args.rounds_per_hour, args.seats, ante).checked(variant)
     with progress_bar(f"enumerating every {variant.name} deal") as progress:
-        sheet = analyze(variant, args.strategy, progress)
-    if args.format == "json":
-        print(json.dumps(par_sheet_dict(sheet), indent=2))
+        document = par_document(variant, args.strategy, ties=args.ties, assumptions=assumptions, progress=progress)
+    if out is not None:
+        from ..analysis.export import write_document  # the export libraries are an optional extra
+
+        path = write_document(document, out, args.format)
+        print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+    elif args.format == "json":
+        print(json.dumps(document_dict(document), indent=2))
     elif args.format == "markdown":
-        print(par_sheet_markdown(sheet), end="")
+        print(document_markdown(document), end="")
     else:
-        Console(width=max(Console().width, 132)).print(render_par_sheet(sheet))
+        Console(width=max(Console().width, 132)).print(render_document(document))
     return 0
+
+
+def _checked_out(form: str, out: Path | None) -> Path | None:
+    """The file to write, checked before any work: xlsx and pdf need one, in a folder that exists."""
+    if form in ("xlsx", "pdf"):
+        if out is None:
+            raise ArgumentError(f"--format {form} needs --out FILE.{form}")
+        if out.suffix.lower() != f".{form}":
+            raise ArgumentError(f"--out {out}: a {form} file must end in .{form}")
+        if not out.parent.is_dir():
+            raise ArgumentError(f"--out {out}: the folder {out.parent} does not exist")
+        return out
+    if out is not None:
+        raise ArgumentError(f"--out is for --format xlsx or pdf; {form} is printed")
+    return None
 
 
 def _exchanges(p: ParSheet) -> str:
@@ -62,6 +106,7 @@ def run_report(args: argparse.Namespace) -> int:
         "return to player",
         "element of risk",
         "std dev",
+        "volatility index",
         "raise rate",
         "exchanged / worth",
         "side bets (always settled)",
@@ -78,12 +123,13 @@ def run_report(args: argparse.Namespace) -> int:
             f"{float(p.rtp):.4%}",
             f"{float(p.element_of_risk):.4%}",
             f"{p.std_dev:.4f}",
+            f"{volatility_index(NetDistribution.of((e.net, e.combinations) for e in p.events)):.4f}",
             f"{float(p.p_raise):.2%}",
             _exchanges(p),
             sides,
         )
         notes += warnings(p)
-    console = Console(width=max(Console().width, 140))  # one line per preset, even in a pipe
+    console = Console(width=max(Console().width, 160))  # one line per preset, even in a pipe
     console.print(table)
     for note in notes:
         console.print(note)
