@@ -10,7 +10,7 @@ from pathlib import Path
 
 import caribbean_fast
 
-CARGO_TOML = Path(__file__).parent.parent / "Cargo.toml"
+CARGO_TOML = Path(__file__).parents[2] / "Cargo.toml"
 
 
 def cargo_version() -> str:

@@ -17,7 +17,7 @@ import pytest
 
 from caribbean_fast import load_variant, simulate
 
-BENCHES = Path(__file__).parents[1] / "benches"
+BENCHES = Path(__file__).parents[2] / "benches"
 
 
 def _bench(name: str) -> ModuleType:

@@ -118,7 +118,7 @@ def test_rebet_in_holdem_never_stakes_what_the_call_needs() -> None:
     assert t.balance(0) == 1_000 and not t.can_rebet(0)
 
 
-PRESET = (Path(__file__).parents[1] / "python/caribbean_fast/variants/presets/network-24h.toml").read_text()
+PRESET = (Path(__file__).parents[2] / "python/caribbean_fast/variants/presets/network-24h.toml").read_text()
 
 
 def changed(old: str, new: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 import caribbean_fast
 from caribbean_fast.cli import main
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def load_docs_script(name: str) -> ModuleType:

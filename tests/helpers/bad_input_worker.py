@@ -1,4 +1,4 @@
-"""A worker for tests/test_bad_input.py: runs each request in a forked child with a memory limit
+"""A worker for tests/package/test_bad_input.py: runs each request in a forked child with a memory limit
 and an alarm, so that an abort inside Rust, a runaway allocation or an endless loop kills only the
 child and is reported, never the test runner.
 

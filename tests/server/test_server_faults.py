@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 
 def _chaos() -> ModuleType:
-    path = Path(__file__).parents[1] / "benches" / "server_chaos.py"
+    path = Path(__file__).parents[2] / "benches" / "server_chaos.py"
     spec = importlib.util.spec_from_file_location("benches_server_chaos", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -42,7 +42,7 @@ SUMMARY = ("meter_points", "meter_prizes", "fixed_prizes", "summarized")
 
 def _bench() -> ModuleType:
     """benches/server_readers.py, whose `build_record` the tests share."""
-    benches = Path(__file__).parents[1] / "benches"
+    benches = Path(__file__).parents[3] / "benches"
     spec = importlib.util.spec_from_file_location("benches_server_readers", benches / "server_readers.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

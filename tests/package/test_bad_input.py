@@ -1,7 +1,7 @@
 """Random bad input to every command-line sub-command and the public functions (issue 12): each
 ends in the package's error (for the command line: exit 2 and one line) or a correct answer,
 within a memory bound and a time bound, and leaves every store it was given byte for byte as it
-was. Each request runs in a forked child of tests/bad_input_worker.py (memory capped by
+was. Each request runs in a forked child of tests/helpers/bad_input_worker.py (memory capped by
 setrlimit), so that a crash is reported rather than taking the test runner down."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from caribbean_fast.cli import main
 
-HERE = Path(__file__).parent
+HELPERS = Path(__file__).parents[1] / "helpers"
 NUMBERS = [
     "-1",
     "0",
@@ -44,7 +44,7 @@ GAMES = ["cyberstud", "network-24h", "caribbean-poker", "casino-holdem", "atlant
 class Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, str(HERE / "bad_input_worker.py")],
+            [sys.executable, str(HELPERS / "bad_input_worker.py")],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

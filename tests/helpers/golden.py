@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-GOLDEN = Path(__file__).parent / "data" / "golden_hands.txt"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden_hands.txt"
 
 
 @dataclass(frozen=True)
