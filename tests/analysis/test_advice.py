@@ -55,6 +55,7 @@ DEALS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "hand", "up", "known"), DEALS)
 def test_trainer_values_equal_brute_force(name: str, hand: str, up: str, known: Fraction | None) -> None:
     v = load_variant(name)
@@ -97,6 +98,7 @@ def brute_force_call(v: Variant, hole_text: str, flop_text: str) -> Fraction:
     return total / deals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("hole", "flop"),
     [("As Ad", "Kh 7c 2d"), ("7h 2c", "Ks Qd 9s"), ("Jh Th", "9h 8h 2c"), ("5c 4d", "5h 5s Ad")],
@@ -109,6 +111,7 @@ def test_holdem_trainer_values_equal_brute_force(hole: str, flop: str) -> None:
     assert advice.best == ("raise" if call > -1 else "fold")
 
 
+@pytest.mark.slow
 def test_the_trainers_holdem_tables_are_counted_once_and_kept(counted_tables_cache: Path) -> None:
     """The hold'em trainer's tables go to the cache folder, keyed by the variant and the version;
     the next Advisor reads them back and advises the same, exactly."""

@@ -55,6 +55,7 @@ COLUMNS = [(False, Showdown.PUSH), (True, Showdown.WIN), (True, Showdown.PUSH), 
 """The Rust count columns: dealer does not qualify, seat higher, equal, dealer higher."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cyberstud", "atlantic-city", "network-24h"])
 def test_best_stud_figures_equal_a_separate_count(name: str) -> None:
     """The best strategy's return, raise rate and push frequency, counted again from the raw
@@ -116,6 +117,7 @@ def test_stud_rows_equal_brute_force(row: int) -> None:
     assert s.counts[row].tolist() == expected
 
 
+@pytest.mark.slow
 def test_holdem_row_equals_brute_force() -> None:
     s = holdem_situations(evaluate("4c 4d 5h 3s 2c").strength)
     row = 654_321
@@ -169,6 +171,7 @@ def test_stud_strategies_cost_something(name: str, cyberstud: ParSheet) -> None:
     assert p.cost_against_best is not None and p.cost_against_best > 0
 
 
+@pytest.mark.slow
 def test_literal_readings_warn_of_a_player_edge(cyberstud: ParSheet) -> None:
     for name in ("cyberstud-literal", "network-24h-literal"):
         p = analyze(load_variant(name))

@@ -112,11 +112,13 @@ def test_exchanging_pays_against_a_2_to_a_5_only(plan: ExchangePlan) -> None:
     assert all(plan.exchange_value(k, u) <= -1 for u in range(4, 13) for k in (1, 2, 3))
 
 
+@pytest.mark.slow
 def test_never_exchanging_is_the_par_sheet_of_the_game_without_exchanges(plan: ExchangePlan) -> None:
     """The plan's no-exchange figure against a separate analysis: game 4 with its exchanges removed."""
     assert plan.never == analyze(replace(GAME4, exchanges=None)).expected_return == Fraction(-142031221, 2718662100)
 
 
+@pytest.mark.slow
 def test_the_plan_value_is_a_recount_over_every_up_card(rows: StudRows, plan: ExchangePlan) -> None:
     """The best strategy's value and the never-exchange value, each the mean over the 13 up ranks
     of the plain re-count (`recount`) with 3 and with 0 exchanges left."""

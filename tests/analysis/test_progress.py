@@ -41,6 +41,7 @@ def test_a_small_simulation_reports_its_rounds_to_the_total() -> None:
     assert (result.mean, result.stderr, result.per_seat) == (quiet.mean, quiet.stderr, quiet.per_seat)
 
 
+@pytest.mark.slow
 def test_a_simulation_reports_after_each_batch() -> None:
     rounds = 2 * BATCH_CHUNKS * CHUNK_ROUNDS + 5  # two whole batches and a few rounds more
     heard = Heard()
@@ -67,6 +68,7 @@ def test_the_meter_reports_each_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(heard.calls) == 1 + 4
 
 
+@pytest.mark.slow
 def test_the_analysis_reports_the_enumeration_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(situations, "_STUD", {})  # counted again here, and dropped after the test
     monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path))  # with nothing kept to read instead

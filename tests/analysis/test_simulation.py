@@ -68,6 +68,7 @@ def test_seven_seats_as_a_variant_may_seat() -> None:
     assert main(["simulate", "network-24h", "--rounds", "1000", "--seats", "7"]) == 2  # the preset seats 4
 
 
+@pytest.mark.slow
 def test_more_exchanges_than_three_are_simulated_as_written() -> None:
     game_4 = load_variant("caribbean-poker")
     assert game_4.exchanges is not None
@@ -100,6 +101,7 @@ def test_ctrl_c_returns_the_rounds_so_far_marked_partial(monkeypatch: pytest.Mon
     assert result.rounds == 2 * simulator.BATCH_CHUNKS * simulator.CHUNK_ROUNDS
 
 
+@pytest.mark.slow
 def test_dask_gives_the_counts_of_a_local_run() -> None:
     distributed = pytest.importorskip("dask.distributed")
     v = load_variant("cyberstud")
@@ -131,6 +133,7 @@ def _share_of_hands_below_ace_king() -> float:
     return below / math.comb(52, 5)
 
 
+@pytest.mark.slow
 def test_game_4_exchange_strategies() -> None:
     v = load_variant("caribbean-poker")
     plan = analyze(v).exchanges
@@ -170,6 +173,7 @@ def test_sessions_and_risk_of_ruin() -> None:
         simulate_sessions(v, 0, 10, 10)
 
 
+@pytest.mark.slow
 def test_simulated_side_bet_and_progressive_agree_with_exact() -> None:
     holdem = load_variant("casino-holdem")
     exact = float(analyze(holdem).side_bets[0].returns["with this strategy"])

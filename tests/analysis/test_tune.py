@@ -38,6 +38,7 @@ def test_a_resettle_of_the_counted_tables_is_the_par_sheets_main_game(name: str)
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TUNED))
 def test_a_tuned_paytable_written_as_toml_analyzes_to_the_same_return(name: str, tmp_path: Path) -> None:
     variant = load_variant(name)
@@ -112,6 +113,7 @@ def test_bad_designs_are_refused_naming_what_is_wrong(
         tune(load_variant("cyberstud"), Fraction(99, 100), adjust, bounds=bounds)
 
 
+@pytest.mark.slow
 def test_a_side_bets_tiers_are_solved_for_its_return_and_a_full_analysis_agrees() -> None:
     result = tune("casino-holdem", "95%", ["aa-bonus:flush", "aa-bonus:pair-of-aces"])
     chosen = result.chosen
@@ -122,6 +124,7 @@ def test_a_side_bets_tiers_are_solved_for_its_return_and_a_full_analysis_agrees(
     assert flush >= aces  # the higher tier never pays less
 
 
+@pytest.mark.slow
 def test_the_progressives_prizes_are_solved_at_a_meter_with_its_break_even_point() -> None:
     meter = 20_000_00
     adjust = ["progressive:flush", "progressive:full-house"]
@@ -206,6 +209,7 @@ def _every_allowed(
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "adjust", "lows", "highs"),
     [
@@ -278,6 +282,7 @@ def test_the_command_checks_its_outputs_before_the_search(tmp_path: Path, capsys
     assert "out: the folder" in err and "name: 'bad name' is not a name" in err
 
 
+@pytest.mark.slow
 def test_hold_em_tables_say_call_rate(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(["tune", "casino-holdem", "--target-rtp", "95%", "--adjust", "aa-bonus:flush,aa-bonus:pair-of-aces"]) == 0

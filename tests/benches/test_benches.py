@@ -51,6 +51,7 @@ def test_without_proc_stat_there_is_no_steal(monkeypatch: pytest.MonkeyPatch) ->
     assert host.steal_since((0, 0)) == 0.0
 
 
+@pytest.mark.slow
 def test_a_rows_figures_are_the_median_and_range_of_its_runs() -> None:
     simulation = _bench("simulation")
     base = simulate(load_variant("cyberstud"), 1000, seed=1, strategy="always-raise")
@@ -68,6 +69,7 @@ def test_a_rows_figures_are_the_median_and_range_of_its_runs() -> None:
     assert (one["M rounds/s"], one["range"], one["ns/round/thread"], one["steal %"]) == ("5.0", "-", "200.0", "3")
 
 
+@pytest.mark.slow
 def test_the_simulation_bench_runs_as_the_readme_says() -> None:
     """The whole script on a small run: it ends well and says how many runs each row took."""
     args = ["--rounds", "2e5", "--runs", "2", "--variants", "cyberstud", "--threads", "1"]
@@ -100,6 +102,7 @@ def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_readers_bench_runs_its_phases_in_turn() -> None:
     """benches/server_readers.py on a small run: the old table's record built, its history bounded,
     phases without and with readers in turn, the readers answered and none refused."""

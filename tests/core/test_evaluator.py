@@ -84,6 +84,7 @@ def test_class_and_best_five_match_reference(hand: list[int]) -> None:
     assert reference_value(list(value.best_five)) == reference_value(hand)
 
 
+@pytest.mark.slow
 @given(hands(), hands())
 def test_pairs_order_as_reference(a: list[int], b: list[int]) -> None:
     sa, sb = evaluate(a).strength, evaluate(b).strength
@@ -92,6 +93,7 @@ def test_pairs_order_as_reference(a: list[int], b: list[int]) -> None:
     assert (sa == sb) == (ra == rb)
 
 
+@pytest.mark.slow
 @given(st.lists(hands(sizes=(7,)), min_size=1, max_size=40))
 def test_many_equals_one_by_one(batch: list[list[int]]) -> None:
     array = np.array(batch, dtype=np.uint8)
@@ -160,6 +162,7 @@ def test_every_integer_dtype_gives_uint8s_strengths(width: int) -> None:
     assert np.array_equal(evaluate_many(batch.astype(np.int32)[::-1])[::-1], expected)
 
 
+@pytest.mark.slow
 @given(
     st.integers(5, 7).flatmap(lambda w: st.lists(hands(sizes=(w,)), min_size=1, max_size=30)),
     st.sampled_from(INTEGER_DTYPES),

@@ -6,10 +6,13 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+import pytest
 
 from caribbean_fast import HandClass, evaluate_many
 from caribbean_fast._core import class_of, strength_histogram_all
 from caribbean_fast.reference import reference_key
+
+pytestmark = pytest.mark.slow
 
 FIVE_CARD_CLASSES = {
     HandClass.ROYAL_FLUSH: 4,

@@ -92,6 +92,7 @@ def test_play_on_another_games_store_is_refused(record: Path) -> None:
     assert fingerprint(record) == before
 
 
+@pytest.mark.slow
 def test_a_second_writer_in_another_process_is_refused(record: Path) -> None:
     held = SqliteStore(record)
     status, _, err = cli("table", "run", "network-24h", "--store", str(record), "--resume", "--rounds", "9")
@@ -200,6 +201,7 @@ def test_history_shows_only_what_passes_the_audit(
     assert status == 1 and out.startswith("FAILED") and out.count("\n") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("key", "value", "words"),
     [
@@ -224,6 +226,7 @@ def test_malformed_meta_data_is_one_line(record: Path, key: str, value: str, wor
     one_error(err)
 
 
+@pytest.mark.slow
 def test_a_failed_start_leaves_no_store(tmp_path: Path) -> None:
     path = tmp_path / "half.db"
     with pytest.raises(StoreError), new_record(path) as store:

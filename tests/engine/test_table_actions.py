@@ -18,6 +18,8 @@ from caribbean_fast import CaribbeanFastError
 from caribbean_fast.engine import Phase, Table
 from caribbean_fast.variants import ExchangeCards, load_variant
 
+pytestmark = pytest.mark.slow
+
 ACTIONS = ("ante", "progressive", "rebet", "clear", "deal", "raise", "fold", "exchange")
 
 

@@ -20,6 +20,8 @@ from caribbean_fast import CaribbeanFastError, Decision, Outcome, Showdown, Stak
 from caribbean_fast.engine import Event, MemoryStore, Phase, Table, restore
 from caribbean_fast.variants import Family, Variant, load_variant
 
+pytestmark = pytest.mark.slow
+
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 SEATS = {"network-24h": 3}
 

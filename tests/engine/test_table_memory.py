@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from tables import START, Clock
 
 from caribbean_fast.engine import SqliteStore, Table, audit, restore
@@ -53,6 +54,7 @@ def same(a: object, b: object) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+@pytest.mark.slow
 def test_memory_is_bounded_and_recall_reads_the_store(tmp_path: Path) -> None:
     stored, whole, store = twins(tmp_path)
     assert stored.events == whole.events[-len(stored.events) :]
@@ -65,6 +67,7 @@ def test_memory_is_bounded_and_recall_reads_the_store(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_restore_and_audit_read_the_whole_record(tmp_path: Path) -> None:
     _, whole, store = twins(tmp_path)
     store.close()

@@ -41,6 +41,7 @@ def final_money(path: Path) -> tuple[int, ...]:
     return (*(table.balance(k) for k in range(table.seats)), table.house, table.meter)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cyberstud", "casino-holdem"])
 def test_killed_and_resumed_runs_lose_nothing(tmp_path: Path, name: str) -> None:
     rounds, store = 400, tmp_path / "killed.db"

@@ -18,6 +18,7 @@ from caribbean_fast.errors import ArgumentError, ArgumentTypeError, VariantError
 from caribbean_fast.variants import write_variant
 
 
+@pytest.mark.slow
 def test_a_preset_name_or_a_toml_path_is_a_variant_everywhere(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     write_variant(cf.load_variant("cyberstud"), path)

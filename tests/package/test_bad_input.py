@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from caribbean_fast.cli import main
 
+pytestmark = pytest.mark.slow
+
 HELPERS = Path(__file__).parents[1] / "helpers"
 NUMBERS = [
     "-1",

@@ -77,6 +77,7 @@ def test_ctrl_c_in_the_meter_keeps_the_chunks_finished(monkeypatch: pytest.Monke
     assert (whole.hits, whole.fixed_paid, whole.meter_paid) == (r.hits, r.fixed_paid, r.meter_paid)
 
 
+@pytest.mark.slow
 def test_analyze_keeps_only_the_last_sheets_it_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analysis, "_SHEETS", {})
     monkeypatch.setattr(analysis, "KEPT_SHEETS", 2)

@@ -43,6 +43,7 @@ def test_register_login_me_logout(server: LiveServer) -> None:
     assert gone.status_code == 401
 
 
+@pytest.mark.slow
 def test_logins_are_rate_limited(server: LiveServer) -> None:
     server.register("bob")
     codes = [
@@ -131,6 +132,7 @@ def _last_view(c: Client) -> dict[str, Any]:
     return next(json.loads(r)["view"] for r in reversed(c.raw) if json.loads(r).get("type") == "view")
 
 
+@pytest.mark.slow
 def test_a_round_left_open_is_completed_by_the_best_strategy_and_recalled(database_url: str) -> None:
     """Past its limit, a round left open is completed by the best strategy (never folding a hand
     it raises), marked automatic, and recalled to the player with the rounds that ended away."""

@@ -10,10 +10,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from live_server import Client, LiveServer, books, recorded, settings
 
 from caribbean_fast.server.tables.owner import TableSpec
 from caribbean_fast.variants import load_variant
+
+pytestmark = pytest.mark.slow
 
 
 def wait_for(client: Client, table: str, done: Callable[[dict[str, Any]], bool], seconds: float = 10) -> dict[str, Any]:

@@ -19,6 +19,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+pytestmark = pytest.mark.slow
+
 
 def _chaos() -> ModuleType:
     path = Path(__file__).parents[2] / "benches" / "server_chaos.py"
@@ -60,6 +62,7 @@ def test_sqlite_faults_stop_the_table_and_it_is_restored() -> None:
     assert set(outcome["recovered_seconds"]) == set(faults)
 
 
+@pytest.mark.postgres
 def test_postgresql_faults_are_survived_by_two_processes() -> None:
     if chaos.pg_server().binaries() is None:
         if os.environ.get("CI") == "true":
@@ -73,6 +76,7 @@ def test_postgresql_faults_are_survived_by_two_processes() -> None:
     assert set(outcome["recovered_seconds"]) == set(faults)
 
 
+@pytest.mark.postgres
 def test_a_stopped_postgresql_is_told_to_new_sockets_and_health_and_comes_back() -> None:
     """While PostgreSQL is down a new socket with a token is closed 1013 `unavailable` (it was an
     HTTP 500) and /healthz answers 503 (it said "ok"); once it is back, the server serves again

@@ -270,6 +270,7 @@ def variants(draw: st.DrawFn) -> Variant:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(variants())
 def test_random_valid_variants_survive_a_toml_round_trip(variant: Variant) -> None:
@@ -299,6 +300,7 @@ def test_the_exchange_rule_is_validated() -> None:
     assert from_dict(tomllib.loads(to_toml(choose))) == choose
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(variants())
 def test_a_variant_hashes_by_its_rules(variant: Variant) -> None:

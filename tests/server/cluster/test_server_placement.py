@@ -58,6 +58,7 @@ def command(link: Link, kind: str, seconds: float = 15, **fields: object) -> dic
             time.sleep(0.3)
 
 
+@pytest.mark.slow
 def test_a_process_started_again_takes_back_its_share_between_rounds(database_url: str, tmp_path: Path) -> None:
     if not database_url.startswith("postgresql"):
         pytest.skip("one process serves every table of a SQLite database")
@@ -103,6 +104,7 @@ def test_a_process_started_again_takes_back_its_share_between_rounds(database_ur
     assert books(database_url)[0]
 
 
+@pytest.mark.slow
 def test_a_lobby_socket_keeps_its_seat_when_its_table_is_given_back(database_url: str, tmp_path: Path) -> None:
     """A player on the lobby's socket (`/ws`, the fallback of one socket) at the process that gives
     the table away: that process relays the seat from then on, its view first."""

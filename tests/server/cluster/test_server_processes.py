@@ -9,8 +9,11 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from live_server import Client, ServerProcess, books, split, two_tables
 from websockets.exceptions import ConnectionClosed
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Path) -> None:

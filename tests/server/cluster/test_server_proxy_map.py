@@ -32,6 +32,8 @@ def test_the_map_names_each_tables_upstream_and_is_written_only_when_it_changed(
     assert write_map(path, render({})) and [p.name for p in tmp_path.iterdir()] == ["tables.map"]
 
 
+@pytest.mark.slow
+@pytest.mark.nginx
 def test_an_unsafe_table_or_upstream_is_left_out_and_a_failed_reload_says_why(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -103,6 +105,7 @@ def proxy_map(database: str, out: Path) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_servers_keep_the_map_as_the_leases_move(database_url: str, tmp_path: Path) -> None:
     if not database_url.startswith("postgresql"):
         pytest.skip("with SQLite one process serves: its map is one line a table, and no lease moves")

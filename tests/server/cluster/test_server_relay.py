@@ -17,6 +17,8 @@ from websockets.sync.client import connect
 
 from caribbean_fast.server.cluster.relay import RELAYED
 
+pytestmark = pytest.mark.slow
+
 GAME3 = "network-24h-1"
 
 

@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import httpx
+import pytest
 from live_server import Client, LiveServer, query, recorded, settings
 
 from caribbean_fast import load_variant
@@ -95,6 +96,7 @@ def _expected(url: str, v: Variant) -> tuple[list[dict[str, Any]], list[dict[str
     return jackpots, sorted(counted, key=lambda c: (c["day"], -c["amount"], c["hand"])), closed
 
 
+@pytest.mark.slow
 def test_the_history_tells_jackpots_by_time_and_fixed_prizes_only_by_day(database_url: str) -> None:
     v = _often_paid()
     _bench().build_record(database_url, "cyberstud-2", ROWS, _yesterday(), v)
@@ -122,6 +124,7 @@ def test_a_fixed_prize_of_today_is_not_told(database_url: str) -> None:
     assert paid_today and answer["fixed_prizes"] == []
 
 
+@pytest.mark.slow
 def test_the_history_is_read_from_the_summary(database_url: str) -> None:
     """A point written into the summary alone (none in the record) is in the answer; the record's
     700-odd rounds give the latest `POINTS` points, no more."""
@@ -135,6 +138,7 @@ def test_the_history_is_read_from_the_summary(database_url: str) -> None:
     assert len(points) == POINTS and points[-1] == {"round": 999999, "time": "then", "meter": 42}
 
 
+@pytest.mark.slow
 def test_a_record_written_before_the_summary_gets_it_at_the_next_start(database_url: str, tmp_path: Path) -> None:
     """A database as the server wrote it before the summary (no summary tables): at the next
     start each table's summary is filled in from its record, and the history is the one a

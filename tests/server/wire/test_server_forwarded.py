@@ -90,6 +90,7 @@ def test_sockets_through_a_proxy_count_by_the_forwarded_client(proxied: tuple[Li
         client.close()
 
 
+@pytest.mark.slow
 def test_a_table_moved_behind_a_trusted_proxy_is_the_same_public_url(tmp_path: Path) -> None:
     """SQLite: the first process serves every table, the second none; a table's socket at the
     second is moved to the public URL when a trusted proxy forwarded it, else to the first."""

@@ -91,6 +91,7 @@ def test_a_large_body_is_refused_unread(tmp_path: object) -> None:
             assert bad.status_code == 400 and bad.json()["error"]["code"] == "malformed", body
 
 
+@pytest.mark.slow
 def test_one_addresses_sockets_share_its_rate(tmp_path: object) -> None:
     """Frames past an address's rate wait, unread, whichever of its sockets sent them; another
     address is answered meanwhile at once."""

@@ -86,6 +86,7 @@ def test_a_table_id_outside_the_safe_alphabet_is_refused_at_load(tmp_path: Path)
     assert len(load_tables(tables)) == 9  # 64 characters with its number
 
 
+@pytest.mark.slow
 def test_any_proxy_is_trusted_only_when_the_proxy_is_the_only_way_in(tmp_path: Path) -> None:
     tables = tmp_path / "tables.toml"
     tables.write_text('[[table]]\nvariant = "cyberstud"\n')

@@ -78,6 +78,7 @@ def test_the_interval_is_an_account_setting_the_server_checks(server: LiveServer
     anonymous.close()
 
 
+@pytest.mark.slow
 def test_a_reality_check_arrives_with_the_sessions_time_and_net(server: LiveServer) -> None:
     token = server.guest()
     began = time.monotonic()
@@ -108,6 +109,7 @@ def test_a_reality_check_arrives_with_the_sessions_time_and_net(server: LiveServ
     second.close()
 
 
+@pytest.mark.slow
 def test_the_idle_notice_comes_once_before_the_game_ends_the_session(server: LiveServer) -> None:
     c = Client(server.ws, server.guest())
     c.ok("sit", table="quiet-1", buy_in=5_000)

@@ -43,6 +43,7 @@ def test_a_tables_socket_serves_its_table_and_refuses_an_unknown_one(tmp_path: P
         assert frames_until_closed(nowhere)[1] == 4004
 
 
+@pytest.mark.slow
 def test_a_tables_socket_at_another_process_is_moved(database_url: str, tmp_path: Path) -> None:
     first, second = start(database_url, tmp_path)
     where = split([first, second], [STUD, "network-24h-1"], database_url)
@@ -82,6 +83,7 @@ def test_a_tables_socket_at_another_process_is_moved(database_url: str, tmp_path
     assert books(database_url) == (True, 2)
 
 
+@pytest.mark.slow
 def test_moved_is_a_commands_refusal_on_a_tables_socket(database_url: str, tmp_path: Path) -> None:
     """A table's socket at the process serving its table, sending a command for a table another
     process serves: refused `moved`, naming that table's socket there; nothing was done."""
