@@ -12,7 +12,7 @@ with two server processes: the database stopped and started, the servers' connec
 terminated (`pg_terminate_backend`), their statements cancelled for the hold
 (`pg_cancel_backend`), kill -9. It prints one JSON object. Root is needed for the mount and
 chattr; PostgreSQL's binaries for its faults (`apt-get install postgresql`). The test suite runs
-one quick case of each (tests/test_server_faults.py).
+one quick case of each (tests/server/test_server_faults.py).
 
     python benches/server_chaos.py --nginx [--bots 6] [--calm 3]
 
@@ -639,13 +639,13 @@ def _map_follows(path: Path, live: list[Serve], tables: int, seconds: float = 60
 
 
 def tests_module(name: str) -> ModuleType:
-    """A helper of the tests (tests/<name>.py): the throwaway PostgreSQL clusters, nginx."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    """A helper of the tests (tests/helpers/<name>.py): the throwaway PostgreSQL clusters, nginx."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "helpers"))
     return importlib.import_module(name)
 
 
 def pg_server() -> ModuleType:
-    """The tests' throwaway PostgreSQL clusters (tests/pg_server.py)."""
+    """The tests' throwaway PostgreSQL clusters (tests/helpers/pg_server.py)."""
     return tests_module("pg_server")
 
 

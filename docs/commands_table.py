@@ -2,7 +2,7 @@
 (`caribbean_fast.server.wire.commands`), so that the page and the server never disagree.
 
 ``python docs/commands_table.py`` writes the tables into the page between its two markers;
-``--check`` only says whether they are current (exit 1 when not). tests/test_docs.py fails when
+``--check`` only says whether they are current (exit 1 when not). tests/docs/test_docs.py fails when
 the page's tables are not what this writes.
 """
 

@@ -4,7 +4,7 @@ recorded.
 
 ``python docs/figures_table.py`` writes README.md's figures table and docs/benchmarks.md's
 current figures between their markers (``<!-- figures:start -->`` and ``<!-- figures:end -->``);
-``--check`` only says whether both are current (exit 1 when not). tests/test_docs.py fails when
+``--check`` only says whether both are current (exit 1 when not). tests/docs/test_docs.py fails when
 either page is not what this writes. The results file's own comments say what a row holds.
 """
 

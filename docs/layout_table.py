@@ -4,7 +4,7 @@ there and says what each file is for in the file's own words.
 
 ``python docs/layout_table.py`` writes docs/development.md's layout between its markers
 (``<!-- layout:start -->`` and ``<!-- layout:end -->``); ``--check`` only says whether it is
-current (exit 1 when not). tests/test_docs.py fails when the page is not what this writes.
+current (exit 1 when not). tests/docs/test_docs.py fails when the page is not what this writes.
 """
 
 from __future__ import annotations

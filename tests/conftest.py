@@ -1,17 +1,15 @@
-"""Shared hypothesis profile and strategies for hands biased toward the rare classes."""
+"""What every test shares: the hypothesis profile, the tests' own cache, the databases and the browser,
+and the markers (`slow` and the services), given here by fixture so that `pytest -m "not slow"` is quick."""
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -83,3 +81,29 @@ def browser() -> Iterator[Any]:
         launched = p.chromium.launch(executable_path=CHROMIUM)
         yield launched
         launched.close()
+
+
+# ---- markers: the services a test needs, and `slow`, from the fixtures it uses -------------------
+
+SERVICE_FIXTURES = {"browser": "browser", "nginx_binary": "nginx"}
+
+
+def needs_postgres(item: pytest.Item) -> bool:
+    """A test of the PostgreSQL half of `database_url`, or one asking for the cluster itself."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "database_url" in callspec.params:
+        return bool(callspec.params["database_url"] == "postgresql")
+    return "postgres_cluster" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks each test with the services it needs; a service takes seconds to start, so also `slow`."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        services = {marker for name, marker in SERVICE_FIXTURES.items() if name in fixtures}
+        if needs_postgres(item):
+            services.add("postgres")
+        for service in sorted(services):
+            item.add_marker(service)
+        if services:
+            item.add_marker("slow")

@@ -24,7 +24,7 @@ from ..variants import Family
 PERMS = [list(p) for p in permutations(range(4))]
 
 SITUATIONS = {Family.STUD: 5_649_150, Family.HOLDEM: 1_286_792}
-"""Situations up to suit renaming, as the exact enumerations list them (tests/test_analysis.py
+"""Situations up to suit renaming, as the exact enumerations list them (tests/analysis/test_analysis.py
 holds these to the enumerations); a strategy table decides every one of them."""
 
 ROW_WIDTH = {Family.STUD: 6, Family.HOLDEM: 5}

@@ -132,7 +132,7 @@ _FRONT_DOOR: tuple[tuple[str, str, float, str], ...] = (  # flag, Settings field
     ("--registrations", "registrations", 20, "accounts (guests too) one address may open a minute"),
 )
 """The front door's limits (server.gate): the defaults are `Settings`'s, which this module cannot
-import without the server extra (tests/test_server_ops.py holds them equal)."""
+import without the server extra (tests/server/test_server_ops.py holds them equal)."""
 
 
 def _front_door(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,177 @@
+"""The record: a run killed at random points and resumed loses and doubles nothing; a changed row
+fails the audit, naming its round; the command line over a store."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from caribbean_fast.cli import main
+from caribbean_fast.engine import SqliteStore, audit, restore
+from caribbean_fast.engine.events import chain_hash, event_from_json, event_to_json
+
+RUN = [sys.executable, "-m", "caribbean_fast.cli", "table", "run"]
+
+
+def run_args(name: str, store: Path, rounds: int) -> list[str]:
+    return [
+        name,
+        "--store",
+        str(store),
+        "--rounds",
+        str(rounds),
+        "--seed",
+        "9",
+        "--progressive",
+        "--balance",
+        "10000000",
+    ]
+
+
+def final_money(path: Path) -> tuple[int, ...]:
+    table = restore(SqliteStore(path))
+    return (*(table.balance(k) for k in range(table.seats)), table.house, table.meter)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cyberstud", "casino-holdem"])
+def test_killed_and_resumed_runs_lose_nothing(tmp_path: Path, name: str) -> None:
+    rounds, store = 400, tmp_path / "killed.db"
+    chance = random.Random(name)
+    first = subprocess.Popen([*RUN, *run_args(name, store, rounds)], stdout=subprocess.DEVNULL)
+    _wait_for_rounds(store, 1)  # killed once the record holds a round, however slow the machine
+    time.sleep(chance.uniform(0.0, 0.5))
+    first.kill()
+    first.wait()
+    resume = [*RUN, name, "--store", str(store), "--rounds", str(rounds), "--resume"]  # options from the store
+    for _ in range(2):  # resume, and kill again at another point
+        again = subprocess.Popen(resume, stdout=subprocess.DEVNULL)
+        time.sleep(chance.uniform(0.8, 1.6))
+        again.kill()
+        again.wait()
+    assert main(["table", "run", *run_args(name, store, rounds), "--resume"]) == 0
+    report = audit(SqliteStore(store))
+    assert report.ok and report.settled == rounds and report.cut_off == 0, report.summary()
+    if name == "cyberstud":  # stud rounds are completed on restore: the money ends exactly as unbroken
+        assert main(["table", "run", *run_args(name, tmp_path / "whole.db", rounds)]) == 0
+        assert final_money(store) == final_money(tmp_path / "whole.db")
+
+
+def _wait_for_rounds(store: Path, rounds: int, seconds: float = 60) -> None:
+    """Waits until the record holds `rounds` rounds' opening (read as a reader would)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(sqlite3.Error):
+            db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+            try:
+                found = db.execute("SELECT COUNT(*) FROM events WHERE kind = 'round_opened'").fetchone()[0]
+            finally:
+                db.close()
+            if found >= rounds:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"{store}: no {rounds} rounds in {seconds} s")
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "record.db"
+    assert main(["table", "run", *run_args("network-24h", path, 30), "--seats", "3"]) == 0
+    return path
+
+
+def rewrite(path: Path, kind: str, change: str, rechain: bool) -> int:
+    """Changes the first row of `kind` (`change`: "net" or "seed"); returns its round."""
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT seq, body FROM events ORDER BY seq").fetchall()
+    seq, body = next((s, b) for s, b in rows if event_from_json(b).kind == kind and s > 100)
+    event = event_from_json(body)
+    if change == "net":
+        net = dict(event.public["net"]) | {"total": event.public["net"]["total"] + 100}
+        event = type(event)(**{**event.__dict__, "public": {**event.public, "net": net}})
+    else:
+        event = type(event)(**{**event.__dict__, "secret": {"seed": "00" * 32}})
+    db.execute("UPDATE events SET body = ? WHERE seq = ?", (event_to_json(event), seq))
+    if rechain:
+        chain = ""
+        for s, b in db.execute("SELECT seq, body FROM events ORDER BY seq").fetchall():
+            chain = chain_hash(chain, b)
+            db.execute("UPDATE events SET chain = ? WHERE seq = ?", (chain, s))
+    db.commit()
+    db.close()
+    return event.round
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "rechain", "reason"),
+    [
+        ("settled", "net", False, "does not match its hash"),
+        ("settled", "net", True, "is not what the table does on replay"),
+        ("round_opened", "seed", True, "does not match the commitment"),
+    ],
+)
+def test_a_changed_row_fails_the_audit(
+    record: Path, kind: str, change: str, rechain: bool, reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["table", "audit", str(record)]) == 0
+    round_ = rewrite(record, kind, change, rechain)
+    capsys.readouterr()
+    assert main(["table", "audit", str(record)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAILED at round {round_}" in out and reason in out
+
+
+def test_history_and_errors(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["table", "history", str(record), "--seat", "1", "--last", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("--- round") == 2 and "seat 1 dealt: " in out and "opened" in out
+    assert main(["table", "history", str(record), "--seat", "7"]) == 2
+    assert main(["table", "audit", str(record.with_name("missing.db"))]) == 2
+    assert main(["table", "run", *run_args("network-24h", record, 5)]) == 2  # exists: needs --resume
+    assert "exists: continue it (--resume)" in capsys.readouterr().err
+    fresh = record.with_name("fresh.db")
+    assert main(["table", "run", *run_args("network-24h", fresh, 5), "--seats", "9"]) == 2
+    assert "seats 1 to 4, not 9" in capsys.readouterr().err and not fresh.exists()
+
+
+def test_run_with_the_best_strategy(tmp_path: Path) -> None:
+    path = tmp_path / "best.db"
+    assert main(["table", "run", "caribbean-poker", "--store", str(path), "--rounds", "20", "--strategy", "best"]) == 0
+    report = audit(SqliteStore(path))
+    assert report.ok and report.settled == 20
+
+
+@pytest.mark.parametrize("name", ["network-24h", "casino-holdem", "atlantic-city"])
+def test_event_text_is_the_standard_librarys_canonical_json(name: str) -> None:
+    """orjson writes the stored text; it must be the text the standard library writes (the chain
+    hashes of every record cover it), and where it could differ the latter writes it."""
+    from datetime import UTC, datetime
+
+    from caribbean_fast import load_variant
+    from caribbean_fast.engine import MemoryStore, Table
+    from caribbean_fast.engine.autoplay import play_round
+    from caribbean_fast.engine.events import Event, canonical_json
+
+    variant = load_variant(name)
+    table = Table(variant, seed=5, store=MemoryStore())
+    for seat in range(table.seats):
+        table.deposit(seat, 10**9)
+    for _ in range(40):
+        play_round(table, "simple", table.limits.minimum, variant.progressive is not None)
+    events = table.recorded()  # every round's: memory holds only the latest round
+    assert sum(e.kind == "round_closed" for e in events) == 40 and len(events) == table.seq
+    for event in events:
+        body = json.loads(event_to_json(event))
+        assert event_to_json(event) == canonical_json(body)
+    odd = Event(0, 1, "bets", datetime(2026, 1, 1, tzinfo=UTC), 0, {"name": "é", "big": 10**30, "k": {"b": 1, "a": 2}})
+    assert event_to_json(odd) == canonical_json(json.loads(event_to_json(odd)))
+    assert '"\\u00e9"' in event_to_json(odd) and "1000000000000000000000000000000" in event_to_json(odd)
