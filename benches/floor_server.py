@@ -34,10 +34,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from caribbean_fast import CaribbeanFastError, load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.commands import PLAYED
-from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.server.host import tune_process
 from caribbean_fast.server.wire.protocol import MAX_FRAME
 from caribbean_fast.server.wire.serving import BurstWebSockets
+from caribbean_fast.words.views import view_to_json
 
 
 @dataclass

@@ -19,10 +19,10 @@ from tables import Clock, rig, stacked_deck
 from caribbean_fast import analyze, evaluate, load_variant
 from caribbean_fast.analysis import stud
 from caribbean_fast.analysis.exchange import ExchangePlan, exchange_count_table, exchange_plan
-from caribbean_fast.analysis.report import warnings
 from caribbean_fast.analysis.situations import STUD_DEALER_HANDS
 from caribbean_fast.analysis.strategy import stud_key, stud_keys
 from caribbean_fast.analysis.stud import StudRows, stud_exchange_plan, stud_rows
+from caribbean_fast.analysis.wording import warnings
 from caribbean_fast.cards import parse_cards
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.autoplay import choose

@@ -31,11 +31,11 @@ from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.engine.fairness import leaves, positions
-from caribbean_fast.engine.views import view_to_json
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.variants import PRESETS, Family
 from caribbean_fast.words.rules import suggested_buy_in
+from caribbean_fast.words.views import view_to_json
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}

@@ -97,7 +97,8 @@ def test_reprs_are_short() -> None:
 def test_a_par_sheet_says_what_its_figure_is_where_the_seat_chooses_its_exchange() -> None:
     """caribbean-poker-choose's exact figures value every exchange as giving up all five cards,
     while keeping an ace and a king beats the house: the sheet does not call them the best play."""
-    from caribbean_fast.analysis.report import par_sheet_markdown, strategy_words
+    from caribbean_fast.analysis.report import par_sheet_markdown
+    from caribbean_fast.analysis.wording import strategy_words
 
     sheet = cf.analyze("caribbean-poker-choose")
     assert sheet.beaten_by is not None and sheet.expected_return < 0 < sheet.beaten_by.mean

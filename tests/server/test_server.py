@@ -17,8 +17,8 @@ from live_server import Client, LiveServer, books, query, recorded, settings
 
 from caribbean_fast import Variant, load_variant
 from caribbean_fast.analysis.advice import Advisor
-from caribbean_fast.engine.views import view_from_json
 from caribbean_fast.server.tables.owner import TableSpec
+from caribbean_fast.words.views import view_from_json
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from caribbean_fast.server.rules import rules_json
 from caribbean_fast.settlement import Decision, Outcome, Showdown, Stakes, settle_money
 from caribbean_fast.variants import BetLimits, Currency, list_variants, load_variant
 from caribbean_fast.variants.shape import bet_title
-from caribbean_fast.words.describe import render_variant, summary
+from caribbean_fast.words.describe import render_variant
 from caribbean_fast.words.history import describe_step
 from caribbean_fast.words.rules import (
     chip_values,
@@ -35,6 +35,7 @@ from caribbean_fast.words.rules import (
     stake_step,
     stake_unit,
     suggested_buy_in,
+    summary,
 )
 
 WORDS = {

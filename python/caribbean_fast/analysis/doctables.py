@@ -12,8 +12,8 @@ from ..cards import RANKS
 from .distribution import LEVELS, MAX_POINTS, NORMAL_TOLERANCE, OUTSIDE, VOLATILITY_LEVEL, Band
 from .document import ParDocument
 from .parsheet import ParSheet
-from .report import strategy_words, warnings
 from .wagers import ProgressiveSheet, WagerSheet
+from .wording import strategy_words, warnings
 
 __all__ = ["BAND_METHOD", "Cell", "DocTable", "document_tables", "document_title", "text_cell"]
 

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgumentError, MissingExtraError
-from ..words.describe import summary
-from ..words.rules import how_to_play, paytable_columns, paytable_rows
+from ..words.rules import how_to_play, paytable_columns, paytable_rows, summary
 from .doctables import Cell, DocTable, document_tables, document_title, text_cell
 from .document import ParDocument
-from .report import warnings
+from .wording import warnings
 
 __all__ = ["FORMATS", "write_document", "write_pdf", "write_xlsx"]
 

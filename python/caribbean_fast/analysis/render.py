@@ -12,7 +12,8 @@ from rich.text import Text
 
 from .doctables import Cell, DocTable, document_tables, document_title, text_cell
 from .document import ParDocument
-from .report import par_sheet_dict, warnings
+from .report import par_sheet_dict
+from .wording import warnings
 
 __all__ = ["document_dict", "document_markdown", "render_document"]
 

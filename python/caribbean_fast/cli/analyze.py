@@ -14,7 +14,7 @@ from ..analysis.cache import cache_dir
 from ..analysis.distribution import NetDistribution, volatility_index
 from ..analysis.document import DEFAULT_ROUNDS_PER_HOUR, Assumptions, par_document
 from ..analysis.render import document_dict, document_markdown, render_document
-from ..analysis.report import warnings
+from ..analysis.wording import warnings
 from ..errors import ArgumentError
 from ..variants import list_variants, load_variant
 from ..variants.toml_io import parse_money

@@ -8,7 +8,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..variants import list_examples, list_variants, load_variant
-from ..words.describe import render_variant, summary
+from ..words.describe import render_variant
+from ..words.rules import summary
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -19,7 +19,7 @@ from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
 
-__all__ = ["OtherSeat", "SeatView", "ViewCache", "describe", "seat_view", "view_from_json", "view_to_json"]
+__all__ = ["OtherSeat", "SeatView", "ViewCache", "seat_view"]
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,7 @@ class SeatView:
     balance: int
     bets: Bets
     cards: tuple[str, ...]
-    hand: str  # the seat's hand in words ("" before the deal)
     dealer: tuple[str, ...]  # stud: the up card until the showdown; hold'em: the dealer's two, once shown
-    dealer_hand: str  # the dealer's hand in words, once the showdown revealed it
     board: tuple[str, ...]  # hold'em: the flop until the showdown, then all five
     others: tuple[OtherSeat, ...]
     meter: int
@@ -68,12 +66,6 @@ class SeatView:
 def _qualifies(variant: Variant, cards: tuple[int, ...]) -> bool:
     """Whether the dealer's revealed hand qualifies; remembered, as every view of the round shows it."""
     return variant.qualifier.admits(value_of_ids(cards).strength)
-
-
-@lru_cache(maxsize=4096)
-def describe(cards: tuple[int, ...]) -> str:
-    """A hand in words; remembered, as a seat's hand is shown again in every view of its round."""
-    return value_of_ids(cards).describe()
 
 
 _TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
@@ -188,7 +180,6 @@ def seat_view(
     )
     me = None if seat is None else state.seats[seat]
     ours = me is not None and me.since <= r.number
-    mine = [*me.cards, *board] if me is not None and holdem else me.cards if me is not None else []
     return SeatView(
         seat=seat,
         player=None if me is None else me.account,
@@ -197,9 +188,7 @@ def seat_view(
         balance=0 if seat is None else state.ledger.balance(wallet(seat)),
         bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
         cards=_texts(me.cards) if me is not None and ours else (),
-        hand=describe(tuple(mine)) if ours and len(mine) >= 5 else "",
         dealer=_texts(dealer),
-        dealer_hand=str(r.revealed["dealer_hand"]) if shown and r.revealed else "",
         board=_texts(board),
         others=others,
         meter=state.ledger.balance("meter"),
@@ -215,66 +204,3 @@ def seat_view(
         dealer_qualifies=_qualifies(variant, (*r.dealer, *r.board)) if shown else None,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
     )
-
-
-def view_to_json(view: SeatView) -> dict[str, Any]:
-    """The view as JSON (the protocol's `view` frame); `view_from_json` reads it back."""
-    return {
-        "seat": view.seat,
-        "player": view.player,
-        "round": view.round,
-        "phase": str(view.phase),
-        "balance": view.balance,
-        "bets": view.bets.to_dict(),
-        "cards": list(view.cards),
-        "hand": view.hand,
-        "dealer": list(view.dealer),
-        "dealer_hand": view.dealer_hand,
-        "board": list(view.board),
-        "others": [
-            {
-                "seat": o.seat,
-                "player": o.player,
-                "bets": o.bets.to_dict(),
-                "dealt": o.dealt,
-                "decided": o.decided,
-                "settled": o.settled,
-            }
-            for o in view.others
-        ],
-        "meter": view.meter,
-        "commitment": view.commitment,
-        "proof": view.proof,
-        "result": view.result,
-        "actions": list(view.actions),
-        "deadline": view.deadline.isoformat() if view.deadline else None,
-        "exchanges": view.exchanges,
-        "limit": view.limit,
-        "currency": view.currency,
-        "revealed": view.revealed,
-        "dealer_qualifies": view.dealer_qualifies,
-        "void": view.void,
-    }
-
-
-def view_from_json(raw: dict[str, Any]) -> SeatView:
-    """A view from its JSON (`view_to_json`): what a client of a server reads."""
-    others = tuple(
-        OtherSeat(
-            int(o["seat"]),
-            o["player"],
-            Bets.from_dict(o["bets"]),
-            bool(o["dealt"]),
-            bool(o["decided"]),
-            bool(o["settled"]),
-        )
-        for o in raw["others"]
-    )
-    fields = raw | {
-        "phase": Phase(raw["phase"]),
-        "bets": Bets.from_dict(raw["bets"]),
-        "others": others,
-        "deadline": datetime.fromisoformat(raw["deadline"]) if raw["deadline"] else None,
-    }
-    read: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
-    return SeatView(**read)

@@ -25,11 +25,11 @@ from websockets.sync.client import ClientConnection, connect
 
 from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
-from ..engine.views import view_from_json
 from ..errors import ServerError
 from ..server.wire.commands import request
 from ..variants import BetLimits, Currency, Variant, load_variant
 from ..words.history import outcome_words
+from ..words.views import view_from_json
 from .keys import SeatKeys
 
 __all__ = ["Link", "RemoteSession", "RemoteTable", "log_in", "reminder_words", "socket_url", "view_of"]

@@ -15,6 +15,7 @@ from ..variants import Currency, Variant
 from ..words.describe import render_variant
 from ..words.history import describe_step, outcome_words
 from ..words.rules import decision_word, denominations, main_paytable
+from ..words.views import dealer_hand_words, hand_words
 from .keys import SeatKeys, SeatTable
 
 __all__ = [
@@ -134,7 +135,7 @@ def _dealer(v: Variant, view: SeatView) -> Text:
         out.append_text(_cards(view.board))
     if view.revealed:  # the showdown: the dealer's hand named, as the engine says
         qualifies = "qualifies" if view.dealer_qualifies else "does not qualify"
-        out.append(f"  {view.dealer_hand}, {qualifies}", style="green")
+        out.append(f"  {dealer_hand_words(view)}, {qualifies}", style="green")
     return out
 
 
@@ -170,8 +171,8 @@ def table_area(session: SeatKeys) -> RenderableType:
     table, view = session.table, session.table.view(session.seat)
     mine = Text(f"Seat {session.seat}  ", style="bold")
     mine.append_text(_cards(view.cards, picked=frozenset(session.selected)))
-    if view.hand:
-        mine.append(f"  {view.hand}", style="green")
+    if hand := hand_words(view):
+        mine.append(f"  {hand}", style="green")
     parts: list[RenderableType] = [
         _dealer(table.variant, view),
         Text(""),

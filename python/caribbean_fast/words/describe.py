@@ -7,34 +7,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..variants.model import Variant
-from .rules import describe_paytable, main_paytable, qualifier_words, threshold_label
+from .rules import describe_paytable, qualifier_words, summary, threshold_label
 from .rules import pays as pays_words
 
 __all__ = ["render_variant", "summary"]
-
-
-def summary(v: Variant) -> str:
-    """One line: family, raise, qualifier, top pay, extras and limits."""
-    money = v.currency.format
-    limits = ", ".join(
-        f"{money(lim.minimum)}-{money(lim.maximum)}".replace(f" {v.currency.code}", "", 1) for lim in v.limits
-    )
-    extras = [
-        x
-        for x in (
-            "progressive" if v.progressive else "",
-            *(b.title for b in v.side_bets),
-            "exchanges" if v.exchanges else "",
-        )
-        if x
-    ]
-    bet = v.bet_words.bet
-    top = max(main_paytable(v)[1].values())
-    return (
-        f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {qualifier_words(v)} · "
-        f"top pay {top} to 1 · {v.seats} seat{'s' if v.seats > 1 else ''} · antes {limits}"
-        + (f" · {', '.join(extras)}" if extras else "")
-    )
 
 
 def _paytable(v: Variant) -> Table:

@@ -486,3 +486,27 @@ def describe_paytable(v: Variant) -> tuple[tuple[str, ...], list[tuple[str, ...]
     columns = paytable_columns(v)
     rows = paytable_rows(v)
     return tuple(col.title for col in columns), [tuple(row[col.key] for col in columns) for row in rows]
+
+
+def summary(v: Variant) -> str:
+    """One line: family, raise, qualifier, top pay, extras and limits."""
+    money = v.currency.format
+    limits = ", ".join(
+        f"{money(lim.minimum)}-{money(lim.maximum)}".replace(f" {v.currency.code}", "", 1) for lim in v.limits
+    )
+    extras = [
+        x
+        for x in (
+            "progressive" if v.progressive else "",
+            *(b.title for b in v.side_bets),
+            "exchanges" if v.exchanges else "",
+        )
+        if x
+    ]
+    bet = v.bet_words.bet
+    top = max(main_paytable(v)[1].values())
+    return (
+        f"{v.family} · {bet} {v.raise_multiple}x ante · dealer qualifies with {qualifier_words(v)} · "
+        f"top pay {top} to 1 · {v.seats} seat{'s' if v.seats > 1 else ''} · antes {limits}"
+        + (f" · {', '.join(extras)}" if extras else "")
+    )

@@ -4,7 +4,7 @@ table and shared by every socket that shows it, and sent to the seats' holders a
 from __future__ import annotations
 
 from ...engine import Table
-from ...engine.views import view_to_json
+from ...words.views import view_to_json
 from ..wire.hub import Hub
 from ..wire.protocol import frame
 

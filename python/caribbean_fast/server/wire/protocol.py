@@ -2,7 +2,7 @@
 
 `parse` turns one text frame into a `Command` of the list in `commands` (which checks its fields)
 or raises `ServerError` with the protocol's code and a message naming the field; nothing else in
-the server reads raw frames. A view goes out as the engine writes it (`engine.views.view_to_json`),
+the server reads raw frames. A view goes out as the engine writes it (`words.views.view_to_json`),
 so what a seat is shown is decided by the engine's `view` alone.
 """
 
