@@ -1,7 +1,7 @@
 """The server's floors, held by reading its source (issue 43): `wire/` and `store/` import nothing
 above them, only `store/` holds SQL text, no module imports the engine's phases (the engine says
-whether a table is between rounds), and the modules import one another without a cycle (a cycle
-makes import order matter and hides which module owns what)."""
+whether a table is between rounds), and the edge reaches the host through its interface. (No
+import cycle anywhere in the package: tests/package/test_imports.py.)"""
 
 from __future__ import annotations
 
@@ -49,35 +49,6 @@ def _graph() -> dict[str, set[str]]:
                 found.update(m for m in _absolute(name, path, node) if m in modules)
         graph[name] = found - {name, ""}
     return graph
-
-
-def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A cycle of the graph as the path that closes it, or None."""
-    done: set[str] = set()
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        if node in path:
-            return [*path[path.index(node) :], node]
-        if node in done:
-            return None
-        for nxt in sorted(graph.get(node, ())):
-            if (found := visit(nxt, [*path, node])) is not None:
-                return found
-        done.add(node)
-        return None
-
-    return next((c for start in sorted(graph) if (c := visit(start, [])) is not None), None)
-
-
-def test_the_server_modules_import_without_a_cycle() -> None:
-    graph = _graph()
-    assert "store.schema" in graph["store.pgstore"] and "store.pgstore" in graph["store.db"]
-    assert _cycle(graph) is None, _cycle(graph)
-
-
-def test_the_cycle_finder_finds_one() -> None:
-    assert _cycle({"db": {"pgstore"}, "pgstore": {"db"}}) == ["db", "pgstore", "db"]
-    assert _cycle({"db": {"schema"}, "pgstore": {"schema"}, "schema": set()}) is None
 
 
 def test_the_lower_floors_import_nothing_above_them() -> None:
