@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .analysis import analyze
-from .analysis.card import StrategyCard, strategy_card
+from .analysis.card import StrategyCard, strategy_card, weighted_share
 from .analysis.holdem import holdem_rows
 from .analysis.stud import stud_rows
 from .bounds import MAX_BANKROLL, MAX_PLOT_ROUNDS, checked_number, checked_seed, checked_sessions
@@ -54,15 +54,6 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def _weighted_share(
-    groups: npt.NDArray[np.int64], raises: npt.NDArray[np.bool_], weight: npt.NDArray[np.int64], n: int
-) -> npt.NDArray[np.float64]:
-    total = np.bincount(groups, weights=weight, minlength=n)
-    raised = np.bincount(groups, weights=weight * raises, minlength=n)
-    share: npt.NDArray[np.float64] = np.divide(raised, total, out=np.full(n, np.nan), where=total > 0)
-    return share
-
-
 def _stud_strategy(variant: Variant, fig: Figure, progress: ProgressCallback | None) -> None:
     """Ace-King hands (high card, an ace and a king) raised by the best strategy, by up card."""
     rows = stud_rows(variant, progress)
@@ -76,7 +67,7 @@ def _stud_strategy(variant: Variant, fig: Figure, progress: ProgressCallback | N
     x = np.arange(13)
     for offset, mask, label in ((-0.2, pairs, "up card pairs a card of the hand"), (0.2, ~pairs, "up card does not")):
         chosen = ace_king & mask
-        share = _weighted_share(up[chosen], raises[chosen], s.weight[chosen].astype(np.int64), 13)
+        share = weighted_share(up[chosen], raises[chosen], s.weight[chosen].astype(np.int64), 13)
         ax.bar(x + offset, 100 * share, width=0.4, label=label)
     ax.set_xticks(x, list(RANKS))
     ax.set_xlabel("dealer's up card")
@@ -95,7 +86,7 @@ def _holdem_strategy(variant: Variant, fig: Figure, progress: ProgressCallback |
     lo = np.minimum(cards[:, 0] >> 2, cards[:, 1] >> 2).astype(np.int64)
     suited = (cards[:, 0] & 3) == (cards[:, 1] & 3)
     row, col = 12 - np.where(suited, hi, lo), 12 - np.where(suited, lo, hi)  # suited above the diagonal
-    share = _weighted_share(
+    share = weighted_share(
         row * 13 + col, rows.call_value >= rows.fold_value, rows.situations.weight.astype(np.int64), 169
     )
     grid = 100 * share.reshape(13, 13)

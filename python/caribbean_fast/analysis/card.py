@@ -20,7 +20,7 @@ from ..variants import Family
 from .parsheet import ParSheet
 from .situations import holdem_situations, stud_situations
 
-__all__ = ["StrategyCard", "strategy_card"]
+__all__ = ["StrategyCard", "strategy_card", "weighted_share"]
 
 
 @dataclass(frozen=True)
@@ -56,9 +56,11 @@ class StrategyCard:
         return "\n".join([self.title, "", *self.rules, "", self.grid_title, head, *grid, legend])
 
 
-def _shares(
+def weighted_share(
     groups: npt.NDArray[np.int64], decided: npt.NDArray[np.bool_], weight: npt.NDArray[np.int64], n: int
 ) -> npt.NDArray[np.float64]:
+    """For each of `n` groups, the weighted share of its situations where `decided` holds (NaN:
+    a group with none); the strategy card's and the strategy chart's cells."""
     total = np.bincount(groups, weights=weight, minlength=n)
     chosen = np.bincount(groups, weights=weight * decided, minlength=n)
     share: npt.NDArray[np.float64] = np.divide(chosen, total, out=np.full(n, np.nan), where=total > 0)
@@ -75,7 +77,7 @@ def _stud_grid(p: ParSheet) -> tuple[str, tuple[str, ...], tuple[str, ...], npt.
     row = np.searchsorted(-np.array(thirds), -third)
     at = np.flatnonzero(ace_king)
     groups = row[at] * 13 + s.up_rank[at].astype(np.int64)
-    shares = _shares(groups, np.asarray(p.table.raises)[at], s.weight[at], len(thirds) * 13)
+    shares = weighted_share(groups, np.asarray(p.table.raises)[at], s.weight[at], len(thirds) * 13)
     labels = tuple(f"AK{RANKS[t]}" for t in thirds)
     return "Ace-King high: third card (rows) against the dealer's up card", labels, tuple(RANKS), shares.reshape(-1, 13)
 
@@ -86,7 +88,7 @@ def _holdem_grid(p: ParSheet) -> tuple[str, tuple[str, ...], tuple[str, ...], np
     lo = np.minimum(s.cards[:, 0] >> 2, s.cards[:, 1] >> 2).astype(np.int64)
     suited = (s.cards[:, 0] & 3) == (s.cards[:, 1] & 3)
     row, col = 12 - np.where(suited, hi, lo), 12 - np.where(suited, lo, hi)
-    shares = _shares(row * 13 + col, np.asarray(p.table.raises), s.weight, 169)
+    shares = weighted_share(row * 13 + col, np.asarray(p.table.raises), s.weight, 169)
     labels = tuple(reversed(RANKS))
     title = "Starting hands over every flop (pairs on the diagonal, suited above it)"
     return title, labels, labels, shares.reshape(13, 13)

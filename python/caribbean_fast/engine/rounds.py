@@ -200,10 +200,10 @@ class Rounds(TableCore):
         elif self.phase is Phase.BETTING and s.bets.total:
             self._place(self._placement(seat, Bets(), ticked=False))
 
-    def _left_open(self) -> bool:
-        """A waiting round dealt more than `timing.open_round_seconds` ago, still undecided."""
+    def _left_open(self, now: datetime) -> bool:
+        """A waiting round dealt more than `timing.open_round_seconds` before `now`, still undecided."""
         r, limit = self.state.round, self.variant.timing.open_round_seconds
-        return self._waits() and self.phase is Phase.DECIDING and self._expired(r.dealt_at, limit)
+        return self._waits() and self.phase is Phase.DECIDING and self._expired(r.dealt_at, limit, now)
 
     def overdue(self) -> list[int]:
         """The seats whose round was left open past its limit in a game that completes it (games
@@ -211,19 +211,18 @@ class Rounds(TableCore):
         (`complete`), as the engine never runs the analysis."""
         if self.phase is not Phase.DECIDING:  # asked every second of every table: no clock read
             return []
-        self._now = self._clock_reading()
-        return self._overdue()
+        return self._overdue(self._clock_reading())  # a question: the table's own time is not moved
 
-    def _overdue(self) -> list[int]:
+    def _overdue(self, now: datetime) -> list[int]:
         completes = self.variant.timing.unfinished is Unfinished.COMPLETE
-        return self.undecided() if completes and self._left_open() else []
+        return self.undecided() if completes and self._left_open(now) else []
 
     @handles(COMPLETE)
     def _complete(self, seat: int, decision: str) -> None:
         illegal(
             decision not in (Decision.RAISE, Decision.FOLD), f"a round is completed by raise or fold, not {decision!r}"
         )
-        illegal(self._seat(seat) not in self._overdue(), f"seat {seat} has no round left open past its limit")
+        illegal(self._seat(seat) not in self._overdue(self._now), f"seat {seat} has no round left open past its limit")
         self._decide(seat, Decision(decision), auto=True)
         self._showdown_when_decided()
 
@@ -259,8 +258,10 @@ class Rounds(TableCore):
             self._auto_decide(k)
         self._showdown_when_decided()
 
-    def _expired(self, since: datetime | None, seconds: float | None) -> bool:
-        return since is not None and seconds is not None and self._now >= since + timedelta(seconds=seconds)
+    def _expired(self, since: datetime | None, seconds: float | None, now: datetime | None = None) -> bool:
+        """Whether `seconds` have passed since `since` at `now` (by default the command's time)."""
+        at = self._now if now is None else now
+        return since is not None and seconds is not None and at >= since + timedelta(seconds=seconds)
 
     def _run_out(self) -> None:
         """What the clock says has run out in the round and the session (the tick, after
@@ -268,7 +269,7 @@ class Rounds(TableCore):
         t, state = self.variant.timing, self.state
         if self.phase is Phase.CLOSED:
             return
-        if self._left_open() and t.unfinished is Unfinished.VOID:
+        if self._left_open(self._now) and t.unfinished is Unfinished.VOID:
             self._void("the round waited for its player past its limit")
         elif self._expired(state.last_activity, t.idle_seconds) and not (
             self._waits() and self.phase is Phase.DECIDING

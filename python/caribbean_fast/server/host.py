@@ -417,7 +417,8 @@ class Server:
         return found, fixed
 
     async def reality_check_every(self, account: str) -> int | None:
-        return await self.db.run(lambda tx: read_every(tx, account))
+        """The account's chosen interval, from the read side (off the commits' thread)."""
+        return await self.reads.run(lambda tx: read_every(tx, account))
 
     async def choose_reality_check(self, account: str, every: int | None) -> None:
         await self.db.run(lambda tx: write_every(tx, account, every))

@@ -400,7 +400,7 @@ class Owner:
         if self._calling or not self.waiting or self.table is None or not self.t.free_seats():
             return
         self._calling = True
-        first = next(iter(self.waiting))  # there is one: checked above
+        first = self.waiting.first()
 
         async def call() -> None:
             try:
