@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import caribbean_fast.server
+from caribbean_fast.server.front import Front
 
 SERVER = Path(caribbean_fast.server.__file__).parent
 PACKAGE = "caribbean_fast.server"
@@ -76,7 +77,50 @@ def test_no_server_module_reads_the_engines_phases() -> None:
                 assert "Phase" not in {a.name for a in node.names}, f"{name} imports the engine's Phase"
 
 
+EDGE = ("app", "web", "ws")
+FRONT_CALLS = 22  # the host's calls the edge makes (front.Front): a new one is a choice, made here
+
+
+def _front_members() -> set[str]:
+    return {name for name in vars(Front) if not name.startswith("_")}
+
+
+def test_the_hosts_interface_is_a_few_calls_and_no_attributes() -> None:
+    assert not vars(Front).get("__annotations__"), "front.Front declares attributes: the edge calls the host"
+    members = _front_members()
+    assert all(callable(getattr(Front, name)) for name in members)
+    assert len(members) == FRONT_CALLS, sorted(members)
+
+
+def _host(node: ast.AST) -> bool:
+    """The edge's name for the host: `server`, `self.server`, `request.app.state.server`."""
+    return (isinstance(node, ast.Name) and node.id == "server") or (
+        isinstance(node, ast.Attribute) and node.attr == "server"
+    )
+
+
+def _past_the_front(source: str) -> list[str]:
+    """Each reach into the host other than a call of `Front`'s: an attribute, an attribute's
+    attribute (`server.hub.join`), an item (`server.owners[t]`), a call of another name."""
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    members, found = _front_members(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _host(node.value):
+            parent = parents.get(node)
+            called = isinstance(parent, ast.Call) and parent.func is node
+            if node.attr not in members or not called:
+                found.append(ast.unparse(parent if isinstance(parent, ast.Attribute) else node))
+    return found
+
+
 def test_the_edge_reaches_the_host_through_its_interface() -> None:
     graph = _graph()
-    assert "front" in graph["ws"] and "front" in graph["web"]
-    assert "host" not in graph["ws"] | graph["web"]  # app.py alone builds the host
+    assert all("front" in graph[edge] for edge in EDGE)
+    assert not any("host" in graph[edge] for edge in EDGE)  # the package's `create_app` names both
+    bad = "async def f(server):\n    server.hub.join(c)\n    server.owners[t]\n    await server.wallet(a)\n"
+    assert sorted(_past_the_front(bad)) == ["server.hub.join", "server.owners"]
+    for edge in EDGE:
+        source = (SERVER / f"{edge}.py").read_text()
+        assert "Server" not in re.findall(r"\b\w+\b", source), f"{edge} names the host's class"
+        assert not _past_the_front(source), f"{edge} reaches past front.Front: {_past_the_front(source)}"

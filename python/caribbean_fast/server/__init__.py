@@ -11,19 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .app import create_app
+    from starlette.applications import Starlette
+
     from .config import Settings, load_tables
 
 __all__ = ["Settings", "create_app", "load_tables"]
 
 
-def __getattr__(name: str) -> Any:
-    """The application and its settings, imported when first asked for: a client reading the
-    list of commands (`server.commands`) needs none of the server's packages."""
-    if name == "create_app":
-        from .app import create_app
+def create_app(settings: Settings) -> Starlette:
+    """The application (`app`) over this process's host (`host`): the one place that names both,
+    so the edge reaches the host only through `front.Front`. Imported when called: a client
+    reading the list of commands (`server.commands`) needs none of the server's packages."""
+    from .app import asgi_app
+    from .host import Server
 
-        return create_app
+    return asgi_app(settings, Server)
+
+
+def __getattr__(name: str) -> Any:
+    """The settings, imported when first asked for."""
     if name in ("Settings", "load_tables"):
         from . import config
 

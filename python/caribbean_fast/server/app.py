@@ -3,7 +3,7 @@ metrics, and the WebSockets: the lobby's at /ws, each table's at /ws/<table> (do
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -20,20 +20,20 @@ from starlette.websockets import WebSocket
 from ..engine.limits import RULE as LIMIT_RULE
 from ..engine.limits import may_change_limit, next_week_start
 from ..errors import ServerError
-from .accounts import Session, token_hash
+from .accounts import Session
 from .config import Settings
-from .front import Front
-from .host import Server
+from .front import Door, Front
 from .web import web_routes
-from .wire.forwarded import Forwarded
+from .wire.forwarded import Forwarded, Trusted
 from .wire.gate import Gate
 from .wire.logs import redact_tokens
+from .wire.metrics import Metrics
 from .wire.names import HostNames
 from .wire.protocol import load_json
 from .wire.serving import OVER_TOTAL
 from .ws import COOKIE, endpoint, token_of
 
-__all__ = ["create_app"]
+__all__ = ["asgi_app", "door"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
 _STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "wrong_host": 421}
@@ -79,32 +79,34 @@ def _server(request: Request) -> Front:
     return server
 
 
+def _door(request: Request) -> Door:
+    door: Door = request.app.state.door
+    return door
+
+
 def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
 async def register(request: Request) -> Response:
     body = await _body(request)
-    accounts = _server(request).accounts
-    return _session(request, await accounts.register(body.get("name"), body.get("password"), _address(request)), 201)
+    server = _server(request)
+    return _session(request, await server.register(body.get("name"), body.get("password"), _address(request)), 201)
 
 
 async def login(request: Request) -> Response:
     body = await _body(request)
-    accounts = _server(request).accounts
-    return _session(request, await accounts.login(body.get("name"), body.get("password"), _address(request)), 200)
+    server = _server(request)
+    return _session(request, await server.login(body.get("name"), body.get("password"), _address(request)), 200)
 
 
 async def guest(request: Request) -> Response:
-    server = _server(request)
-    if not server.settings.demo:
-        raise ServerError("guest accounts need a server started with --demo", "demo_off")
-    return _session(request, await server.accounts.guest(server.settings.demo_balance, _address(request)), 201)
+    return _session(request, await _server(request).guest(_address(request)), 201)
 
 
 async def _account(request: Request) -> tuple[str, str]:
     token = token_of(request.headers, request.cookies, {})
-    account = await _server(request).accounts.who(token) if token else None
+    account = await _server(request).who(token) if token else None
     if token is None or account is None:
         raise ServerError("log in first", "unauthorized")
     return account, token
@@ -112,9 +114,7 @@ async def _account(request: Request) -> tuple[str, str]:
 
 async def logout(request: Request) -> Response:
     _, token = await _account(request)
-    server = _server(request)
-    await server.accounts.logout(token)
-    server.hub.end_sessions({token_hash(token)})  # its sockets here at once; elsewhere within a second
+    await _server(request).logout(token)  # its sockets here at once; elsewhere within a second
     response = JSONResponse({})
     response.delete_cookie(COOKIE, httponly=True, samesite="strict")
     return response
@@ -137,7 +137,7 @@ async def limit(request: Request) -> Response:
     amount, changed = server.limit(account)
     now = datetime.now(UTC)
     again = None if changed is None else next_week_start(changed)
-    seats = [{"table": t, "seat": s} for t, s in (await server.seats_anywhere(account)).items()]
+    seats = [{"table": t, "seat": s} for t, s in (await server.seats(account)).items()]
     body = {
         "limit": amount,
         "changed": None if changed is None else changed.isoformat(),
@@ -156,17 +156,14 @@ async def lobby(request: Request) -> Response:
 async def healthz(request: Request) -> Response:
     """200 while the database takes transactions and every table serves; 503 otherwise (the
     stopped tables are listed: they are restoring from their records)."""
-    server = _server(request)
-    database = await server.database_health()
-    stopped = sorted(o.spec.id for o in server.owners.values() if o.down is not None)
-    ok = database == "ok" and not stopped
-    body: dict[str, Any] = {"status": "ok" if ok else "unavailable", "database": database, "stopped": stopped}
-    body |= {"tables": len(server.owners), "connections": len(server.hub.connections), "open": server.gate.open}
+    health = await _server(request).health()
+    ok = health["database"] == "ok" and not health["stopped"]
+    body: dict[str, Any] = {"status": "ok" if ok else "unavailable", **health, "open": _door(request).gate.open}
     return JSONResponse(body, 200 if ok else 503)
 
 
 async def metrics(request: Request) -> Response:
-    return Response(_server(request).metrics.text(), media_type="text/plain; version=0.0.4")
+    return Response(_door(request).metrics.text(), media_type="text/plain; version=0.0.4")
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -229,8 +226,44 @@ def _declared(headers: Headers) -> int:
     return int(declared) if declared.isdecimal() else BODY + 1
 
 
-def create_app(settings: Settings) -> Starlette:
-    server = Server(settings)
+def door(settings: Settings) -> Door:
+    """The front door's parts, from the settings (a bad list of proxies refused here, before the
+    host opens its database)."""
+    proxies = _trusted(settings.forwarded_allow_ips, settings.only_via_proxy)
+    gate = Gate(
+        per_address=settings.connections_per_address,
+        total=settings.connections,
+        handshake=settings.handshake,
+        address_rate=settings.address_rate,
+        total_rate=settings.total_rate,
+        read_rate=settings.read_rate,
+        proxies=proxies,
+    )
+    names = HostNames(settings.host_names, settings.endpoint)  # the hosts it answers to
+    return Door(settings, names, proxies, gate, Metrics())
+
+
+def _trusted(entries: tuple[str, ...], only_via_proxy: bool) -> Trusted:
+    try:
+        trusted = Trusted(entries)
+    except ValueError as err:
+        raise ServerError(f"forwarded_allow_ips: {err}", "bad_field") from None
+    if trusted.any and not only_via_proxy:
+        raise ServerError(
+            "forwarded_allow_ips '*' believes the X-Forwarded-For of any peer, so a client that reaches "
+            "the server directly names its own address (the per-address limits and the logs follow it): "
+            "name the proxy's addresses, or say that nothing reaches the server but through the proxy "
+            "(serve --only-via-proxy)",
+            "bad_field",
+        )
+    return trusted
+
+
+def asgi_app(settings: Settings, host: Callable[[Settings, Metrics], Front]) -> Starlette:
+    """The application over the host that `host` makes (`server.create_app` names the process's
+    host): the edge makes its door first, then the host, counting into the door's metrics."""
+    front_door = door(settings)
+    server = host(settings, front_door.metrics)
     redact_tokens()  # a WebSocket's `?token=` is in the path uvicorn logs
 
     @asynccontextmanager
@@ -260,10 +293,10 @@ def create_app(settings: Settings) -> Starlette:
         lifespan=lifespan,
         exception_handlers={ServerError: _server_error},
         middleware=[
-            Middleware(Forwarded, trusted=server.proxies),
-            Middleware(_FrontDoor, names=server.names),
-            Middleware(_Paced, gate=server.gate),
+            Middleware(Forwarded, trusted=front_door.proxies),
+            Middleware(_FrontDoor, names=front_door.names),
+            Middleware(_Paced, gate=front_door.gate),
         ],
     )
-    app.state.server = server
+    app.state.server, app.state.door = server, front_door
     return app

@@ -12,12 +12,13 @@ import gc
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from datetime import date
 from functools import partial
 from typing import Any
 
-from ..errors import ServerError
-from .accounts import Accounts
+from ..errors import CaribbeanFastError, ServerError
+from .accounts import Accounts, Session, token_hash
 from .cluster.lobby import Lobby
 from .cluster.placement import Placement
 from .cluster.proxymap import ProxyMap
@@ -32,13 +33,11 @@ from .store.reads import Reads
 from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
 from .tables.owner import Owner, TableSpec
-from .wire.forwarded import Trusted
-from .wire.gate import Gate
+from .wire.commands import EVERY_MOST
 from .wire.hub import Connection, Hub
 from .wire.metrics import Metrics
-from .wire.names import HostNames
-from .wire.protocol import frame
-from .wire.reminders import Sessions
+from .wire.protocol import Command, Moved, frame
+from .wire.reminders import Sessions, check_every
 from .wire.routing import moved_to
 
 __all__ = ["Server"]
@@ -53,23 +52,15 @@ SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while th
 
 
 class Server:
-    def __init__(self, settings: Settings) -> None:
+    """The host the edge reaches through `front.Front`; `metrics` is the registry the edge counts
+    its refusals and commands into."""
+
+    def __init__(self, settings: Settings, metrics: Metrics) -> None:
         self.settings = settings
-        self.proxies = _trusted(settings.forwarded_allow_ips, settings.only_via_proxy)
-        self.names = HostNames(settings.host_names, settings.endpoint)  # the hosts it answers to
         self.db = Database(connect(settings.database))
         self.reads = Reads(settings.database)  # reads for people: off the commits' connection and thread
         self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations)
-        self.gate = Gate(
-            per_address=settings.connections_per_address,
-            total=settings.connections,
-            handshake=settings.handshake,
-            address_rate=settings.address_rate,
-            total_rate=settings.total_rate,
-            read_rate=settings.read_rate,
-            proxies=self.proxies,
-        )
-        self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), Metrics(), ServerBook()
+        self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), metrics, ServerBook()
         self.specs = {spec.id: spec for spec in settings.tables}
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
@@ -84,6 +75,7 @@ class Server:
         self.proxy_map = ProxyMap(self.db, settings.proxy_map, settings.proxy_reload) if settings.proxy_map else None
         self._lobby = Lobby(settings.tables)
         self.relays: dict[Connection, Relay] = {}  # each socket's links to the other processes
+        self._reminded: set[Connection] = set()  # the sockets whose account's session they keep
 
     async def start(self) -> None:
         self.db.on_reconnect = self._connection_lost
@@ -375,6 +367,14 @@ class Server:
         self.reads.close()
         _log.info("stopped", extra={"fields": {"tables": len(self.owners)}})
 
+    async def health(self) -> dict[str, Any]:
+        """The database (`ok`, or why not), the tables stopped (restoring from their records),
+        the tables served here and the sockets open."""
+        database = await self.database_health()
+        stopped = sorted(o.spec.id for o in self.owners.values() if o.down is not None)
+        served = {"tables": len(self.owners), "connections": len(self.hub.connections)}
+        return {"database": database, "stopped": stopped, **served}
+
     async def database_health(self) -> str:
         """`ok`, or why the database did not answer a transaction within `PROBE` seconds: asked
         at most once a `PROBE_EVERY`, and never twice at once, however often /healthz is (on
@@ -393,7 +393,33 @@ class Server:
             return str(err)
         return self.db.failing or "ok"
 
-    async def seats_anywhere(self, account: str) -> dict[str, int]:
+    def tables(self) -> Mapping[str, TableSpec]:
+        """Every table of the tables file, whichever process serves it."""
+        return self.specs
+
+    def table(self, table: str) -> Owner | None:
+        """The owner of the table when this process serves it."""
+        return self.owners.get(table)
+
+    async def register(self, name: object, password: object, address: str) -> Session:
+        return await self.accounts.register(name, password, address)
+
+    async def login(self, name: object, password: object, address: str) -> Session:
+        return await self.accounts.login(name, password, address)
+
+    async def guest(self, address: str) -> Session:
+        if not self.settings.demo:
+            raise ServerError("guest accounts need a server started with --demo", "demo_off")
+        return await self.accounts.guest(self.settings.demo_balance, address)
+
+    async def who(self, token: str) -> str | None:
+        return await self.accounts.who(token)
+
+    async def logout(self, token: str) -> None:
+        await self.accounts.logout(token)
+        self.hub.end_sessions({token_hash(token)})  # its sockets here at once; elsewhere within a second
+
+    async def seats(self, account: str) -> dict[str, int]:
         """The account's seats at every table, whichever process serves it (the database's rows:
         an HTTP request reaches any process behind a proxy)."""
         return dict(await self.reads.run(lambda tx: seats_of(tx, account)))
@@ -408,20 +434,38 @@ class Server:
         """The account's personal limit and when it last changed (game 1; every table of the account)."""
         return self.book.limit(account)
 
-    async def progressive(self, table: str, game: str, through: date) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The table's meter history and its game's fixed prizes by day up to `through`, from the
-        summaries the commits write, read off the commits' thread at most once a second a table
-        (the days once a day a game), however many ask."""
+    async def progressive(
+        self, table: str, game: str, through: date
+    ) -> tuple[int | None, dict[str, Any], list[dict[str, Any]]]:
+        """The table's meter now, its meter history and its game's fixed prizes by day up to
+        `through`, from the summaries the commits write, read off the commits' thread at most once
+        a second a table (the days once a day a game), however many ask."""
         found = await self.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
         fixed = await self.reads.fresh(("fixed", game, through), lambda tx: fixed_prizes(tx, game, through), DAY)
-        return found, fixed
+        return self.meter(table), found, fixed
 
-    async def reality_check_every(self, account: str) -> int | None:
-        """The account's chosen interval, from the read side (off the commits' thread)."""
-        return await self.reads.run(lambda tx: read_every(tx, account))
+    async def reality_check(self, account: str, every: int | None, given: bool) -> dict[str, Any]:
+        """The account's interval between reality checks: read from the read side (off the
+        commits' thread), or (`given`) chosen, kept and followed by its open session at once."""
+        s = self.settings
+        if given:
+            chosen = check_every(every, s.reality_check_least, s.reality_check_every)
+            await self.db.run(lambda tx: write_every(tx, account, every))
+            self.hub.reminders.chose(account, chosen)
+        else:
+            kept: int | None = await self.reads.run(lambda tx: read_every(tx, account))
+            chosen = kept or s.reality_check_every
+        return {"every": chosen, "default": s.reality_check_every, "least": s.reality_check_least, "most": EVERY_MOST}
 
-    async def choose_reality_check(self, account: str, every: int | None) -> None:
-        await self.db.run(lambda tx: write_every(tx, account, every))
+    def session(self, account: str) -> dict[str, Any]:
+        """The account's session so far (`reminders`)."""
+        return self.hub.reminders.summary(account)
+
+    def watch(self, conn: Connection, table: str, on: bool) -> None:
+        self.hub.watch(conn, table, on)
+
+    def advise(self, owner: Owner, account: str | None) -> dict[str, Any]:
+        return self.advisors.advise(owner, account)
 
     def meter(self, table: str) -> int | None:
         """The table's progressive meter now: here, or as its serving process last published it."""
@@ -431,12 +475,67 @@ class Server:
         meter = self._lobby.elsewhere.get(table, {}).get("meter")
         return meter if isinstance(meter, int) else None
 
-    def seats_of(self, account: str) -> list[dict[str, Any]]:
-        return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
+    async def connect(self, conn: Connection, token: str | None, relayed: bool) -> None:
+        """A socket opened: kept with its links to the processes serving the tables it plays
+        elsewhere (`relayed`: another process's socket, whose session is kept there), welcomed,
+        and its account's session begun (`reminders`). ServerError: the database failed meanwhile."""
+        self.hub.join(conn)
+        self.relays[conn] = Relay(self, conn, token, relayed=relayed)
+        self.metrics.connections.inc()
+        every = await self._welcome(conn)
+        if conn.account is not None and not relayed:
+            self.hub.reminders.opened(conn.account, every or self.settings.reality_check_every)
+            self._reminded.add(conn)
 
-    def relay(self, conn: Connection, token: str | None, relayed: bool) -> Relay:
-        """The socket's links to the processes serving the tables it plays elsewhere."""
-        return Relay(self, conn, token, relayed=relayed)
+    async def _welcome(self, conn: Connection) -> int | None:
+        """The welcome, the seats' views and recalls; the interval the account chose for its reality
+        check (read with its wallet), for its session."""
+        account = conn.account
+        wallet, guest, every = (0, False, None) if account is None else await self.wallet(account)
+        seats = self._seats_here(account) if account else []
+        relay, everywhere = self.relays[conn], len(self.owners) == len(self.settings.tables)
+        elsewhere = [] if everywhere else await relay.remote_seats()
+        conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
+        for held in seats:
+            owner = self.owners[held["table"]]
+            if owner.table is None:
+                continue  # stopped: its view goes out once it is restored
+            assert account is not None
+            if not await _back(owner, account) and owner.table is not None:  # else its commit sent the view
+                conn.send(owner.view_frame(held["seat"]))
+            conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
+        if conn.table is None:
+            relay.attach(elsewhere)  # their processes send their views and recall
+        elif conn.table not in self.owners:
+            await self.look_up(conn.table)
+            self.send_moved(conn)
+        return every
+
+    async def disconnect(self, conn: Connection) -> None:
+        """The socket closed: its links to the other processes close (they see the socket go), its
+        session ends, and its account's last socket here starts the grace period (`went_away`)."""
+        await self.relays.pop(conn).close()
+        self.metrics.connections.dec()
+        if conn in self._reminded and conn.account is not None:
+            self._reminded.discard(conn)
+            self.hub.reminders.closed(conn.account)
+        if self.hub.part(conn) and conn.account is not None:
+            self.went_away(conn.account)
+
+    async def forward(self, conn: Connection, command: Command) -> dict[str, Any]:
+        """A command naming a table another process serves: relayed there from the lobby's socket,
+        answered `moved` (with the socket to open) on a table's socket."""
+        table = command.table or ""
+        if conn.table is None:
+            return await self.relays[conn].forward(command)
+        await self.look_up(table)
+        endpoint = moved_to(conn.ws, table, self.elsewhere)
+        if endpoint is None:
+            raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
+        raise Moved(table, endpoint)
+
+    def _seats_here(self, account: str) -> list[dict[str, Any]]:
+        return [{"table": table, "seat": seat} for table, seat in self.hub.held.get(account, {}).items()]
 
     def went_away(self, account: str) -> None:
         """The account's last socket closed: after the grace period, the game's disconnect rule."""
@@ -469,6 +568,16 @@ class Server:
                 _log.info("disconnect", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
 
 
+async def _back(owner: Owner, account: str) -> bool:
+    """A seat marked away while the account had no socket stays: the engine is told it is back.
+    True when that was news to the table (its views went out with the commit)."""
+    try:
+        return await owner.back(account)
+    except CaribbeanFastError as err:  # stopped or stood up meanwhile: the view says how it stands
+        _log.info("back", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
+        return False
+
+
 def tune_process() -> None:
     """A serving process's runtime: the collector (`quiet_gc`), and the database thread's wait for
     the interpreter lock. PostgreSQL's batches and SQLite's commit run in a thread that drops the
@@ -489,22 +598,6 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def _trusted(entries: tuple[str, ...], only_via_proxy: bool) -> Trusted:
-    try:
-        trusted = Trusted(entries)
-    except ValueError as err:
-        raise ServerError(f"forwarded_allow_ips: {err}", "bad_field") from None
-    if trusted.any and not only_via_proxy:
-        raise ServerError(
-            "forwarded_allow_ips '*' believes the X-Forwarded-For of any peer, so a client that reaches "
-            "the server directly names its own address (the per-address limits and the logs follow it): "
-            "name the proxy's addresses, or say that nothing reaches the server but through the proxy "
-            "(serve --only-via-proxy)",
-            "bad_field",
-        )
-    return trusted
 
 
 def _safe(url: str) -> str:

@@ -46,7 +46,7 @@ def file_page(files: Files, name: str) -> Handler:
 def table_page(files: Files) -> Handler:
     async def page(request: Request) -> Response:
         game = request.path_params["game"]
-        if not any(s.variant.name == game for s in _server(request).specs.values()):
+        if not any(s.variant.name == game for s in _server(request).tables().values()):
             return Response(f"No table of the game {game!r} here. The lobby is at /.", 404, media_type="text/plain")
         return files["table.html"].answer(request)
 
@@ -56,7 +56,7 @@ def table_page(files: Files) -> Handler:
 def _table_of(request: Request, name: str) -> str | None:
     """A table id from a path's name: a table's id, or a game's name (its first table), whichever
     process serves it."""
-    specs = _server(request).specs
+    specs = _server(request).tables()
     if name in specs:
         return name
     return next((s.id for s in specs.values() if s.variant.name == name), None)
@@ -92,9 +92,10 @@ def info_here(kind: str) -> Handler:
         referer = urlsplit(request.headers.get("referer", "")).path
         game = unquote(referer.removeprefix("/play/")) if referer.startswith("/play/") else None
         token = token_of(request.headers, request.cookies, {})
-        account = await server.accounts.who(token) if token else None
-        held = sorted(await server.seats_anywhere(account)) if account is not None else []
-        of_game = [t for t in held if t in server.specs and server.specs[t].variant.name == game]
+        account = await server.who(token) if token else None
+        held = sorted(await server.seats(account)) if account is not None else []
+        specs = server.tables()
+        of_game = [t for t in held if t in specs and specs[t].variant.name == game]
         table = next(iter(of_game or held), None) or (_table_of(request, game) if game else None)
         return RedirectResponse(f"/{kind}/{quote(table)}" if table else "/", 307)
 
@@ -107,7 +108,7 @@ def rules() -> Handler:
     kept: dict[str, bytes] = {}
 
     async def answer(request: Request) -> Response:
-        spec = _server(request).specs.get(request.path_params["table"])
+        spec = _server(request).tables().get(request.path_params["table"])
         if spec is None:
             raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
         body = kept.get(spec.id)
@@ -122,16 +123,16 @@ async def progressive(request: Request) -> Response:
     """The progressive's history of a table of a game that has one, from its summary
     (`jackpots`), read off the commits' thread (`reads`)."""
     server = _server(request)
-    spec = server.specs.get(request.path_params["table"])
+    spec = server.tables().get(request.path_params["table"])
     if spec is None:
         raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
     v, table = spec.variant, spec.id
     if v.progressive is None:
         raise ServerError(f"{table} has no progressive", "no_table")
     through = told_through(datetime.now(UTC))
-    found, fixed = await server.progressive(table, v.name, through)
+    meter, found, fixed = await server.progressive(table, v.name, through)
     currency = {"currency": v.currency.code, "minor_per_major": v.currency.minor_per_major}
-    body = {"table": table, "title": v.title, **currency, "meter": server.meter(table)}
+    body = {"table": table, "title": v.title, **currency, "meter": meter}
     told = {"fixed_prizes": fixed, "fixed_days": DAYS, "fixed_through": through.isoformat()}
     return Response(orjson.dumps(body | found | told), media_type="application/json")
 

@@ -10,7 +10,6 @@ a time in the order they came; a refused one changed nothing.
 from __future__ import annotations
 
 import inspect
-import logging
 import time
 from typing import Any
 
@@ -20,19 +19,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import CaribbeanFastError, IllegalActionError, InsufficientFundsError, InvalidCardsError, ServerError
 from .accounts import token_hash
 from .cluster.relay import RELAYED
-from .front import Front
+from .front import Door, Front
 from .tables.owner import Owner
-from .wire.commands import EVERY_MOST, SocketCommand
+from .wire.commands import SocketCommand
 from .wire.gate import TokenBucket
 from .wire.hub import Connection
 from .wire.names import origin_allowed
-from .wire.protocol import MAX_FRAME, Command, Moved, answer, frame, frame_id, parse
-from .wire.reminders import check_every
-from .wire.routing import PROXIED, moved_to
+from .wire.protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
+from .wire.routing import PROXIED
 
 __all__ = ["Socket", "endpoint", "error_code", "token_of"]
 
-_log = logging.getLogger(__name__)
 COOKIE = "cf_session"
 
 
@@ -44,13 +41,13 @@ def token_of(headers: Any, cookies: dict[str, str], query: Any) -> str | None:
     return cookies.get(COOKIE) or query.get("token") or None
 
 
-def page_allowed(ws: WebSocket, server: Front) -> bool:
+def page_allowed(ws: WebSocket, door: Door) -> bool:
     """No Origin (a program), one listed with --origin, or a page of a host the server answers
     to, over the socket's scheme (`names.origin_allowed`)."""
     origin = ws.headers.get("origin")
-    if origin is not None and origin in server.settings.origins:
+    if origin is not None and origin in door.settings.origins:
         return True
-    return origin_allowed(origin, ws.url.scheme, server.names, ws.scope.get("server"))
+    return origin_allowed(origin, ws.url.scheme, door.names, ws.scope.get("server"))
 
 
 def error_code(err: CaribbeanFastError) -> str:
@@ -67,34 +64,35 @@ def error_code(err: CaribbeanFastError) -> str:
 
 async def endpoint(ws: WebSocket) -> None:
     server: Front = ws.app.state.server
-    if not page_allowed(ws, server):
-        server.metrics.refusals.labels("origin").inc()
+    door: Door = ws.app.state.door
+    if not page_allowed(ws, door):
+        door.metrics.refusals.labels("origin").inc()
         await ws.close(4003, "origin")
         return
     if not ws.scope.get(PROXIED):  # the door counted its connection by its address
-        await _open(server, ws)
+        await _open(server, door, ws)
         return
     client = ws.client.host if ws.client else "?"
-    if not server.gate.enter_client(client):  # the door counted the proxy's: the client's count here
-        server.metrics.refusals.labels("over_address").inc()
+    if not door.gate.enter_client(client):  # the door counted the proxy's: the client's count here
+        door.metrics.refusals.labels("over_address").inc()
         await ws.send_denial_response(PlainTextResponse(f"too many connections from {client}", 503))
         return
     try:
-        await _open(server, ws)
+        await _open(server, door, ws)
     finally:
-        server.gate.leave_client(client)
+        door.gate.leave_client(client)
 
 
-async def _open(server: Front, ws: WebSocket) -> None:
+async def _open(server: Front, door: Door, ws: WebSocket) -> None:
     table = ws.path_params.get("table")  # a table's socket, or None: the lobby's
-    if table is not None and table not in server.specs:
+    if table is not None and table not in server.tables():
         await ws.accept()
         await ws.send_text(frame("closed", reason="no_table"))
         await ws.close(4004, "no_table")
         return
     token = token_of(ws.headers, ws.cookies, ws.query_params)
     try:
-        account = await server.accounts.who(token) if token else None
+        account = await server.who(token) if token else None
     except ServerError:  # the database is failing: the client tries again later
         await ws.accept()
         await ws.send_text(frame("closed", reason="unavailable"))
@@ -106,70 +104,24 @@ async def _open(server: Front, ws: WebSocket) -> None:
         await ws.close(4001, "unauthorized")
         return
     conn = Connection(ws, account, token_hash(token) if token and account else None, table)
-    server.hub.join(conn)
     relayed = ws.headers.get(RELAYED) == "1"  # another process's socket: its session is kept there
-    server.relays[conn] = server.relay(conn, token, relayed=relayed)
-    server.metrics.connections.inc()
     conn.start()
-    in_session = False
     try:
-        every = await _welcome(server, conn)
-        if account is not None and not relayed:
-            server.hub.reminders.opened(account, every or server.settings.reality_check_every)
-            in_session = True
-        await _receive(server, conn)
+        await server.connect(conn, token, relayed)  # the welcome, the seats' views and recalls
+        await _receive(server, door, conn)
     except ServerError:  # the database failed while the socket opened
         conn.close(1013, "unavailable")
     finally:
-        await server.relays.pop(conn).close()  # the processes it relayed to see the socket go
-        server.metrics.connections.dec()
-        if in_session and account is not None:
-            server.hub.reminders.closed(account)
-        if server.hub.part(conn) and account is not None:
-            server.went_away(account)
+        await server.disconnect(conn)
         await conn.finish()
 
 
-async def _welcome(server: Front, conn: Connection) -> int | None:
-    """The welcome, the seats' views and recalls; the interval the account chose for its reality
-    check (read with its wallet), for its session (`reminders`)."""
-    account = conn.account
-    wallet, guest, every = (0, False, None) if account is None else await server.wallet(account)
-    seats = server.seats_of(account) if account else []
-    relay, everywhere = server.relays[conn], len(server.owners) == len(server.settings.tables)
-    elsewhere = [] if everywhere else await relay.remote_seats()
-    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
-    for held in seats:
-        owner = server.owners[held["table"]]
-        if owner.table is None:
-            continue  # stopped: its view goes out once it is restored
-        assert account is not None
-        if not await _back(owner, account) and owner.table is not None:  # else its commit sent the view
-            conn.send(owner.view_frame(held["seat"]))
-        conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
-    if conn.table is None:
-        relay.attach(elsewhere)  # their processes send their views and recall
-    elif conn.table not in server.owners:
-        await server.look_up(conn.table)
-        server.send_moved(conn)
-    return every
-
-
-async def _back(owner: Owner, account: str) -> bool:
-    """A seat marked away while the account had no socket stays: the engine is told it is back.
-    True when that was news to the table (its views went out with the commit)."""
-    try:
-        return await owner.back(account)
-    except CaribbeanFastError as err:  # stopped or stood up meanwhile: the view says how it stands
-        _log.info("back", extra={"fields": {"table": owner.spec.id, "outcome": type(err).__name__}})
-        return False
-
-
-async def _receive(server: Front, conn: Connection) -> None:
-    bucket = TokenBucket(server.settings.rate, server.settings.burst)
+async def _receive(server: Front, door: Door, conn: Connection) -> None:
+    bucket = TokenBucket(door.settings.rate, door.settings.burst)
     address = conn.ws.client.host if conn.ws.client else "?"
+    metrics = door.metrics
     while conn.close_reason is None:
-        await server.gate.admit(address)  # the address's fair share: past it, the socket waits unread
+        await door.gate.admit(address)  # the address's fair share: past it, the socket waits unread
         try:
             message = await conn.ws.receive()
         except WebSocketDisconnect:
@@ -178,21 +130,22 @@ async def _receive(server: Front, conn: Connection) -> None:
             return
         text = message.get("text")
         if not bucket.take():
-            server.metrics.refusals.labels("flood").inc()
+            metrics.refusals.labels("flood").inc()
             conn.close(1008, "flood")
             return
         if text is None:  # a binary frame: the protocol is text
             conn.send(answer(None, error=ServerError("frames are JSON text, not binary", "malformed")))
-            server.metrics.count(server.metrics.refusals, "malformed")
+            metrics.count(metrics.refusals, "malformed")
             continue
         if len(text) > MAX_FRAME:
-            server.metrics.refusals.labels("too_big").inc()
+            metrics.refusals.labels("too_big").inc()
             conn.close(1009, "too big")
             return
-        await _handle(server, conn, text)
+        await _handle(server, door, conn, text)
 
 
-async def _handle(server: Front, conn: Connection, text: str | bytes) -> None:
+async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes) -> None:
+    metrics = door.metrics
     start = time.perf_counter()
     ident = None
     try:
@@ -202,14 +155,14 @@ async def _handle(server: Front, conn: Connection, text: str | bytes) -> None:
         conn.send(answer(ident, result))
         for extra in after:
             conn.send(extra)
-        server.metrics.count(server.metrics.commands, command.type)
+        metrics.count(metrics.commands, command.type)
     except CaribbeanFastError as err:
         code = error_code(err)
         if not isinstance(err, ServerError):
             err = ServerError(str(err), code)
         conn.send(answer(ident if ident is not None else frame_id(text), error=err))
-        server.metrics.count(server.metrics.refusals, code)
-    server.metrics.latency.observe(time.perf_counter() - start)
+        metrics.count(metrics.refusals, code)
+    metrics.latency.observe(time.perf_counter() - start)
 
 
 async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
@@ -220,17 +173,11 @@ async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[
     owner = None
     if spec.names_table:
         table = command.table or ""
-        owner = server.owners.get(table)
+        owner = server.table(table)
         if owner is None:
-            if table not in server.specs:
+            if table not in server.tables():
                 raise ServerError(f"no table {command.table!r}", "no_table")
-            if conn.table is None:
-                return await server.relays[conn].forward(command), []  # another process serves it
-            await server.look_up(table)
-            endpoint = moved_to(conn.ws, table, server.elsewhere)
-            if endpoint is None:
-                raise ServerError(f"{table} is being taken over by another process; try again", "unavailable")
-            raise Moved(table, endpoint)
+            return await server.forward(conn, command), []  # another process serves it
     if isinstance(spec, SocketCommand):
         answered = spec.handler(Socket(server, conn, owner), command)
         return await answered if inspect.isawaitable(answered) else answered
@@ -255,11 +202,11 @@ class Socket:
 
     def watch(self, on: bool) -> list[str]:
         """Starts (or stops) the table's public views to the socket: the first at once."""
-        self.server.hub.watch(self.conn, self.owner.spec.id, on)
+        self.server.watch(self.conn, self.owner.spec.id, on)
         return [self.owner.view_frame(None)] if on else []
 
     def advise(self) -> dict[str, Any]:
-        return self.server.advisors.advise(self.owner, self.conn.account)
+        return self.server.advise(self.owner, self.conn.account)
 
     @property
     def account(self) -> str:
@@ -269,14 +216,7 @@ class Socket:
 
     async def reality_check(self, every: int | None, given: bool) -> dict[str, Any]:
         """The account's interval between reality checks: read, or (`given`) chosen and kept."""
-        account, s = self.account, self.server.settings
-        if given:
-            chosen = check_every(every, s.reality_check_least, s.reality_check_every)
-            await self.server.choose_reality_check(account, every)
-            self.server.hub.reminders.chose(account, chosen)
-        else:
-            chosen = await self.server.reality_check_every(account) or s.reality_check_every
-        return {"every": chosen, "default": s.reality_check_every, "least": s.reality_check_least, "most": EVERY_MOST}
+        return await self.server.reality_check(self.account, every, given)
 
     def session(self) -> dict[str, Any]:
-        return self.server.hub.reminders.summary(self.account)
+        return self.server.session(self.account)

@@ -191,8 +191,8 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
 
 def uvicorn_options(app: Starlette) -> dict[str, Any]:
     """The keyword arguments `uvicorn.run` and `uvicorn.Config` get for the app (`create_app`):
-    its server's gate bound to the protocols."""
-    gate: Gate = app.state.server.gate
+    its front door's gate (`front.Door`) bound to the protocols."""
+    gate: Gate = app.state.door.gate
     http = type("GatedHttp", (GatedHttp,), {"gate": gate})
     ws = type("GatedWebSockets", (BurstWebSockets,), {"gate": gate})
     # uvicorn's own reading of forwarded headers is off: the app's (`forwarded`) reads them, from
