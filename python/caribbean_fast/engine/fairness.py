@@ -28,6 +28,7 @@ commitment and seed, and the check re-derives the cut from the root the seat saw
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from .._core import deck_leaves, position_salts
@@ -232,7 +233,5 @@ def _seed_failures(seeds: list[dict[str, Any]], seat: int, mine: str | None) -> 
 
 
 def _opens(seed_hex: str, commitment: str) -> bool:
-    try:
-        return seed_commitment(seed_hex) == commitment
-    except ValueError:  # not hex: it opens nothing
-        return False
+    """Whether a seed (lowercase hex, as the page checks it too) opens a commitment."""
+    return re.fullmatch(r"(?:[0-9a-f]{2})+", seed_hex) is not None and seed_commitment(seed_hex) == commitment
