@@ -150,9 +150,9 @@ export async function verifyProof(view, shownCommitment, mine = null) {
   lines.push(`and open the leaves committed before the deal: ${opened ? "yes" : "NO"}`);
   const of = (whose) => openings.filter((o) => o.of === whose);
   const all = sorted(of("you").map((o) => o.position)) === sorted(where.you);
-  const mine = of("you").map((o) => o.card);
-  const yours = all && view.cards.every((c) => mine.includes(c));
-  lines.push(`your cards${mine.length > view.cards.length ? " and every card you drew" : ""}: ${yours ? "yes" : "NO"}`);
+  const drawn = of("you").map((o) => o.card);
+  const yours = all && view.cards.every((c) => drawn.includes(c));
+  lines.push(`your cards${drawn.length > view.cards.length ? " and every card you drew" : ""}: ${yours ? "yes" : "NO"}`);
   const dealer = sorted(of("dealer").map((o) => o.card)) === sorted(view.dealer);
   const board = sorted(of("board").map((o) => o.card)) === sorted(view.board);
   lines.push(`the dealer's cards shown: ${dealer ? "yes" : "NO"}`);
