@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..hands import HandClass
 from ..engine.seeding import REVEAL_SECONDS
+from ..hands import HandClass
 from ..variants.model import BetLimits, Currency, Paytable, Variant
 from ..variants.thresholds import HandThreshold
 
