@@ -36,7 +36,7 @@ def _settled(t: Table) -> list[Mapping[str, Any]]:
 
 
 def test_the_settled_event_carries_each_bets_result_and_the_view_reads_it() -> None:
-    assert EDITION == 3
+    assert EDITION >= 3  # the fourth (seats' seeds, issue 46) keeps the third's settled events
     t = _played(EDITION)
     settled = _settled(t)
     assert len(settled) == 6 and all("bets" in s for s in settled)  # three rounds, two seats

@@ -32,6 +32,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")
     p.add_argument("--others", choices=NAMES, default="simple")
     p.add_argument("--trainer", action="store_true", help="the best choice and its value before each decision")
+    p.add_argument(
+        "--player-seed",
+        metavar="TEXT",
+        default=None,
+        help="your own seed in every deal (default: a new random one each round; none with --seed)",
+    )
     p.add_argument("--connect", metavar="URL", default=None, help="play at a server's table (http://host:8000)")
     p.add_argument(
         "--user",
@@ -106,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         raise MissingExtraError("the terminal table needs Textual: pip install 'caribbean-fast[play]'") from None
     if args.connect is not None:
         session = remote_session(args)
+        session.player_seed = args.player_seed
         remote = PlayApp(session)
         try:
             report = remote.run()
@@ -120,7 +127,10 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(f"enumerating every {table.variant.name} deal") as progress:
         advisor = Advisor(table.variant, progress) if args.trainer else None
         others = seat_strategy(args.others, table.variant, progress)
-    app = PlayApp(PlaySession(table, others=others, advisor=advisor))
+    played = PlaySession(table, others=others, advisor=advisor)
+    if args.player_seed is not None:
+        played.player_seed = args.player_seed
+    app = PlayApp(played)
     try:
         report = app.run()
     finally:

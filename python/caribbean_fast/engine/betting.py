@@ -47,6 +47,8 @@ class Betting(TableCore):
         self._open()
         if self.phase is Phase.DECIDING:
             raise IllegalActionError("bets are closed: the cards are dealt")
+        if self.state.round.sealed:
+            raise IllegalActionError("bets are closed: the deal waits for the seats' seeds")
         return self.state.seats[self._seat(seat)]
 
     def _adjusted_ante(self, seat: int, s: SeatState, amount: int, account: dict[str, int | None] | None) -> int:

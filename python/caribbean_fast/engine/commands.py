@@ -71,6 +71,8 @@ SIDE_BET = _entry("side_bet", ("seat", "name", "amount"), played=True, fields=("
 CLEAR = _entry("clear", ("seat",), played=True)
 REBET = _entry("rebet", ("seat", "account"), played=True)
 DEAL = _entry("deal", (), played=True, seated=False)
+COMMIT_SEED = _entry("commit_seed", ("seat", "commitment"), played=True, fields=("commitment",))
+REVEAL_SEED = _entry("reveal_seed", ("seat", "seed"), played=True, fields=("seed",))
 FOLD = _entry("fold", ("seat",), played=True)
 RAISE = _entry("raise", ("seat",), played=True, aliases=("call",))
 EXCHANGE = _entry("exchange", ("seat", "cards"), played=True, fields=("cards",), whole_hand=True)

@@ -36,13 +36,15 @@ __all__ = ["EDITION", "KEEP", "Clock", "Placement", "TableCore", "illegal", "tim
 
 Clock = Callable[[], datetime]
 
-EDITION = 3
+EDITION = 4
 """The rules' edition a new table plays by, written in its record's meta data, so that a record
 keeps replaying by the rules it was played under. Edition 1 (records without one): a lost
 connection decided a one-seat round (folded it, or raised at the automatic threshold), and a
 restored Casino Hold'em round was void. Edition 2: a one-seat round waits for its player
 (`Rounds._disconnect`, `Timing.open_round_seconds`) and a restore voids nothing. Edition 3: the
-settled event carries each bet's result (`results.spot_results`), so no view settles again."""
+settled event carries each bet's result (`results.spot_results`), so no view settles again. Edition 4:
+the seats may add seeds of their own, which cut the committed deck before the deal (`seeding`); a
+round no seat added a seed to is dealt as before."""
 
 KEEP = 256
 """At most this many events stay in memory for a table with a store: the rules read only the

@@ -13,11 +13,22 @@ before the deal. A salt reveals nothing of the seed, so the other seats' cards s
 seed is shown only to a seat that was the only one dealt (it then re-derives the whole deck, the
 shuffle's own proof); otherwise the record keeps it, with its hash, for the audit. The page runs
 the same check (server/static/js/fair.js).
+
+From the rules' fourth edition the seats add their own entropy, so the house cannot choose the
+deal by choosing its seed: after the root is shown each seat may commit to a seed of its own
+(SHA-256 of its bytes), and once bets close every dealt seat reveals it (`rounds`). The dealt
+order is the committed deck reordered by `cut`: dealt position i holds committed position
+cut[i], where cut is the Fisher-Yates order (`deck_from_seed`) of the key SHA-256("caribbean-fast/
+seats:" + root + "|seat:seed" for each dealt seat in dealing order, an empty seed for one withheld
+or never added). With no seat's seed at all the deck is dealt as committed. An opening's
+`position` is the committed one, so it still opens its leaf; the proof carries every dealt seat's
+commitment and seed, and the check re-derives the cut from the root the seat saw.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from .._core import deck_leaves, position_salts
@@ -25,10 +36,41 @@ from ..cards import DECK_SIZE, card_text, parse_cards
 from ..variants import Variant
 from .shuffle import deck_from_seed
 
-__all__ = ["Deal", "leaves", "opening", "positions", "root", "seat_proof", "verify"]
+__all__ = [
+    "Deal",
+    "SeatSeed",
+    "cut",
+    "leaves",
+    "opening",
+    "positions",
+    "root",
+    "seat_proof",
+    "seed_commitment",
+    "verify",
+]
 
 
 _DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
+SEED_MOST = 64
+"""The most bytes a seat's seed may have (the page's default: 32 random bytes, as 64 hex digits' text)."""
+
+SeatSeed = tuple[int, str]
+"""A dealt seat and the seed it revealed (hex of its bytes; "" for none), in dealing order."""
+
+
+def seed_commitment(seed_hex: str) -> str:
+    """What a seat commits to before bets close: the SHA-256 of its seed's bytes, as hex."""
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+def cut(commitment: str, seeds: list[SeatSeed]) -> tuple[int, ...]:
+    """The dealt order as committed positions (dealt position i is committed position cut[i]),
+    from the root every seat saw before the deal and every dealt seat's seed; () when no seat
+    gave one (the deck is dealt as committed)."""
+    if not any(seed for _, seed in seeds):
+        return ()
+    text = "caribbean-fast/seats:" + commitment + "".join(f"|{seat}:{seed}" for seat, seed in seeds)
+    return tuple(deck_from_seed(hashlib.sha256(text.encode()).digest()))
 
 
 def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
@@ -75,16 +117,24 @@ Deal = tuple[list[int], int, int, list[tuple[int, int]]]
 
 
 def opening(
-    seed: bytes, deck: list[int], deal: Deal, seat: int, dealer: int, board: int, known: tuple[str, ...] = ()
+    seed: bytes,
+    deck: list[int],
+    deal: Deal,
+    seat: int,
+    dealer: int,
+    board: int,
+    known: tuple[str, ...] = (),
+    order: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """The proof for `seat`: every leaf (the `known` ones, when given), the deal, and the
     openings of its own positions, of the last `dealer` of the dealer's (all of them once shown;
-    stud's up card is the last dealt) and of the first `board` of the board's."""
+    stud's up card is the last dealt) and of the first `board` of the board's. `order`: the cut
+    the seats' seeds made (dealt position i is committed position order[i]; none: as committed)."""
     seats, hand, on_board, draws = deal
     described = {"seats": list(seats), "hand": hand, "board": on_board, "draws": [list(d) for d in draws]}
     at = positions(described)
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
-    opened = [(whose, p) for whose, where in shown.items() for p in where]
+    opened = [(whose, order[p] if order else p) for whose, where in shown.items() for p in where]
     salts = _salts(seed, [p for _, p in opened])
     return {
         "leaves": list(known or leaves(seed, tuple(deck))),
@@ -107,26 +157,47 @@ def seat_proof(
     dealer: int,
     board: int,
     known: tuple[str, ...] = (),
+    seeds: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A seat's proof of a finished round (what its view gives, and what game recall makes again
-    from the record): the openings for the deal as the variant's layout deals it, and the seed
-    too where it reveals no one else's cards, to a seat that was the only one dealt."""
+    from the record): the openings for the deal as the variant's layout deals it, every dealt
+    seat's commitment and seed where the seats added theirs (`seeds`: {"seat", "commitment",
+    "seed"} in dealing order), and the house seed too where it reveals no one else's cards, to a
+    seat that was the only one dealt."""
     shape = variant.layout  # as the deal deals (`Rounds._cards_for`)
-    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board, known)
+    known = known or leaves(seed, tuple(deck))
+    order = cut(root(seed, tuple(deck), known), [(s["seat"], s["seed"]) for s in seeds]) if seeds else ()
+    proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board, known, order)
+    if seeds:
+        proof["seeds"] = [dict(s) for s in seeds]
     return proof | {"seed": seed.hex()} if dealt == [seat] else proof
 
 
-def verify(commitment: str, proof: dict[str, Any], cards: list[str], dealer: list[str], board: list[str]) -> list[str]:
+def verify(
+    commitment: str,
+    proof: dict[str, Any],
+    cards: list[str],
+    dealer: list[str],
+    board: list[str],
+    mine: str | None = None,
+) -> list[str]:
     """What a client checks (the page does the same in fair.js), given the commitment it saw
-    before the deal and the cards the table showed it: every opening sits where the deal puts it
-    and opens its leaf, the seat's own positions are all opened, the leaves hash to the
-    commitment, and the opened cards are the cards shown. Returns the failures (none: it holds)."""
-    leaves_, openings = proof["leaves"], proof["openings"]
+    before the deal, the cards the table showed it and (`mine`) the seed it added, if any: every
+    seat's seed opens its commitment, the seat's own is there as it gave it, each opening sits
+    where the deal and the seeds' cut put it and opens its leaf, the seat's own positions are all
+    opened, the leaves hash to the commitment, and the opened cards are the cards shown. Returns
+    the failures (none: it holds)."""
+    leaves_, openings, seeds = proof["leaves"], proof["openings"], proof.get("seeds", [])
     failures = []
     if len(leaves_) != DECK_SIZE or hashlib.sha256("".join(leaves_).encode()).hexdigest() != commitment:
         failures.append("the leaves do not hash to the commitment shown before the deal")
+    failures += _seed_failures(seeds, proof["seat"], mine)
+    order = cut(commitment, [(s["seat"], s["seed"]) for s in seeds])
     at = positions(proof["deal"])
-    where = {"you": at[str(proof["seat"])], "dealer": at["dealer"], "board": at["board"]}
+    where = {
+        whose: [order[i] if order else i for i in at[key]]
+        for whose, key in (("you", str(proof["seat"])), ("dealer", "dealer"), ("board", "board"))
+    }
     for o in openings:
         p = o["position"]
         if o["of"] not in where or p not in where[o["of"]] or not 0 <= p < len(leaves_):
@@ -147,3 +218,20 @@ def verify(commitment: str, proof: dict[str, Any], cards: list[str], dealer: lis
         if not set(seen) <= set(opened[whose]) or (whose != "you" and sorted(seen) != sorted(opened[whose])):
             failures.append(f"the {whose} cards shown are not the cards opened")
     return failures
+
+
+def _seed_failures(seeds: list[dict[str, Any]], seat: int, mine: str | None) -> list[str]:
+    """Each seed given opens its seat's commitment; the seat's own is there, as it gave it."""
+    failures = [
+        f"seat {s['seat']}'s seed does not open its commitment"
+        for s in seeds
+        if s["seed"] and not _opens(s["seed"], s["commitment"])
+    ]
+    if mine is not None and not any(s["seat"] == seat and s["seed"] == mine for s in seeds):
+        failures.append("your seed was not used")
+    return failures
+
+
+def _opens(seed_hex: str, commitment: str) -> bool:
+    """Whether a seed (lowercase hex, as the page checks it too) opens a commitment."""
+    return re.fullmatch(r"(?:[0-9a-f]{2})+", seed_hex) is not None and seed_commitment(seed_hex) == commitment

@@ -66,7 +66,8 @@ def round_proof(events: Sequence[Event], seat: int, variant: Variant) -> dict[st
             shown = True
     dealer, board = (dealer, board) if shown else ([], [])
     dealt = list(dealing.public["seats"])
-    proof = seat_proof(seed, deck, variant, dealt, draws, seat, len(dealer), len(board))
+    seeds = _seat_seeds(events, dealing)
+    proof = seat_proof(seed, deck, variant, dealt, draws, seat, len(dealer), len(board), seeds=seeds)
     return {
         "round": opened.round,
         "seat": seat,
@@ -76,3 +77,12 @@ def round_proof(events: Sequence[Event], seat: int, variant: Variant) -> dict[st
         "dealer": [card_text(c) for c in dealer],
         "board": [card_text(c) for c in board],
     }
+
+
+def _seat_seeds(events: Sequence[Event], dealing: Event) -> list[dict[str, Any]]:
+    """Every dealt seat's commitment and seed as the round recorded them (`RoundState.seat_seeds`):
+    the last commitment each seat made, and the seeds the deal was cut with; none before the
+    rules' fourth edition."""
+    committed = {e.seat: e.public["commitment"] for e in events if e.kind == "seed_committed"}
+    seeds = dealing.public.get("seeds", [])
+    return [{"seat": k, "commitment": committed.get(k, ""), "seed": seed} for k, seed in seeds]

@@ -11,16 +11,17 @@ from ..hands import value_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .commands import COMPLETE, DEAL, DISCONNECT, EXCHANGE, FAULT, FOLD, RAISE, REOPEN, RESTORE, handles
-from .core import TableCore, illegal, times
+from .core import illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, table_spot, wallet
+from .seeding import REVEAL_SECONDS, Seeding
 from .showdown import dealer_hand, revealed, settle_seats
 from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Rounds"]
 
 
-class Rounds(TableCore):
+class Rounds(Seeding):
     # Each decision command: its checks (`_check_*`, also what `can_*` and `actions` ask), then
     # the events.
 
@@ -32,6 +33,7 @@ class Rounds(TableCore):
         with `deal`."""
         self._open()
         illegal(self.phase is not Phase.BETTING, "there is no open round to deal: place an ante")
+        illegal(bool(self.state.round.sealed), "bets are closed: the deal waits for the seats' seeds")
         dealt = [k for k, s in enumerate(self.state.seats) if s.bets.ante]
         illegal(not dealt, "no seat has an ante")
         waiting = self._waiting()
@@ -46,7 +48,7 @@ class Rounds(TableCore):
 
     @handles(DEAL)
     def _deal(self) -> None:
-        self._deal_seats(self._check_deal())
+        self._deal_or_seal(self._check_deal())
 
     def _deal_seats(self, dealt: list[int]) -> None:
         moves: list[Transfer] = []
@@ -61,9 +63,11 @@ class Rounds(TableCore):
                     (table_spot(k), "meter", contribution),
                     (table_spot(k), "house", s.bets.progressive - contribution),
                 ]
-        self._emit(
-            EventKind.DEALING, None, {"seats": dealt, "refunded": refunded}, transfers=[m for m in moves if m[2]]
-        )
+        public: dict[str, object] = {"seats": dealt, "refunded": refunded}
+        r = self.state.round
+        if any(k in r.committed for k in dealt):  # the seats' seeds cut the committed deck (`fairness.cut`)
+            public["seeds"] = [[k, r.revealed_seeds.get(k, "")] for k in dealt]
+        self._emit(EventKind.DEALING, None, public, transfers=[m for m in moves if m[2]])
         hands, dealer, board = self._cards_for(dealt)
         for k in dealt:
             self._emit(EventKind.DEALT, k, private={"cards": hands[k]})
@@ -72,9 +76,10 @@ class Rounds(TableCore):
         self._emit(EventKind.DEALT, None, public, secret={"hole": hole, "turn_river": board[3:]})
 
     def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
-        """Cards from the top of the seeded deck, one at a time clockwise from seat 0 to the dealer."""
+        """Cards from the top of the seeded deck as the seats' seeds cut it, one at a time clockwise
+        from seat 0 to the dealer."""
         shape = self.variant.layout
-        deck = iter(self.state.round.deck)
+        deck = iter(self.state.round.dealing)
         hands: dict[int, list[int]] = {k: [] for k in dealt}
         dealer: list[int] = []
         for _ in range(shape.hand):
@@ -192,8 +197,8 @@ class Rounds(TableCore):
     def _disconnect(self, seat: int) -> None:
         self._open()
         s = self.state.seats[self._seat(seat)]
-        if self._waits():
-            return  # the player finds the round as they left it: cards, bets and the decision offered
+        if self._waits() or self.state.round.sealed:
+            return  # the player finds the round as they left it (bets closed: a seed withheld counts as empty)
         if self.phase is Phase.DECIDING and s.dealt and s.decision is None:
             self._auto_decide(seat)
             self._showdown_when_decided()
@@ -276,9 +281,12 @@ class Rounds(TableCore):
         ):
             self._break_off("idle session")
             self._emit(EventKind.SESSION_ENDED, None, {"reason": "idle"})
+        elif state.round.sealed:
+            if self._expired(state.round.sealed_at, REVEAL_SECONDS):
+                self._deal_sealed()  # a seed withheld counts as empty: the round is dealt from the others'
         elif self.phase is Phase.BETTING and self._expired(state.round.opened_at, t.bet_seconds):
             dealt = [k for k, s in enumerate(state.seats) if s.bets.ante]
-            self._deal_seats(dealt) if dealt else self._void("no ante before the bet time ran out")
+            self._deal_or_seal(dealt) if dealt else self._void("no ante before the bet time ran out")
         elif self.phase is Phase.DECIDING and self._expired(state.round.dealt_at, t.decision_seconds):
             self._decide_for_the_rest()
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..settlement import Decision
 from .commands import TICK
 from .events import Event
+from .fairness import cut, root
 from .ledger import Ledger
 from .shuffle import deck_from_seed
 
@@ -113,9 +114,25 @@ class RoundState:
     revealed: dict[str, Any] | None = None
     dealt_seats: list[int] = field(default_factory=list)  # in dealing order
     draws: list[tuple[int, int]] = field(default_factory=list)  # (seat, cards) of each exchange, in order
+    committed: dict[int, str] = field(default_factory=dict)  # each seat's commitment to a seed of its own
+    revealed_seeds: dict[int, str] = field(default_factory=dict)  # the seeds revealed (hex), once bets closed
+    sealed: list[int] = field(default_factory=list)  # bets closed: the seats to deal once the seeds are in
+    sealed_at: datetime | None = None
+    order: tuple[int, ...] = ()  # the cut the seats' seeds made: dealt position i is committed position order[i]
+    dealing: list[int] = field(default_factory=list)  # the cards in dealt order (the deck, cut)
 
     def next_cards(self, n: int) -> list[int]:
-        return self.deck[self.taken : self.taken + n]
+        return self.dealing[self.taken : self.taken + n]
+
+    def seat_seeds(self) -> list[dict[str, str | int]]:
+        """Every dealt seat's commitment and seed ("" for none), in dealing order, where any seat
+        committed to one: what the proof carries and the cut is made from."""
+        if not any(k in self.committed for k in self.dealt_seats):
+            return []
+        return [
+            {"seat": k, "commitment": self.committed.get(k, ""), "seed": self.revealed_seeds.get(k, "")}
+            for k in self.dealt_seats
+        ]
 
 
 @dataclass
@@ -163,7 +180,8 @@ def _limit(state: TableState, e: Event) -> None:
 
 def _round_opened(state: TableState, e: Event) -> None:
     seed = bytes.fromhex(e.secret["seed"])
-    state.round = RoundState(e.round, seed, e.public["commitment"], deck_from_seed(seed), opened_at=e.time)
+    deck = deck_from_seed(seed)
+    state.round = RoundState(e.round, seed, e.public["commitment"], deck, opened_at=e.time, dealing=deck)
     state.round_transfers = []
     state.phase = Phase.BETTING
     for seat in state.seats:
@@ -171,9 +189,26 @@ def _round_opened(state: TableState, e: Event) -> None:
         seat.exchanges, seat.dealt, seat.results, seat.shown = 0, False, None, []
 
 
+def _seed_committed(state: TableState, e: Event) -> None:
+    state.round.committed[_seat(e)] = e.public["commitment"]
+
+
+def _sealed(state: TableState, e: Event) -> None:
+    state.round.sealed, state.round.sealed_at = list(e.public["seats"]), e.time
+
+
+def _seed_revealed(state: TableState, e: Event) -> None:
+    state.round.revealed_seeds[_seat(e)] = e.secret["seed"]
+
+
 def _dealing(state: TableState, e: Event) -> None:
     state.phase, state.round.dealt_at = Phase.DECIDING, e.time
-    state.round.dealt_seats = list(e.public["seats"])
+    r = state.round
+    r.dealt_seats, r.sealed = list(e.public["seats"]), []
+    seeds = e.public.get("seeds")  # the seats' seeds (fourth edition on): the committed deck, cut
+    if seeds:
+        r.order = cut(root(r.seed, tuple(r.deck)), [(k, seed) for k, seed in seeds])
+        r.dealing = [r.deck[p] for p in r.order] if r.order else r.deck
     for k in e.public["seats"]:
         seat = state.seats[k]
         seat.dealt, seat.last_bets = True, seat.bets
@@ -266,6 +301,9 @@ class EventKind(Enum):
     LIMIT_SET = "limit_set", _limit
     BETS = "bets", _bets
     ROUND_OPENED = "round_opened", _round_opened
+    SEED_COMMITTED = "seed_committed", _seed_committed
+    SEALED = "seeds_sealed", _sealed
+    SEED_REVEALED = "seed_revealed", _seed_revealed
     DEALING = "dealing", _dealing
     DEALT = "dealt", _dealt
     DECIDED = "decided", _decided

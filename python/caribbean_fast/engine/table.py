@@ -23,6 +23,7 @@ from .commands import (
     AWAY,
     BACK,
     CLEAR,
+    COMMIT_SEED,
     COMPLETE,
     DEAL,
     DEPOSIT,
@@ -37,6 +38,7 @@ from .commands import (
     REBET,
     REOPEN,
     RESTORE,
+    REVEAL_SEED,
     SET_LIMIT,
     SIDE_BET,
     SIT,
@@ -50,6 +52,7 @@ from .events import Event
 from .history import seat_history
 from .limits import check_limit_change
 from .seats import STAND_AFTER, Seating
+from .seeding import SEEDS_EDITION
 from .state import Phase
 from .views import SeatView, ViewCache, seat_view
 
@@ -68,7 +71,8 @@ class Table(Betting, Seating):
         if seat is None:
             return seat_view(self.state, self.variant, None, (), None, self._views)
         k = self._seat(seat)
-        return seat_view(self.state, self.variant, k, self.actions(k), self.personal_limit(k), self._views)
+        actions, limit = self.actions(k), self.personal_limit(k)
+        return seat_view(self.state, self.variant, k, actions, limit, self._views, self.seeds_open())
 
     @cached_property
     def _views(self) -> ViewCache:
@@ -104,6 +108,8 @@ class Table(Betting, Seating):
         if phase is Phase.DECIDING:
             s = self.state.seats[k]
             return self._decision_actions(k) if s.dealt and s.decision is None else []
+        if self.state.round.sealed:  # bets closed: the seats reveal their seeds (`seeding`)
+            return ["reveal_seed"] if k in self._unrevealed() else []
         found = self._bet_actions(k)
         if phase is Phase.BETTING and self._allows(self._check_deal):
             found.append("deal")
@@ -213,6 +219,21 @@ class Table(Betting, Seating):
     @plays(DEAL)
     def deal(self) -> list[Event]:
         return self._run(DEAL)
+
+    @plays(COMMIT_SEED)
+    def commit_seed(self, seat: int, commitment: str) -> list[Event]:
+        """The seat commits to a seed of its own (`commitment`: its SHA-256, hex) while bets are
+        open; it reveals it once bets close (`reveal_seed`), and the seeds cut the deck."""
+        return self._run(COMMIT_SEED, seat=seat, commitment=commitment)
+
+    @plays(REVEAL_SEED)
+    def reveal_seed(self, seat: int, seed: str) -> list[Event]:
+        """The seed (hex) the seat committed to; the last seed in deals the round."""
+        return self._run(REVEAL_SEED, seat=seat, seed=seed)
+
+    def seeds_open(self) -> bool:
+        """Whether a seat may commit to a seed now."""
+        return self.edition >= SEEDS_EDITION and self.phase is Phase.BETTING and not self.state.round.sealed
 
     @plays(FOLD)
     def fold(self, seat: int) -> list[Event]:

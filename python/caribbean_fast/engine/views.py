@@ -60,6 +60,8 @@ class SeatView:
     revealed: bool = False  # the showdown has shown the dealer's hand
     dealer_qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
+    seed_open: bool = False  # the seat may commit to a seed of its own now (`seeding`)
+    seed_committed: str = ""  # the seat's own commitment to a seed this round ("": none)
 
 
 @lru_cache(maxsize=4096)
@@ -136,7 +138,7 @@ def _proof(
     if seat not in cache.proofs:  # worked out once: every view of the settled round shows it again
         known = cache.deck_leaves(r)
         cache.proofs[seat] = seat_proof(
-            r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board), known
+            r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board), known, r.seat_seeds()
         )
     return cache.proofs[seat]
 
@@ -161,11 +163,13 @@ def seat_view(
     actions: Sequence[str],
     limit: int | None,
     cache: ViewCache | None = None,
+    seeds_open: bool = False,
 ) -> SeatView:
     """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
     `limit` are what the table's rules and the account book allow the seat now. A holder sees
     its seat's round only from the round it could be dealt into. `cache`: the table's, where what
-    every view of the round shows is worked out once (none: worked out for this view)."""
+    every view of the round shows is worked out once (none: worked out for this view).
+    `seeds_open`: the table takes a seat's seed now."""
     cache = (cache or ViewCache()).for_round(state.round)
     holdem = variant.family is Family.HOLDEM
     r = state.round
@@ -203,4 +207,6 @@ def seat_view(
         revealed=shown,
         dealer_qualifies=_qualifies(variant, (*r.dealer, *r.board)) if shown else None,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
+        seed_open=seeds_open and seat is not None,
+        seed_committed=r.committed.get(seat, "") if seat is not None else "",
     )

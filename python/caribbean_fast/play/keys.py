@@ -8,6 +8,7 @@ screen shows the reason and nothing changes."""
 
 from __future__ import annotations
 
+import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +17,8 @@ from typing import Any, Protocol
 
 from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
-from ..errors import IllegalActionError
+from ..engine.fairness import SEED_MOST, seed_commitment
+from ..errors import ArgumentError, IllegalActionError
 from ..settlement import Decision
 from ..variants import BetLimits, ExchangeCards, Variant
 from ..words.rules import decision_word, stake_step, stake_unit
@@ -54,6 +56,9 @@ class SeatKeys(ABC):
     seat: int
     stake: int
     trainer: bool  # the session has a trainer: the report follows the session's result
+    player_seed: str | None = None
+    """The seed the player adds to each round (engine/seeding.py): their own text, None for a new
+    random one each round, "" for none (a seeded local table's decks stay the seeded ones)."""
 
     def __init__(self) -> None:
         self.selected: set[int] = set()
@@ -127,6 +132,23 @@ class SeatKeys(ABC):
         amount = 0 if self._view().bets.side(bet.name) else max(bet.minimum, min(bet.maximum, self.stake))
         self._send("side_bet", name=bet.name, amount=amount)
         return f"{bet.title} " + (f"bet {self._fmt(amount)}" if amount else "removed")
+
+    # ---- the player's seed -----------------------------------------------------------------------
+
+    def _commit_seed(self) -> str | None:
+        """Commits to the player's seed for the open round where the table takes one (before the
+        deal); returns the seed, hex, to reveal once bets close."""
+        view = self._view()
+        seed = own_seed(self.player_seed)
+        if not view.seed_open or view.seed_committed or seed is None:
+            return None
+        self._send("commit_seed", commitment=seed_commitment(seed))
+        return seed
+
+    def _reveal_seed(self, seed: str | None) -> None:
+        """Reveals the seed once the deal has closed bets (the deal follows)."""
+        if seed is not None and "reveal_seed" in self._view().actions:
+            self._send("reveal_seed", seed=seed)
 
     # ---- the round -------------------------------------------------------------------------------
 
@@ -222,3 +244,14 @@ def shown(view: SeatView, variant: Variant) -> tuple[str, str]:
     lay = variant.layout
     board = view.board[: lay.flop] if lay.board else view.dealer[len(view.dealer) - lay.dealer_up :]
     return " ".join(view.cards), " ".join(board)
+
+
+def own_seed(text: str | None) -> str | None:
+    """The player's seed as hex: the UTF-8 bytes of their text (1 to `SEED_MOST`), 32 random bytes
+    for None, none for ""."""
+    if text is None:
+        return secrets.token_hex(32)
+    data = text.encode()
+    if len(data) > SEED_MOST:
+        raise ArgumentError(f"a seed of your own is at most {SEED_MOST} bytes, not {len(data)}")
+    return data.hex() or None

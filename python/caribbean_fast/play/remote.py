@@ -287,7 +287,9 @@ class RemoteSession(SeatKeys):
         self._settled_text()  # a round this command settled counts, and the history catches up
 
     def _deal(self) -> None:
+        seed = self._commit_seed()
         self._send("deal")
+        self._reveal_seed(seed)
 
     def tick(self) -> str | None:
         """Reads what the server sent meanwhile; reconnects a dropped connection."""

@@ -26,13 +26,16 @@ class PlaySession(SeatKeys):
         self.seat, self.others, self.advisor, self.trainer = seat, others, advisor, advisor is not None
         last = table.state.seats[seat].last_bets
         self.stake = last.ante if last else default_stake(table.limits)
+        self.player_seed = "" if table.seed is not None else None  # seeded decks: the seeded deal
 
     def _send(self, kind: str, **fields: Any) -> None:
         self.table.play(self.seat, PLAYED[kind], fields)  # the key's command, found once
 
     def _deal(self) -> None:
         play_others_bets(self.table, skip=self.seat)
+        seed = self._commit_seed()
         self.table.deal()
+        self._reveal_seed(seed)
         play_others_decisions(self.table, self.others, skip=self.seat)
 
     def enter(self) -> str:

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..engine.seeding import REVEAL_SECONDS
 from ..hands import HandClass
 from ..variants.model import BetLimits, Currency, Paytable, Variant
 from ..variants.thresholds import HandThreshold
@@ -27,6 +28,7 @@ __all__ = [
     "default_stake",
     "denominations",
     "describe_paytable",
+    "fairness_words",
     "how_to_play",
     "limit_words",
     "main_paytable",
@@ -387,6 +389,28 @@ def connection_words(v: Variant) -> list[str]:
     return steps
 
 
+def fairness_words(v: Variant) -> list[str]:
+    """How a player checks that nobody chose the deal (`engine/fairness.py`, `engine/seeding.py`),
+    in words for the rules page."""
+    shared = (
+        " Every seat's seed is locked in (by its fingerprint, a SHA-256 hash) before anyone's is shown, so no "
+        "player and not the house can pick a seed knowing another's."
+        if v.seats > 1
+        else ""
+    )
+    return [
+        "Before the deal the table shows a commitment: a fingerprint of the shuffled deck that it cannot change "
+        "afterwards. Your page then adds a seed of your own (a random one, or one you type in), and the cards are "
+        "dealt from the committed deck reordered by every dealt player's seed, so the house cannot pick your cards."
+        + shared,
+        "After the round your page checks, with your browser's own cryptography, that your cards, the dealer's and "
+        "the board's came from the committed deck, and that your seed was used; it learns nothing of another "
+        f"player's cards. No player sees another's seed before the deal, and a seed not sent within "
+        f"{_seconds(REVEAL_SECONDS)} of the deal counts as empty, so nobody can hold up the round by keeping theirs "
+        "back.",
+    ]
+
+
 def limit_words(v: Variant, limits: BetLimits) -> list[str]:
     """What the table does with an ante outside its limits, in words (game 1: raised to the
     minimum, never over a third of the balance; game 5: lowered to the maximum)."""
@@ -476,6 +500,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
         "keys": table_keys(v),
         "limits_all": [{"minimum": x.minimum, "maximum": x.maximum} for x in v.limits],
         "limit_words": limit_words(v, lim),
+        "fairness": fairness_words(v),
         "currency": {"code": v.currency.code, "minor_per_major": v.currency.minor_per_major},
         "seats": v.seats,
     }

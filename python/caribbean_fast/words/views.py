@@ -70,6 +70,8 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "revealed": view.revealed,
         "dealer_qualifies": view.dealer_qualifies,
         "void": view.void,
+        "seed_open": view.seed_open,
+        "seed_committed": view.seed_committed,
     }
 
 

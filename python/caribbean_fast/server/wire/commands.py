@@ -34,12 +34,14 @@ from typing import Any, Literal, Protocol
 from ...engine.commands import (
     ANTE,
     CLEAR,
+    COMMIT_SEED,
     DEAL,
     EXCHANGE,
     FOLD,
     PROGRESSIVE,
     RAISE,
     REBET,
+    REVEAL_SEED,
     SET_LIMIT,
     SIDE_BET,
     EngineCommand,
@@ -426,6 +428,21 @@ _LIST: tuple[Spec, ...] = (
         DEAL,
         does="deals the round once every seated player not away has an ante (any seated player may ask; "
         "refused `illegal` naming the seats still to bet; the bet timer deals whoever has bet)",
+    ),
+    _game_command(
+        "commit_seed",
+        COMMIT_SEED,
+        Field("commitment", "text", high=64, note="64 lowercase hex digits"),
+        does="adds the seat's own seed to the round (the view's `seed_open`): the SHA-256 of the seed's 1 to 64 bytes, "
+        "sent after the round's `commitment` is shown and before the deal; sent again, the later one holds. The deal "
+        "then closes bets and waits for the seed (`reveal_seed` among the seat's `actions`)",
+    ),
+    _game_command(
+        "reveal_seed",
+        REVEAL_SEED,
+        Field("seed", "text", high=128, note="the seed's bytes in lowercase hex"),
+        does="once bets close, the seed the seat committed to; the last seed in deals the round, dealt from the "
+        "committed deck cut by every dealt seat's seed. A seed not revealed within 10 seconds counts as empty",
     ),
     _game_command("fold", FOLD, does=""),
     _game_command("raise", RAISE, does="raise (games 1 to 3)"),

@@ -6,7 +6,10 @@
 // each exchange's seat and count) and the openings (card and salt) of the positions it was shown.
 // Each opening must sit where the deal puts it and open its leaf, every position of the seat's
 // own cards must be opened, the leaves must hash to the commitment seen before the deal, and the
-// opened cards must be the cards the table showed.
+// opened cards must be the cards the table showed. From the rules' fourth edition every dealt seat
+// may add a seed (engine/seeding.py): the dealt order is the committed deck cut by `cutOf` (dealt
+// position i is committed position cut[i]), each seed must open the commitment its seat made, and
+// the seat's own seed must be there as it gave it.
 
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
@@ -15,13 +18,13 @@ const SUITS = "cdhs";
 export const cardId = (text) => (RANKS.indexOf(text[0]) << 2) | SUITS.indexOf(text[1]);
 export const cardText = (id) => RANKS[id >> 2] + SUITS[id & 3];
 
-function hexBytes(hex) {
+export function hexBytes(hex) {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
 }
 
-async function sha256Hex(bytes) {
+export async function sha256Hex(bytes) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -100,15 +103,40 @@ export function positions(deal) {
   return found;
 }
 
+/** The cut the seats' seeds make (engine/fairness.py `cut`): the Fisher-Yates order of the key
+ * SHA-256("caribbean-fast/seats:" + commitment + "|seat:seed" for each dealt seat in dealing
+ * order), or null when no seat gave a seed (the deck is dealt as committed). */
+export async function cutOf(commitment, seeds) {
+  if (!seeds.some(([, seed]) => seed)) return null;
+  const text = "caribbean-fast/seats:" + commitment + seeds.map(([seat, seed]) => `|${seat}:${seed}`).join("");
+  return deckFromSeed(await sha256Hex(new TextEncoder().encode(text)));
+}
+
+/** Whether a seed (hex) opens a commitment: the SHA-256 of its bytes. */
+async function opens(seedHex, commitment) {
+  return /^([0-9a-f]{2})+$/.test(seedHex) && (await sha256Hex(hexBytes(seedHex))) === commitment;
+}
+
 const sorted = (list) => [...list].sort().join();
 
-/** Checks a finished round's proof against the commitment seen before the deal and the cards
- * the view shows. Returns {ok, lines}. */
-export async function verifyProof(view, shownCommitment) {
+/** Checks a finished round's proof against the commitment seen before the deal, the cards the
+ * view shows and (`mine`, hex) the seed this page added, if any. Returns {ok, lines}. */
+export async function verifyProof(view, shownCommitment, mine = null) {
   const { leaves, openings, deal, seat } = view.proof;
+  const seeds = view.proof.seeds || [];
+  const order = await cutOf(shownCommitment, seeds.map((s) => [s.seat, s.seed]));
   const at = positions(deal);
-  const where = { you: at[String(seat)], dealer: at.dealer, board: at.board };
+  const cutAt = (list) => (order ? list.map((i) => order[i]) : list);
+  const where = { you: cutAt(at[String(seat)]), dealer: cutAt(at.dealer), board: cutAt(at.board) };
   const lines = [];
+  let seeded = true;
+  for (const s of seeds) seeded &&= !s.seed || (await opens(s.seed, s.commitment));
+  if (seeds.length) {
+    const added = seeds.filter((s) => s.seed).length;
+    lines.push(`${added} seat seed${added === 1 ? "" : "s"} cut the deck, each opening its seat's commitment: ${seeded ? "yes" : "NO"}`);
+  }
+  const used = mine === null || seeds.some((s) => s.seat === seat && s.seed === mine);
+  if (mine !== null) lines.push(`your seed was used: ${used ? "yes" : "NO"}`);
   const root = await sha256Hex(new TextEncoder().encode(leaves.join("")));
   const committed = leaves.length === 52 && root === shownCommitment;
   lines.push(`the 52 positions hash to the commitment shown before the deal: ${committed ? "yes" : "NO"}`);
@@ -122,9 +150,9 @@ export async function verifyProof(view, shownCommitment) {
   lines.push(`and open the leaves committed before the deal: ${opened ? "yes" : "NO"}`);
   const of = (whose) => openings.filter((o) => o.of === whose);
   const all = sorted(of("you").map((o) => o.position)) === sorted(where.you);
-  const mine = of("you").map((o) => o.card);
-  const yours = all && view.cards.every((c) => mine.includes(c));
-  lines.push(`your cards${mine.length > view.cards.length ? " and every card you drew" : ""}: ${yours ? "yes" : "NO"}`);
+  const drawn = of("you").map((o) => o.card);
+  const yours = all && view.cards.every((c) => drawn.includes(c));
+  lines.push(`your cards${drawn.length > view.cards.length ? " and every card you drew" : ""}: ${yours ? "yes" : "NO"}`);
   const dealer = sorted(of("dealer").map((o) => o.card)) === sorted(view.dealer);
   const board = sorted(of("board").map((o) => o.card)) === sorted(view.board);
   lines.push(`the dealer's cards shown: ${dealer ? "yes" : "NO"}`);
@@ -134,5 +162,5 @@ export async function verifyProof(view, shownCommitment) {
     shuffled = (await leavesFromSeed(view.proof.seed)).join() === leaves.join();
     lines.push(`the seed (yours alone: no other seat was dealt) shuffles into the committed deck: ${shuffled ? "yes" : "NO"}`);
   }
-  return { ok: committed && placed && opened && yours && dealer && board && shuffled, lines };
+  return { ok: committed && seeded && used && placed && opened && yours && dealer && board && shuffled, lines };
 }

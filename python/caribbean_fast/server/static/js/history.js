@@ -8,9 +8,10 @@ import { cardText, verifyProof } from "./fair.js";
 import { Link, api, refusal } from "./net.js";
 import { money } from "./money.js";
 import { el, lastPart, section } from "./pages.js";
+import { remembered } from "./seeds.js";
 
 const SUIT = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-const state = { link: null, table: lastPart(), rules: null };
+const state = { link: null, table: lastPart(), rules: null, account: null };
 
 function cards(list) {
   const span = el("span", null, { class: "cards-text" });
@@ -110,10 +111,20 @@ async function checkRound(number, out) {
     return;
   }
   const r = answer.result;
-  const { ok, lines } = await verifyProof({ proof: r.proof, cards: r.cards, dealer: r.dealer, board: r.board }, r.commitment);
+  // The commitment the table page saw before this round's deal, kept in this browser (seeds.js):
+  // the record's own is no proof, as a rewritten round would come with a matching one.
+  const kept = remembered(state.account, state.table, number);
+  const seen = kept && kept.commitment;
+  const view = { proof: r.proof, cards: r.cards, dealer: r.dealer, board: r.board };
+  const { ok, lines } = await verifyProof(view, seen || r.commitment, (kept && kept.seed) || null);
+  const verdict = !ok
+    ? [`Round ${number}: the check FAILED`, "lost"]
+    : seen
+      ? [`Round ${number}: verified \u2713 every card was committed before the deal`, "won"]
+      : [`Round ${number}: not verified: this browser did not see its commitment before the deal`, "unseen"];
   out.replaceChildren(
-    el("p", ok ? `Round ${number}: verified \u2713 every card was committed before the deal` : `Round ${number}: the check FAILED`, { class: ok ? "won" : "lost" }),
-    el("p", `Commitment (worked out again from the round's recorded seed): ${r.commitment}`, { class: "small-print" }),
+    el("p", verdict[0], { class: verdict[1], "data-verdict": verdict[1] }),
+    el("p", seen ? `Commitment seen before the deal: ${seen}` : `Commitment the record gives (not seen before the deal): ${r.commitment}`, { class: "small-print" }),
   );
   const ul = el("ul");
   for (const l of lines) ul.append(el("li", l));
@@ -167,7 +178,11 @@ async function main() {
   play.textContent = "Back to the table";
   await new Promise((resolve) => {
     state.link = new Link({
-      onFrame: (frame) => frame.type === "welcome" && resolve(),
+      onFrame: (frame) => {
+        if (frame.type !== "welcome") return;
+        state.account = frame.account;
+        resolve();
+      },
       onStatus: () => {},
       table: state.table, // the table's own socket, where the process serving it answers
     });

@@ -2,36 +2,78 @@
 // (game recall) and the paytables. Each draws into its own node; the table page feeds them views.
 
 import { cardText, verifyProof } from "./fair.js";
+import { commitmentOf, randomSeed, remember, remembered, seedOfText } from "./seeds.js";
 
 const CARD = (c) => (typeof c === "number" ? cardText(c) : c); // recall's events name cards by id
 
-/** Commitments seen before each deal, and each round the seat played checked once against its proof. */
+/** Commitments seen before each deal (kept in this browser's storage too, for the history page),
+ * the seat's own seed added to each round (committed while bets are open, revealed once they
+ * close), and each round the seat played checked once against its proof. */
 export class FairnessPanel {
-  constructor(node) {
+  /** `send(type, fields)` sends a table command; `table()` names the table; `seedInput`: where the
+   * player may type a seed of their own (empty: a random one each round). */
+  constructor(node, { send = null, table = () => "", seedInput = null, seedNote = null } = {}) {
     this.node = node;
+    this.send = send;
+    this.table = table;
+    this.seedInput = seedInput;
+    this.seedNote = seedNote;
     this.commitments = new Map(); // round -> the commitment shown before its deal
     this.verified = new Set();
+    this.asked = new Set(); // "commit:round" and "reveal:round" sent
+    this.last = null;
+    if (seedInput) seedInput.addEventListener("change", () => this.last && this.seed(this.last, true));
   }
 
-  /** Remembers the commitment a view shows before the round's deal. */
+  /** Remembers the commitment a view shows before the round's deal, and adds the seat's seed. */
   seen(view) {
     if (view.commitment && view.phase === "betting" && !this.commitments.has(view.round)) {
       this.commitments.set(view.round, view.commitment);
+      remember(view.player, this.table(), view.round, { commitment: view.commitment }, true);
+    }
+    this.last = view;
+    this.seed(view);
+  }
+
+  /** Commits to the seat's seed while bets are open (again when the player changes it), and
+   * reveals it once they close. */
+  async seed(view, changed = false) {
+    if (!this.send || view.seat === null) return;
+    const where = [view.player, this.table(), view.round];
+    const mine = remembered(...where);
+    if (view.seed_open && view.commitment && (changed || (!view.seed_committed && !this.asked.has(`commit:${view.round}`)))) {
+      this.asked.add(`commit:${view.round}`);
+      const typed = this.seedInput ? this.seedInput.value : "";
+      const seed = (typed && seedOfText(typed)) || randomSeed();
+      const committed = await commitmentOf(seed);
+      remember(...where, { seed, committed });
+      const answer = await this.send("commit_seed", { commitment: committed });
+      if (!answer.ok) remember(...where, { seed: null, committed: null }); // not taken: the round has no seed of ours
+      this.note(answer.ok ? `Your seed for round ${view.round}: ${seed}` : "");
+    } else if (view.actions.includes("reveal_seed") && mine && mine.seed && !this.asked.has(`reveal:${view.round}`)) {
+      this.asked.add(`reveal:${view.round}`);
+      await this.send("reveal_seed", { seed: mine.seed });
     }
   }
 
-  /** A round the seat played, once over: the engine sends its proof (never for a round it did not play). */
+  note(text) {
+    if (this.seedNote) this.seedNote.textContent = text;
+  }
+
+  /** A round the seat played, once over: the engine sends its proof (never for a round it did not
+   * play). Checked against the commitment this page saw before the deal, and the seed it added. */
   async check(view) {
     if (!view.proof || this.verified.has(view.round)) return;
     this.verified.add(view.round);
-    const shown = this.commitments.get(view.round);
+    const kept = remembered(view.player, this.table(), view.round);
+    const shown = this.commitments.get(view.round) || (kept && kept.commitment);
     const item = document.createElement("div");
     item.className = "fair-round";
     item.dataset.round = String(view.round);
-    if (!shown) item.append(paragraph(`Round ${view.round}: its commitment was not seen before the deal on this page.`));
-    const { ok, lines } = await verifyProof(view, shown || view.commitment);
-    const head = paragraph(`Round ${view.round}: ${ok ? "verified ✓ every card was committed before the deal" : "MISMATCH ✗"}`);
-    head.className = ok ? "fair-ok" : "fair-bad";
+    const { ok, lines } = await verifyProof(view, shown || view.commitment, (kept && kept.seed) || null);
+    const word = !ok ? "MISMATCH ✗" : shown ? "verified ✓ every card was committed before the deal" : "not verified: this page did not see its commitment before the deal";
+    const head = paragraph(`Round ${view.round}: ${word}`);
+    head.className = !ok ? "fair-bad" : shown ? "fair-ok" : "fair-unseen";
     const root = paragraph("Commitment: ");
     root.append(Object.assign(document.createElement("code"), { textContent: shown || view.commitment }));
     const list = document.createElement("ul");

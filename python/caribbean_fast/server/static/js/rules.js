@@ -35,6 +35,7 @@ function render(r) {
   mine.append(el("a", "Your personal bet limit", { href: "/limit" }), " caps your ante at every table of your account.");
   limits.append(mine);
   main.append(section("Limits", limits));
+  main.append(section("Provably fair", r.fairness.map((words) => el("p", words))));
   if (r.exchanges) main.append(section("Exchanges", el("p", r.exchanges.rule)));
   if (r.progressive) {
     const p = r.progressive;

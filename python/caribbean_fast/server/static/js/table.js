@@ -522,7 +522,12 @@ function wire() {
   setInterval(() => state.view && renderTimer(state.view), 250);
 }
 
-const fairness = new FairnessPanel($("fairness"));
+const fairness = new FairnessPanel($("fairness"), {
+  send: (type, fields) => state.link.send(type, { table: state.table, ...fields }), // the seat's seed: no message line
+  table: () => state.table,
+  seedInput: $("my-seed"),
+  seedNote: $("seed-note"),
+});
 const recall = new RecallList($("recall"), money);
 const trainer = new Trainer({
   panel: $("advice"),
