@@ -79,7 +79,10 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
     code = variant.currency.code
     start = owner.t.balance(seat)
     assert start == buy_in
-    assert page.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"] == server.settings.demo_balance - buy_in
+    assert (
+        page.evaluate("fetch('/api/me').then((r) => r.json())")["wallets"][code]
+        == server.settings.demo_balance - buy_in
+    )
     # the extra bets first: game 3 deals once every seated player has an ante
     if variant.progressive:
         page.locator("#b-progressive").click()
@@ -241,7 +244,7 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
     alice.get_by_role("button", name="Leave the table").click()
     expect(alice.locator("#message")).to_contain_text(f"You left the table with {money(left, 'EUR')}")
     assert owner.seat_of(account_of(alice)) is None
-    wallet = alice.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"]
+    wallet = alice.evaluate("fetch('/api/me').then((r) => r.json())")["wallets"]["EUR"]
     assert wallet == server.settings.demo_balance - a_buy_in + left
     alice.context.close()
 

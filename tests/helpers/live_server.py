@@ -168,7 +168,7 @@ def books(url: str) -> tuple[bool, int]:
             db.run_now(record.load)
             report = audit(record)
             assert report.ok, (table_id, report.summary())
-        return sums.reconciled, len(ids)
+        return all(b.reconciled for b in sums.values()), len(ids)
     finally:
         db.dialect.close()
 

@@ -59,7 +59,8 @@ class Server:
         self.names = HostNames(settings.host_names, settings.endpoint)  # the hosts it answers to
         self.db = Database(connect(settings.database))
         self.reads = Reads(settings.database)  # reads for people: off the commits' connection and thread
-        self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations)
+        currencies = sorted({spec.variant.currency.code for spec in settings.tables})
+        self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations, currencies=currencies)
         self.gate = Gate(
             per_address=settings.connections_per_address,
             total=settings.connections,
@@ -398,11 +399,11 @@ class Server:
         an HTTP request reaches any process behind a proxy)."""
         return dict(await self.reads.run(lambda tx: seats_of(tx, account)))
 
-    async def wallet(self, account: str) -> tuple[int, bool, int | None]:
-        """The account's wallet, whether it is a guest's, and its chosen interval between reality
+    async def wallet(self, account: str) -> tuple[dict[str, int], bool, int | None]:
+        """The account's wallets by currency, whether it is a guest's, and its chosen interval between reality
         checks (None: none chosen), from the read side."""
         found = await self.reads.run(lambda tx: (wallet_of(tx, account), read_every(tx, account)))
-        return (0, False, None) if found[0] is None else (*found[0], found[1])
+        return ({}, False, None) if found[0] is None else (*found[0], found[1])
 
     def limit(self, account: str) -> Limit:
         """The account's personal limit and when it last changed (game 1; every table of the account)."""

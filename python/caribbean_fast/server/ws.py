@@ -134,11 +134,11 @@ async def _welcome(server: Front, conn: Connection) -> int | None:
     """The welcome, the seats' views and recalls; the interval the account chose for its reality
     check (read with its wallet), for its session (`reminders`)."""
     account = conn.account
-    wallet, guest, every = (0, False, None) if account is None else await server.wallet(account)
+    wallets, guest, every = ({}, False, None) if account is None else await server.wallet(account)
     seats = server.seats_of(account) if account else []
     relay, everywhere = server.relays[conn], len(server.owners) == len(server.settings.tables)
     elsewhere = [] if everywhere else await relay.remote_seats()
-    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
+    conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallets=wallets, seats=seats + elsewhere))
     for held in seats:
         owner = server.owners[held["table"]]
         if owner.table is None:

@@ -33,8 +33,9 @@ def start(database_url: str, tmp_path: Path) -> tuple[ServerProcess, ServerProce
 
 
 def wallet(server: ServerProcess, token: str) -> int:
+    """The euro wallet, game 3's."""
     me = httpx.get(f"{server.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-    return int(me["wallet"])
+    return int(me["wallets"]["EUR"])
 
 
 def cards_in(frames: list[str], cards: list[str]) -> list[str]:

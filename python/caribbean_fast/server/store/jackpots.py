@@ -29,8 +29,8 @@ from typing import Any
 
 from ...engine.events import Event, Transfer
 from ...variants import Variant
-from .db import Tx, Writes
 from .record import TableRecord
+from .schema import Tx, Writes
 
 __all__ = ["DAYS", "MOST_PRIZES", "POINTS", "Summary", "fixed_prizes", "meter_history", "open_summary", "told_through"]
 

@@ -7,12 +7,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-__all__ = ["OLD_RECORD", "SCHEMA", "Dialect", "Tx", "migration"]
+__all__ = ["OLD_RECORD", "SCHEMA", "Dialect", "Tx", "Writes", "migration"]
+
+Writes = list[tuple[str, list[tuple[Any, ...]]]]
+"""Statements and their rows, in a fixed order of statements (a table's record: its meta data,
+then its events), so that the writes of many jobs merge into one `many` per statement."""
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS accounts (
-        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL,
-        wallet BIGINT NOT NULL CHECK (wallet >= 0), granted BIGINT NOT NULL, created TEXT NOT NULL)""",
+        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL, created TEXT NOT NULL)""",
+    # a wallet per account and currency (`wallets`): made when money first comes into it
+    """CREATE TABLE IF NOT EXISTS wallets (
+        account TEXT NOT NULL, currency TEXT NOT NULL, amount BIGINT NOT NULL CHECK (amount >= 0),
+        granted BIGINT NOT NULL, PRIMARY KEY (account, currency))""",
+    # what the single wallet of a database made before `wallets` had sent to each currency's
+    # tables when it was split (`wallets.split_single`): one more line of each currency's books
+    "CREATE TABLE IF NOT EXISTS books_opening (currency TEXT PRIMARY KEY, moved BIGINT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS sessions (
         token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",

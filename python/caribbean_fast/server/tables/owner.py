@@ -300,6 +300,11 @@ class Owner:
     # ---- commands ----------------------------------------------------------------------------------
 
     @property
+    def currency(self) -> str:
+        """The table's currency: its seats are paid from and back to that wallet alone."""
+        return self.spec.variant.currency.code
+
+    @property
     def t(self) -> Table:
         """The table; `unavailable` while it is stopped (its memory was dropped)."""
         if self.table is None:
@@ -371,7 +376,9 @@ class Owner:
             )
 
         def job(tx: Tx) -> None:
-            wallets.debit(tx, account, buy_in)  # first: a wallet too short refuses before the table moves
+            wallets.debit(
+                tx, account, self.currency, buy_in
+            )  # first: a wallet too short refuses before the table moves
             self.t.sit(seat, account, buy_in)
 
         await self._money_job(job)
@@ -459,7 +466,7 @@ class Owner:
         self.hub.held[account][self.spec.id] = seat
 
     def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
-        wallets.debit(tx, account, amount)
+        wallets.debit(tx, account, self.currency, amount)
         self.t.deposit(seat, amount)
 
     async def _leave(self, account: str, seat: int) -> dict[str, Any]:
@@ -539,7 +546,7 @@ class Owner:
 
     def _occupancy(self, tx: Tx) -> None:
         """The engine's seat events, in the database in the same transaction as the record."""
-        record_seating(tx, self.spec.id, self._seating(), self.holds)
+        record_seating(tx, self.spec.id, self.currency, self._seating(), self.holds)
 
     def _fresh_events(self) -> list[Event]:
         """The events committed since the last look. They are in the table's memory, which keeps

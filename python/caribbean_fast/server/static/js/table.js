@@ -343,7 +343,7 @@ async function onWelcome(frame) {
     if (!state.historyLoaded) loadHistory();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
-  offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
+  offerSeat(frame.wallets, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
 }
 
 function onFrame(frame) {
@@ -376,7 +376,8 @@ function mayBeFree(entry) {
   return entry.free === undefined || entry.free > 0;
 }
 
-function offerSeat(wallet, free = true) {
+function offerSeat(wallets, free = true) {
+  const wallet = (wallets || {})[state.rules.currency.code] || 0; // a seat buys in from its own currency's wallet
   const suggested = Math.min(wallet, state.rules.stakes.buy_in); // the rules' offer, as the wallet allows
   $("buy-in").value = inputText(suggested, state.rules.currency);
   $("sit").hidden = false;
@@ -515,7 +516,7 @@ function wire() {
     if (answer.ok) {
       say(`You left the table with ${money(answer.result.returned)}. ${trainer.report()}`);
       state.view = null;
-      offerSeat((await whoAmI()).wallet);
+      offerSeat((await whoAmI()).wallets);
     }
   });
   document.addEventListener("keydown", onKey);
