@@ -65,6 +65,15 @@ SCHEMA = [
         game TEXT NOT NULL, day TEXT NOT NULL, table_id TEXT NOT NULL, hand TEXT NOT NULL,
         count BIGINT NOT NULL, amount BIGINT NOT NULL, PRIMARY KEY (game, day, table_id, hand))""",
     "CREATE TABLE IF NOT EXISTS summarized (table_id TEXT PRIMARY KEY)",
+    # The progressive pools (`pools`): each one's reset, the shards its processes' commits add
+    # to, and each commit that moved it (its history, read by time)
+    "CREATE TABLE IF NOT EXISTS pools (pool TEXT PRIMARY KEY, meter BIGINT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS pool_shards (
+        pool TEXT NOT NULL, shard TEXT NOT NULL, amount BIGINT NOT NULL, PRIMARY KEY (pool, shard))""",
+    """CREATE TABLE IF NOT EXISTS pool_points (
+        pool TEXT NOT NULL, table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL,
+        time TEXT NOT NULL, amount BIGINT NOT NULL, prizes TEXT, PRIMARY KEY (table_id, seq))""",
+    "CREATE INDEX IF NOT EXISTS pool_points_by_time ON pool_points (pool, time)",
 ]
 
 OLD_RECORD = "table_events"

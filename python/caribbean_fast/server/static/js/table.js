@@ -18,6 +18,7 @@ const state = {
   table: null,
   rules: null,
   view: null,
+  pool: null,
   stake: 0,
   chip: 0,
   chips: [],
@@ -128,7 +129,7 @@ function renderFigures() {
   const v = state.view;
   $("balance").textContent = v ? money(v.balance) : "–";
   $("stake").textContent = state.rules ? money(state.stake) : "–";
-  if (v && state.rules.progressive) $("meter").textContent = money(v.meter);
+  if (v && state.rules.progressive) $("meter").textContent = money(state.pool ?? v.meter); // the shared pool's, once told
 }
 
 function renderSpot(id, amount, label) {
@@ -349,6 +350,10 @@ async function onWelcome(frame) {
 function onFrame(frame) {
   if (frame.type === "welcome") onWelcome(frame);
   else if (frame.type === "view") onView(frame);
+  else if (frame.type === "pool" && frame.table === state.table) {
+    state.pool = frame.meter; // the progressive pool every table of the game shares
+    renderFigures();
+  }
   else if (frame.type === "recall" && frame.table === state.table) {
     for (const events of frame.rounds) recall.addEvents(events, frame.seat);
   }
