@@ -445,8 +445,8 @@ def check(database: str) -> dict[str, Any]:
         db.dialect.close()
     return {
         "recorded": recorded,
-        "reconciled": books.reconciled,
-        "granted": books.granted,
+        "reconciled": all(b.reconciled for b in books.values()),
+        "granted": sum(b.granted for b in books.values()),
         "audits_clean": audits,
         "stranded_on_unheld_seats": stranded,
     }

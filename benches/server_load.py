@@ -379,7 +379,7 @@ def books(url: str) -> tuple[bool, int, list[str]]:
         if not report.ok:
             failed.append(table_id)
     db.dialect.close()
-    return sums.reconciled and not failed, rounds, failed
+    return all(b.reconciled for b in sums.values()) and not failed, rounds, failed
 
 
 def percentile(values: list[float], q: float) -> float:

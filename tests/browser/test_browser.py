@@ -24,7 +24,7 @@ from browser_helpers import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from live_server import Client, LiveServer
+from live_server import Client, LiveServer, query
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from caribbean_fast.analysis import analyze
@@ -32,6 +32,7 @@ from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.engine.fairness import leaves, positions
 from caribbean_fast.hands import evaluate
+from caribbean_fast.server.config import default_tables
 from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.variants import PRESETS, Family
 from caribbean_fast.words.rules import suggested_buy_in
@@ -79,7 +80,10 @@ def test_a_full_round_of_every_game_by_mouse(server: LiveServer, browser: Browse
     code = variant.currency.code
     start = owner.t.balance(seat)
     assert start == buy_in
-    assert page.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"] == server.settings.demo_balance - buy_in
+    assert (
+        page.evaluate("fetch('/api/me').then((r) => r.json())")["wallets"][code]
+        == server.settings.demo_balance - buy_in
+    )
     # the extra bets first: game 3 deals once every seated player has an ante
     if variant.progressive:
         page.locator("#b-progressive").click()
@@ -241,7 +245,7 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
     alice.get_by_role("button", name="Leave the table").click()
     expect(alice.locator("#message")).to_contain_text(f"You left the table with {money(left, 'EUR')}")
     assert owner.seat_of(account_of(alice)) is None
-    wallet = alice.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"]
+    wallet = alice.evaluate("fetch('/api/me').then((r) => r.json())")["wallets"]["EUR"]
     assert wallet == server.settings.demo_balance - a_buy_in + left
     alice.context.close()
 
@@ -656,3 +660,57 @@ def test_game_3_offers_twenty_rounds_and_refuses_an_ante_it_cannot_raise(server:
     expect(page.locator("#cards svg.card")).to_have_count(0)
     assert owner.t.state.seats[seat].bets.ante == 0 and owner.t.view(seat).cards == ()
     page.context.close()
+
+
+def test_the_lobby_shows_each_wallet_in_its_currency_and_game_3_by_limits(tmp_path: Path, browser: Browser) -> None:
+    """The default tables: game 3's two tables by limits (RULES.md: 0.50 to 10 and 10 to 100
+    euros); a guest's dollar and euro wallets, each with its currency."""
+    with LiveServer(replace(browser_settings(str(tmp_path / "casino.db")), tables=default_tables())) as live:
+        page = new_page(browser)
+        page.goto(f"{live.http}/")
+        page.get_by_role("button", name="Play as guest").click()
+        for code, cash in (("USD", "$1,000.00"), ("EUR", "€1,000.00")):
+            expect(page.locator(f'#who .wallet[data-currency="{code}"]')).to_have_text(
+                re.compile(rf"{code} {re.escape(cash)}$")
+            )
+        for table, limits in (("network-24h-1", "€0.50 to €10.00"), ("network-24h-high-1", "€10.00 to €100.00")):
+            expect(page.locator(f'.table-row[data-table="{table}"] .table-facts')).to_contain_text(
+                f"EUR · ante {limits}"
+            )
+        page.context.close()
+
+
+def test_the_meter_moves_at_one_table_when_another_tables_player_bets(tmp_path: Path, browser: Browser) -> None:
+    """Game 2's pool is shared: alice's page shows the meter bob's progressive stake at another
+    table moved, within a second or so of its commit (a server of its own: two free tables)."""
+    with LiveServer(browser_settings(str(tmp_path / "casino.db"))) as server:
+        _meter_moves(server, browser)
+
+
+def _meter_moves(server: LiveServer, browser: Browser) -> None:
+    alice = new_page(browser)
+    sit(alice, server, "cyberstud")
+    owner, _ = seat_at(server, account_of(alice))
+    host = server.app.state.server
+    other = next(
+        t
+        for t, o in host.owners.items()
+        if o.spec.variant.name == "cyberstud" and t != owner.spec.id and o.t.free_seats()
+    )
+    bob = Client(server.ws, server.guest())
+    bob.ok("sit", table=other, buy_in=20_000)
+    key = owner.pool.key
+    assert key is not None
+    shown = alice.locator("#meter").inner_text()
+    bob.ok("ante", table=other, amount=500)
+    bob.ok("progressive", table=other, on=True)
+    bob.ok("deal", table=other)  # its commit puts the contribution into the pool
+    pool = dict(query(server.settings.database, "SELECT pool, meter FROM pools"))[key]
+    shards = query(server.settings.database, "SELECT SUM(amount) FROM pool_shards WHERE pool = ?", (key,))[0][0]
+    grown = money(int(pool) + int(shards), "USD")
+    assert grown != shown
+    expect(alice.locator("#meter")).to_have_text(grown, timeout=3_000)
+    bob.ok("fold", table=other)
+    bob.ok("leave", table=other)
+    bob.close()
+    alice.context.close()

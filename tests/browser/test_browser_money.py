@@ -156,16 +156,23 @@ def info_pages(page: Page, server: LiveServer, currency: Currency, owner: Owner,
 
 
 def account_pages(page: Page, server: LiveServer, currency: Currency, owner: Owner) -> None:
-    """The lobby (each table in its currency; the wallet, one number, as each table reads it) and
+    """The lobby (each table in its currency; a wallet per currency, each read in its own) and
     the personal limit, typed in the currency of the table it is sent to."""
     host = server.app.state.server
-    wallet = page.evaluate("fetch('/api/me').then((r) => r.json())")["wallet"]
+    wallets = page.evaluate("fetch('/api/me').then((r) => r.json())")["wallets"]
+    assert sorted(wallets) == sorted(c.code for c in CURRENCIES)
     page.goto(f"{server.http}/")
     for spec in host.specs.values():
         cash, limits = cash_of(spec.variant.currency), spec.variant.limits[spec.limits]
         row = page.locator(f'.table-row[data-table="{spec.id}"] .table-facts')
         expect(row).to_contain_text(f"ante {cash(limits.minimum)} to {cash(limits.maximum)}")
-    expect(page.locator("#who")).to_contain_text(f"wallet {' or '.join(cash_of(c)(wallet) for c in CURRENCIES)}")
+    for c in CURRENCIES:
+        expect(page.locator(f'#who .wallet[data-currency="{c.code}"]')).to_contain_text(
+            f"{c.code} {cash_of(c)(wallets[c.code])}"
+        )
+        expect(page.locator(f'.table-row[data-table="cyberstud-{c.code.lower()}-1"] .table-facts')).to_contain_text(
+            c.code
+        )
     shot(page, f"{currency.code}-lobby")
     me = account_of(page)
     page.goto(f"{server.http}/limit")

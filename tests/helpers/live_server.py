@@ -24,6 +24,7 @@ from caribbean_fast.engine import audit
 from caribbean_fast.engine.events import Event, event_from_dict
 from caribbean_fast.server import Settings, create_app
 from caribbean_fast.server.cluster.placement import owner_of
+from caribbean_fast.server.store import pools
 from caribbean_fast.server.store.db import Database
 from caribbean_fast.server.store.db import connect as open_database
 from caribbean_fast.server.store.record import TableRecord, events_in
@@ -158,17 +159,19 @@ def recorded(url: str, table_id: str | None = None) -> list[Event]:
 
 
 def books(url: str) -> tuple[bool, int]:
-    """(the books reconcile, how many tables' records audit clean; a failing audit raises)."""
+    """(the books reconcile, each currency's and each progressive pool's, how many tables'
+    records audit clean; a failing audit raises)."""
     db = Database(open_database(url))
     try:
         sums = db.run_now(reconcile)
+        pooled = all(meter == expected for meter, expected in db.run_now(pools.reconcile).values())
         ids = [r[0] for r in db.run_now(lambda tx: tx.all("SELECT DISTINCT table_id FROM table_log"))]
         for table_id in ids:
             record = TableRecord(table_id)
             db.run_now(record.load)
             report = audit(record)
             assert report.ok, (table_id, report.summary())
-        return sums.reconciled, len(ids)
+        return all(b.reconciled for b in sums.values()) and pooled, len(ids)
     finally:
         db.dialect.close()
 
@@ -183,10 +186,13 @@ def two_tables(folder: Path) -> Path:
 class ServerProcess:
     """`caribbean-fast serve` as a process of its own, to be killed with SIGKILL."""
 
-    def __init__(self, database: str, tables: str, *extra: str, port: int | None = None) -> None:
+    def __init__(
+        self, database: str, tables: str, *extra: str, port: int | None = None, program: list[str] | None = None
+    ) -> None:
         self.port = port or _free_port()
         self.log = tempfile.NamedTemporaryFile(prefix="cf-serve-", suffix=".log")  # noqa: SIM115
-        command = [sys.executable, "-m", "caribbean_fast.cli", "serve", "--database", database]
+        command = program or [sys.executable, "-m", "caribbean_fast.cli"]  # `rigged_serve`: named deals
+        command = [*command, "serve", "--database", database]
         command += ["--port", str(self.port), "--tables", tables, "--demo", "--grace", "0.5", *extra]
         command += ["--registrations", "10000", "--address-rate", "10000"]  # the tests' sockets share 127.0.0.1
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)

@@ -30,7 +30,7 @@ def server(database_url: str) -> Iterator[LiveServer]:
 def test_register_login_me_logout(server: LiveServer) -> None:
     token = server.register("alice")
     me = httpx.get(f"{server.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-    assert me == {"account": "alice", "wallet": 0, "guest": False}
+    assert me == {"account": "alice", "wallets": {}, "guest": False}
     again = httpx.post(f"{server.http}/api/register", json={"name": "alice", "password": "another one"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "name_taken"
     login = httpx.post(f"{server.http}/api/login", json={"name": "alice", "password": "correct horse"})
@@ -67,7 +67,7 @@ def test_lobby_lists_every_table(server: LiveServer) -> None:
 def test_a_round_moves_money_exactly(server: LiveServer) -> None:
     token = server.guest()
     c = Client(server.ws, token)
-    assert c.welcome["wallet"] == 100_000 and c.welcome["guest"] is True
+    assert c.welcome["wallets"] == {"EUR": 100_000, "USD": 100_000} and c.welcome["guest"] is True
     assert c.ok("sit", table="cyberstud-1", buy_in=10_000) == {"seat": 0}
     c.ok("ante", table="cyberstud-1", amount=100)
     c.ok("deal", table="cyberstud-1")
@@ -79,7 +79,7 @@ def test_a_round_moves_money_exactly(server: LiveServer) -> None:
     assert settled["balance"] == 9_900 and len(settled["dealer"]) == 5
     assert c.ok("leave", table="cyberstud-1") == {"returned": 9_900}
     me = httpx.get(f"{server.http}/api/me", headers={"Authorization": f"Bearer {token}"})
-    assert me.json()["wallet"] == 100_000 - 100
+    assert me.json()["wallets"] == {"EUR": 100_000, "USD": 100_000 - 100}
     c.close()
     assert books(server.settings.database) == (True, 3)
 
@@ -91,7 +91,9 @@ def test_an_answer_is_durable_before_it_is_sent(server: LiveServer) -> None:
         c.ok("ante", table="cyberstud-1", amount=100 + k)
         url = server.settings.database  # read by another connection, outside the server
         assert sum(e.kind == "ante" for e in recorded(url)) == k + 1
-        assert query(url, "SELECT wallet FROM accounts WHERE name = ?", (c.welcome["account"],)) == [(95_000,)]
+        assert query(
+            url, "SELECT currency, amount FROM wallets WHERE account = ? ORDER BY currency", (c.welcome["account"],)
+        ) == [("EUR", 100_000), ("USD", 95_000)]
     c.close()
 
 
@@ -189,7 +191,7 @@ def test_a_seat_whose_player_stays_away_is_stood_up_and_its_money_returned(datab
         owner = live.app.state.server.owners["cyberstud-1"]
         stood = [e for e in owner.t.events if e.kind == "stood"]
         assert _lobby(live)["free"] == 1 and [e.public["reason"] for e in stood] == ["away"]
-        assert me["wallet"] == live.settings.demo_balance - 5_000 + stood[0].public["returned"]
+        assert me["wallets"]["USD"] == live.settings.demo_balance - 5_000 + stood[0].public["returned"]
         next_player = Client(live.ws, live.guest())
         assert next_player.ok("sit", table="cyberstud-1", buy_in=1_000) == {"seat": 0}
         next_player.close()

@@ -27,7 +27,7 @@ def server(database_url: str) -> Iterator[LiveServer]:
 
 def state(server: LiveServer) -> tuple[int, int]:
     """(events recorded, money in wallets): what a refused command must leave alone."""
-    [(wallets,)] = query(server.settings.database, "SELECT SUM(wallet) FROM accounts")
+    [(wallets,)] = query(server.settings.database, "SELECT SUM(amount) FROM wallets")
     return len(recorded(server.settings.database)), int(wallets or 0)
 
 

@@ -49,7 +49,11 @@ def test_accounts_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     assert main(["accounts", "create", "dora", "--amount", "2500", "--database", db]) == 0
     assert main(["accounts", "deposit", "dora", "--amount", "500", "--database", db]) == 0
     assert main(["accounts", "show", "dora", "--database", db]) == 0
-    assert capsys.readouterr().out.splitlines() == ["dora: wallet 2500", "dora: wallet 3000", "dora: wallet 3000"]
+    assert capsys.readouterr().out.splitlines() == [
+        "dora: wallet 2500 USD",
+        "dora: wallet 3000 USD",
+        "dora: wallet 3000 USD",
+    ]
     assert main(["accounts", "create", "dora", "--database", db]) == 2
     assert main(["accounts", "deposit", "dora", "--amount", "-5", "--database", db]) == 2
     assert main(["accounts", "show", "nobody", "--database", db]) == 2

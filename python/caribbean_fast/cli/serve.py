@@ -119,6 +119,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             j.add_argument("--password", default=None, help="default: asked, or $CARIBBEAN_FAST_PASSWORD")
         if job in ("create", "deposit"):
             j.add_argument("--amount", type=int, default=0 if job == "create" else None, required=job == "deposit")
+            j.add_argument(
+                "--currency", default=None, help="the wallet's currency code (default: USD, the home currency)"
+            )
         j.set_defaults(run=run_accounts)
 
 
@@ -229,9 +232,10 @@ def run_accounts(args: argparse.Namespace) -> int:
     _need_server()
     from ..server.accounts import check_name, create_account, hash_password
     from ..server.store.db import Database, connect
-    from ..server.store.wallets import balance, check_amount, grant
+    from ..server.store.wallets import HOME, balances, check_amount, check_currency, grant
 
     name = check_name(args.name)
+    currency = check_currency(getattr(args, "currency", None) or HOME)
     if args.job == "deposit" or getattr(args, "amount", 0):
         check_amount(args.amount)
     db = Database(connect(args.database, create=args.job == "create"))
@@ -239,12 +243,13 @@ def run_accounts(args: argparse.Namespace) -> int:
         if args.job == "create":
             password = args.password or os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass()
             hashed = hash_password(password)
-            db.run_now(lambda tx: create_account(tx, name, hashed, 0))
+            db.run_now(lambda tx: create_account(tx, name, hashed))
             if args.amount:
-                db.run_now(lambda tx: grant(tx, name, args.amount))
+                db.run_now(lambda tx: grant(tx, name, currency, args.amount))
         elif args.job == "deposit":
-            db.run_now(lambda tx: grant(tx, name, args.amount))
-        print(f"{name}: wallet {db.run_now(lambda tx: balance(tx, name))}")
+            db.run_now(lambda tx: grant(tx, name, currency, args.amount))
+        held = db.run_now(lambda tx: balances(tx, name))
+        print(f"{name}: " + (", ".join(f"wallet {n} {c}" for c, n in held.items()) or "no wallet yet"))
     finally:
         db.dialect.close()
     return 0

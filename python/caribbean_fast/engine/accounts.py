@@ -15,7 +15,7 @@ from typing import Protocol
 from ..errors import StoreError
 from .limits import check_limit_change
 
-__all__ = ["AccountBook", "MemoryAccountBook", "SqliteAccountBook"]
+__all__ = ["AccountBook", "MemoryAccountBook", "Pool", "SqliteAccountBook"]
 
 
 class AccountBook(Protocol):
@@ -25,6 +25,15 @@ class AccountBook(Protocol):
 
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
         """Changes the limit; IllegalActionError within a week of the last change."""
+        ...
+
+
+class Pool(Protocol):
+    """A progressive pool that several tables share (the server's, in its database)."""
+
+    def meter(self) -> int | None:
+        """The pool's amount now, which a showdown's prizes of the meter's share are fixed
+        from (None: not known here; the table's own meter stands)."""
         ...
 
 

@@ -24,7 +24,7 @@ from ..errors import ArgumentError, ArgumentTypeError, CaribbeanFastError, Illeg
 from ..variants import Variant, as_variant
 from ..variants.model import MAX_AMOUNT
 from ..variants.toml_io import to_toml
-from .accounts import AccountBook
+from .accounts import AccountBook, Pool
 from .commands import EngineCommand
 from .events import Event, Transfer
 from .ledger import table_spot, wallet
@@ -92,6 +92,7 @@ class TableCore:
         clock: Clock | None = None,
         store: EventStore | None = None,
         book: AccountBook | None = None,
+        pool: Pool | None = None,
         accounts: Sequence[str] | None = None,
         edition: int = EDITION,
     ) -> None:
@@ -115,6 +116,7 @@ class TableCore:
         self.store = store
         # The account of each seat in `book`, where the personal limit of every game lives.
         self.book, self.accounts = book, list(accounts or [f"seat-{k}" for k in range(seats)])
+        self.pool = pool  # a progressive pool shared with other tables: read at each showdown
         if len(self.accounts) != seats:
             raise ArgumentError(f"{len(self.accounts)} accounts for {seats} seats")
         self._pending: tuple[EngineCommand, dict[str, Any]] | None = None
@@ -163,6 +165,12 @@ class TableCore:
     def _held(self, seat: int) -> int:
         """The wallet of a seat already checked (`_seat`): what the rules read, unchecked again."""
         return self.state.ledger.balances[wallet(seat)]
+
+    @property
+    def dealt(self) -> bool:
+        """A round is dealt and not settled: the next decision, tick or disconnect may settle it
+        (and its showdown read the `pool`)."""
+        return self.state.phase is Phase.DECIDING
 
     @property
     def meter(self) -> int:

@@ -14,9 +14,12 @@ from collections.abc import Iterable
 from ..errors import InsufficientFundsError, ReconciliationError
 from .events import Transfer
 
-__all__ = ["OUTSIDE", "Ledger", "table_spot", "wallet"]
+__all__ = ["OUTSIDE", "POOL", "Ledger", "table_spot", "wallet"]
 
 OUTSIDE = "outside"
+POOL = "pool"
+"""A progressive pool shared by many tables, outside this one (the server's, in its database):
+the meter is brought to the pool's amount from it, or back to it, at a showdown (`Table.pool`)."""
 
 
 def wallet(seat: int) -> str:
@@ -47,7 +50,7 @@ class Ledger:
             moved[target] = moved.get(target, 0) + amount
         for account, change in moved.items():
             value = self.balances[account] + change
-            if value < 0 and account not in ("house", OUTSIDE):
+            if value < 0 and account not in ("house", POOL, OUTSIDE):
                 raise InsufficientFundsError(f"{account} would hold {value}: not enough money")
 
     def apply(self, transfers: Iterable[Transfer]) -> None:

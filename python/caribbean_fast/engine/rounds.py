@@ -13,7 +13,7 @@ from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .commands import COMPLETE, DEAL, DISCONNECT, EXCHANGE, FAULT, FOLD, RAISE, REOPEN, RESTORE, handles
 from .core import illegal, times
 from .events import Transfer
-from .ledger import OUTSIDE, table_spot, wallet
+from .ledger import OUTSIDE, POOL, table_spot, wallet
 from .seeding import REVEAL_SECONDS, Seeding
 from .showdown import dealer_hand, revealed, settle_seats
 from .state import Bets, EventKind, Phase, SeatState
@@ -235,6 +235,7 @@ class Rounds(Seeding):
         if self.undecided():
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
+        self._meter_to_pool()
         dealer = value_of_ids(dealer_hand(self.state, self.variant))
         self._emit(EventKind.REVEALED, None, revealed(self.state, self.variant, order, dealer))
         for paid in settle_seats(self.state, self.variant, order, dealer):
@@ -243,6 +244,16 @@ class Rounds(Seeding):
         top = meter_top_up(meter, p.reset) if p else 0
         top_up = [("house", "meter", top)] if top else []
         self._emit(EventKind.ROUND_CLOSED, None, {"void": False}, transfers=top_up)
+
+    def _meter_to_pool(self) -> None:
+        """A table of a shared pool: its meter is brought to the pool's amount before the prizes
+        are settled from it (from or to the `POOL` account), so a prize of the meter's share is
+        the pool's, as the pool stands when this showdown reads it."""
+        found = self.pool.meter() if self.pool is not None and self.variant.progressive else None
+        if found is None or found == self.meter:
+            return
+        move = (POOL, "meter", found - self.meter) if found > self.meter else ("meter", POOL, self.meter - found)
+        self._emit(EventKind.POOL, None, {"meter": found}, transfers=[move])
 
     def _void(self, reason: str) -> None:
         """Every transfer of the round undone, last first: all bets and fees refunded."""

@@ -318,6 +318,7 @@ class EventKind(Enum):
     STOOD = "stood", _stood
     SEAT_AWAY = "seat_away", _away
     SEAT_BACK = "seat_back", _back
+    POOL = "pool", _money_only
 
     def __init__(self, text: str, change: Change) -> None:
         self.text = text

@@ -12,7 +12,7 @@ import re
 import secrets
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
@@ -22,8 +22,10 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..errors import ServerError
 from .store import accounts as store
+from .store import wallets
 from .store.db import Database, Tx
 from .store.reads import Reads
+from .store.wallets import HOME
 
 __all__ = ["Accounts", "RateLimiter", "Session", "check_name", "create_account", "token_hash"]
 
@@ -60,11 +62,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_account(tx: Tx, name: str, hashed: str, wallet: int, guest: bool = False) -> None:
-    """Inserts the account; `name_taken` if it exists (never overwritten)."""
+def create_account(
+    tx: Tx, name: str, hashed: str, wallet: int = 0, guest: bool = False, currencies: Sequence[str] = ()
+) -> None:
+    """Inserts the account, with `wallet` granted in each of `currencies`; `name_taken` if it
+    exists (never overwritten)."""
     if store.account_exists(tx, name):
         raise ServerError(f"the name {name!r} is taken", "name_taken")
-    store.insert_account(tx, name, hashed, guest, wallet, datetime.now(UTC).isoformat())
+    store.insert_account(tx, name, hashed, guest, datetime.now(UTC).isoformat())
+    for currency in currencies if wallet else ():
+        wallets.grant(tx, name, currency, wallet)
 
 
 def hash_password(password: str) -> str:
@@ -107,7 +114,15 @@ class RateLimiter:
 
 
 class Accounts:
-    def __init__(self, db: Database, reads: Reads, registrations: int, session_hours: float = SESSION_HOURS) -> None:
+    def __init__(
+        self,
+        db: Database,
+        reads: Reads,
+        registrations: int,
+        session_hours: float = SESSION_HOURS,
+        currencies: Sequence[str] = (HOME,),
+    ) -> None:
+        self.currencies = tuple(currencies)  # a guest's play money comes in each (the tables' currencies)
         self.db, self.reads, self.limiter = db, reads, RateLimiter()  # `who` reads off the commits' thread
         self.registrations = RateLimiter(registrations, what="accounts opened from your address")
         self.lifetime = timedelta(hours=session_hours)
@@ -132,7 +147,7 @@ class Accounts:
         self.registrations.note(f"address:{address}")  # counted as it is tried: requests at once count too
 
     async def _create(self, account: str, hashed: str, wallet: int = 0, guest: bool = False) -> Session:
-        await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest))
+        await self.db.run(lambda tx: create_account(tx, account, hashed, wallet, guest, self.currencies))
         return await self._open_session(account)
 
     async def _hash(self, keys: list[str], work: Callable[..., T], *args: str) -> T:

@@ -124,8 +124,8 @@ async def me(request: Request) -> Response:
     if token_of(request.headers, request.cookies, {}) is None:
         return JSONResponse({"account": None})  # no credentials: not logged in, not an error
     account, _ = await _account(request)
-    wallet, guest, _ = await _server(request).wallet(account)
-    return JSONResponse({"account": account, "wallet": wallet, "guest": guest})
+    wallets, guest, _ = await _server(request).wallet(account)
+    return JSONResponse({"account": account, "wallets": wallets, "guest": guest})
 
 
 async def limit(request: Request) -> Response:

@@ -1,4 +1,5 @@
-"""The server's settings, and its tables from a TOML file (by default three tables of each preset).
+"""The server's settings, and its tables from a TOML file (by default, three tables of each
+one-seat preset, and a shared game's table for each of its limits: game 3's two, as RULES.md says).
 
 ```toml
 [[table]]
@@ -73,14 +74,25 @@ class Settings:
 
 
 DEFAULT_COUNT = 3
-"""Tables of each preset a server serves without a tables file: players have a choice."""
+"""Tables of each one-seat preset a server serves without a tables file: players have a choice."""
+LIMIT_NAMES = ("", "high")
+"""The id's word for each of a shared game's limit tables, lowest first (`default_tables`)."""
 
 
 def default_tables(away: float = STAND_AFTER) -> list[TableSpec]:
+    """Without a tables file: a one-seat preset's `DEFAULT_COUNT` tables; a shared game's (game
+    3's) one table for each of its limits, named `network-24h-1` (the lowest) and
+    `network-24h-high-1`, so a database made before, whose `network-24h-2` had the lowest limits
+    too, never restores a table under limits it was not opened with."""
     specs = []
     for name in PRESETS:
         v = load_variant(name)
-        specs += [TableSpec(f"{name}-{k}", v, v.seats, away=away) for k in range(1, DEFAULT_COUNT + 1)]
+        if v.seats == 1:
+            specs += [TableSpec(f"{name}-{k}", v, 1, away=away) for k in range(1, DEFAULT_COUNT + 1)]
+            continue
+        for k in range(len(v.limits)):
+            word = LIMIT_NAMES[k] if k < len(LIMIT_NAMES) else f"limits{k}"
+            specs.append(TableSpec(f"{name}-{word + '-' if word else ''}1", v, v.seats, k, away=away))
     return specs
 
 

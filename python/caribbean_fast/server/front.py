@@ -77,8 +77,8 @@ class Front(Protocol):
         """The account whose session the token is, if it is one."""
         ...
 
-    async def wallet(self, account: str) -> tuple[int, bool, int | None]:
-        """The wallet, whether it is a guest's, and the chosen interval between reality checks."""
+    async def wallet(self, account: str) -> tuple[dict[str, int], bool, int | None]:
+        """The wallets by currency, whether it is a guest's, and the chosen interval between reality checks."""
         ...
 
     def limit(self, account: str) -> Limit: ...

@@ -24,11 +24,11 @@ from .cluster.placement import Placement
 from .cluster.proxymap import ProxyMap
 from .cluster.relay import Relay
 from .config import Settings
-from .store import leases
+from .store import leases, pools
 from .store.accounts import seats_of, wallet_of
 from .store.book import Limit, ServerBook
 from .store.db import Database, Tx, connect, probe
-from .store.jackpots import fixed_prizes, meter_history
+from .store.jackpots import fixed_prizes, meter_history, pool_history
 from .store.reads import Reads
 from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
@@ -48,6 +48,7 @@ PROBE, PROBE_EVERY = 3.0, 1.0  # seconds /healthz waits for the database, and be
 FRESH = 1.0  # seconds a table's progressive history is kept once read, however many ask
 DAY = 86_400.0  # and its game's fixed prizes by day
 SESSION_CHECK = 0.5  # seconds between checks that the open sockets' sessions still hold
+POOL_EVERY = 0.5  # seconds between reads of the pools' meters, which every table of a pool shows
 SWITCH_INTERVAL = 0.0005  # seconds the loop keeps the interpreter lock while the database thread waits for it
 
 
@@ -59,7 +60,8 @@ class Server:
         self.settings = settings
         self.db = Database(connect(settings.database))
         self.reads = Reads(settings.database)  # reads for people: off the commits' connection and thread
-        self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations)
+        currencies = sorted({spec.variant.currency.code for spec in settings.tables})
+        self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations, currencies=currencies)
         self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), metrics, ServerBook()
         self.specs = {spec.id: spec for spec in settings.tables}
         self.owners: dict[str, Owner] = {}
@@ -68,6 +70,8 @@ class Server:
         self._leasing: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
         self._sessions: asyncio.Task[None] | None = None
+        self._pooling: asyncio.Task[None] | None = None
+        self.pools: dict[str, int] = {}  # each progressive pool's meter, as last read (`_follow_pools`)
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
         self.placement = Placement(settings.endpoint)  # which process serves which table
@@ -86,6 +90,7 @@ class Server:
         self._leasing = asyncio.create_task(self._lease_loop())
         self._clock = asyncio.create_task(self._ticks())
         self._sessions = asyncio.create_task(self._end_sessions())
+        self._pooling = asyncio.create_task(self._follow_pools())
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
@@ -214,6 +219,32 @@ class Server:
                 due += sessions.idle(owner.spec.id, owner.table, set(owner.players.values()))
         for account, text in due:
             self.hub.to_account(account, text)
+
+    async def _follow_pools(self) -> None:
+        """Every `POOL_EVERY` seconds, the pools' meters as the commits left them (the read
+        side); a pool that moved is told to every socket of its tables served here (`pool`)."""
+        while True:
+            await asyncio.sleep(POOL_EVERY)
+            try:
+                found = await self.reads.run(pools.meters)
+            except Exception as err:  # the database is failing: the next pass reads again
+                _log.warning("pools not read: %s", err)
+                continue
+            moved = {k for k, m in found.items() if self.pools.get(k) != m}
+            self.pools = found
+            for owner in self.owners.values() if moved else ():
+                if owner.pool.key in moved:
+                    self._tell_pool(owner.spec.id, found[owner.pool.key], set(owner.players.values()))
+
+    def _tell_pool(self, table: str, meter: int, holders: set[str]) -> None:
+        """The pool's meter to the table's sockets, its holders' and its watchers' (a socket that
+        is more than one of those is told more than once: the frame only sets the meter)."""
+        text = frame("pool", table=table, meter=meter)
+        for conn in self.hub.sockets_of(table):
+            conn.send(text)
+        for account in holders:
+            self.hub.to_account(account, text)
+        self.hub.to_watchers(table, text)
 
     async def _end_sessions(self) -> None:
         """Every `SESSION_CHECK` seconds, the sockets whose session ended (a logout in any
@@ -349,11 +380,17 @@ class Server:
         return {t: e for t, e in rows.items() if t not in self.owners}
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Every table; those another process serves (PostgreSQL) say so with `"here": false`."""
-        return self._lobby.entries(self.owners, self.elsewhere)
+        """Every table; those another process serves (PostgreSQL) say so with `"here": false`.
+        A table of a shared pool shows the pool's meter."""
+        entries = self._lobby.entries(self.owners, self.elsewhere)
+        for entry in entries:
+            key = pools.pool_key(self.specs[entry["table"]].variant)
+            if key in self.pools:
+                entry["meter"] = self.pools[key]
+        return entries
 
     async def stop(self) -> None:
-        for task in (self._leasing, self._clock, self._sessions):
+        for task in (self._leasing, self._clock, self._sessions, self._pooling):
             if task is not None:
                 task.cancel()
         for conn in list(self.hub.connections):
@@ -424,11 +461,11 @@ class Server:
         an HTTP request reaches any process behind a proxy)."""
         return dict(await self.reads.run(lambda tx: seats_of(tx, account)))
 
-    async def wallet(self, account: str) -> tuple[int, bool, int | None]:
-        """The account's wallet, whether it is a guest's, and its chosen interval between reality
+    async def wallet(self, account: str) -> tuple[dict[str, int], bool, int | None]:
+        """The account's wallets by currency, whether it is a guest's, and its chosen interval between reality
         checks (None: none chosen), from the read side."""
         found = await self.reads.run(lambda tx: (wallet_of(tx, account), read_every(tx, account)))
-        return (0, False, None) if found[0] is None else (*found[0], found[1])
+        return ({}, False, None) if found[0] is None else (*found[0], found[1])
 
     def limit(self, account: str) -> Limit:
         """The account's personal limit and when it last changed (game 1; every table of the account)."""
@@ -440,7 +477,12 @@ class Server:
         """The table's meter now, its meter history and its game's fixed prizes by day up to
         `through`, from the summaries the commits write, read off the commits' thread at most once
         a second a table (the days once a day a game), however many ask."""
-        found = await self.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
+        spec = self.specs.get(table)
+        key = None if spec is None else pools.pool_key(spec.variant)
+        if key is not None:
+            found = await self.reads.fresh(("pool", key, table), lambda tx: pool_history(tx, key, table), FRESH)
+        else:
+            found = await self.reads.fresh(("meter", table), lambda tx: meter_history(tx, table), FRESH)
         fixed = await self.reads.fresh(("fixed", game, through), lambda tx: fixed_prizes(tx, game, through), DAY)
         return self.meter(table), found, fixed
 
@@ -469,6 +511,10 @@ class Server:
 
     def meter(self, table: str) -> int | None:
         """The table's progressive meter now: here, or as its serving process last published it."""
+        spec = self.specs.get(table)
+        key = None if spec is None else pools.pool_key(spec.variant)
+        if key in self.pools:
+            return self.pools[key]
         owner = self.owners.get(table)
         if owner is not None:
             return owner.table.meter if owner.table is not None else None
@@ -491,11 +537,11 @@ class Server:
         """The welcome, the seats' views and recalls; the interval the account chose for its reality
         check (read with its wallet), for its session."""
         account = conn.account
-        wallet, guest, every = (0, False, None) if account is None else await self.wallet(account)
+        wallets, guest, every = ({}, False, None) if account is None else await self.wallet(account)
         seats = self._seats_here(account) if account else []
         relay, everywhere = self.relays[conn], len(self.owners) == len(self.settings.tables)
         elsewhere = [] if everywhere else await relay.remote_seats()
-        conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallet=wallet, seats=seats + elsewhere))
+        conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallets=wallets, seats=seats + elsewhere))
         for held in seats:
             owner = self.owners[held["table"]]
             if owner.table is None:

@@ -47,7 +47,7 @@ def test_a_killed_process_tables_are_taken_over(database_url: str, tmp_path: Pat
         back.ok("fold", table="cyberstud-1")
         assert back.ok("leave", table="cyberstud-1") == {"returned": 10_000 - 200}
         me = httpx.get(f"{survivor.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-        assert me["wallet"] == 100_000 - 200
+        assert me["wallets"]["USD"] == 100_000 - 200
         back.close()
         messages = [line["message"] for line in survivor.stop()]  # SIGTERM: a clean shut-down
         assert "stopped" in messages and messages[-1] == f"Finished server process [{survivor.process.pid}]"

@@ -32,9 +32,10 @@ def start(database_url: str, tmp_path: Path) -> tuple[ServerProcess, ServerProce
     return owner, second if owner is first else first
 
 
-def wallet(server: ServerProcess, token: str) -> int:
+def wallet(server: ServerProcess, token: str, currency: str = "EUR") -> int:
+    """A wallet: the euro one (game 3's) unless told."""
     me = httpx.get(f"{server.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-    return int(me["wallet"])
+    return int(me["wallets"][currency])
 
 
 def cards_in(frames: list[str], cards: list[str]) -> list[str]:
@@ -179,7 +180,7 @@ def test_the_owner_killed_mid_round(database_url: str, tmp_path: Path, at: int) 
             view = player.views("cyberstud-1")[-1]
         net = int(view["result"]["net"]["total"])
         assert player.ok("leave", table="cyberstud-1") == {"returned": 10_000 + net}
-        assert wallet(here, token) == 100_000 + net
+        assert wallet(here, token, "USD") == 100_000 + net  # cyberstud's dollars
         player.close()
     finally:
         for process in (first, second, third):

@@ -104,7 +104,7 @@ def test_moved_is_a_commands_refusal_on_a_tables_socket(database_url: str, tmp_p
         assert here.ok("sit", table=mine, buy_in=1_000) == {"seat": 0}  # its own table's commands go on
         here.ok("leave", table=mine)
         me = httpx.get(f"{processes[0].http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-        assert me["wallet"] == 100_000
+        assert me["wallets"] == {"USD": 100_000}
         here.close()
     finally:
         for process in processes:

@@ -71,18 +71,21 @@ def test_a_refused_job_rolls_back_alone(database_url: str) -> None:
     async def main() -> None:
         db = Database(connect(database_url))
         db.start()
-        await db.run(lambda tx: create_account(tx, "carol", "x", 0))
-        await db.run(lambda tx: grant(tx, "carol", 500))
+        await db.run(lambda tx: create_account(tx, "carol", "x"))
+        await db.run(lambda tx: grant(tx, "carol", "USD", 500))
 
         def overdraw(tx: Tx) -> None:
             tx.execute("UPDATE accounts SET hash = 'changed' WHERE name = 'carol'")
-            debit(tx, "carol", 501)
+            debit(tx, "carol", "USD", 501)
 
         refused, accepted = await asyncio.gather(
-            db.run(overdraw), db.run(lambda tx: debit(tx, "carol", 200)), return_exceptions=True
+            db.run(overdraw), db.run(lambda tx: debit(tx, "carol", "USD", 200)), return_exceptions=True
         )
         assert isinstance(refused, InsufficientFundsError) and accepted is None
-        assert await db.run(lambda tx: (balance(tx, "carol"), tx.one("SELECT hash FROM accounts"))) == (300, ("x",))
+        assert await db.run(lambda tx: (balance(tx, "carol", "USD"), tx.one("SELECT hash FROM accounts"))) == (
+            300,
+            ("x",),
+        )
         await db.stop()
 
     asyncio.run(main())
@@ -127,10 +130,10 @@ def test_a_started_database_is_its_workers_alone(database_url: str) -> None:
     async def main() -> None:
         db = Database(connect(database_url))
         db.start()
-        await db.run(lambda tx: create_account(tx, "dave", "x", 0))
+        await db.run(lambda tx: create_account(tx, "dave", "x"))
         with pytest.raises(RuntimeError, match="use run"):
-            db.run_now(lambda tx: balance(tx, "dave"))
-        job = asyncio.ensure_future(db.run(lambda tx: grant(tx, "dave", 700)))
+            db.run_now(lambda tx: balance(tx, "dave", "USD"))
+        job = asyncio.ensure_future(db.run(lambda tx: grant(tx, "dave", "USD", 700)))
         await asyncio.sleep(0)  # queued: the worker takes it on its next turn
         worker = db._worker
         assert worker is not None
@@ -139,7 +142,7 @@ def test_a_started_database_is_its_workers_alone(database_url: str) -> None:
         outcome = (await asyncio.wait_for(asyncio.gather(job, return_exceptions=True), 5))[0]
         assert outcome is None or "the server stopped" in str(outcome)
         db._worker = None  # the worker is gone: the connection is free for `run_now` again
-        assert db.run_now(lambda tx: balance(tx, "dave")) in ((700,) if outcome is None else (0, 700))
+        assert db.run_now(lambda tx: balance(tx, "dave", "USD")) in ((700,) if outcome is None else (0, 700))
         db.dialect.close()
 
     asyncio.run(main())
@@ -157,12 +160,16 @@ def test_a_record_from_before_the_engine_held_seats_is_put_right(database_url: s
     _old_style_sit(database_url, account, 7_000)
     if paid:
         query_write(database_url, "UPDATE holds SET end_round = 1")
-        query_write(database_url, "UPDATE accounts SET wallet = wallet + 7000")
+        query_write(database_url, "UPDATE wallets SET amount = amount + 7000 WHERE currency = 'EUR'")
         query_write(database_url, "DELETE FROM seats")
         assert books(database_url)[0] is False
     with LiveServer(settings(database_url)) as live:
         me = httpx.get(f"{live.http}/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-        assert me == {"account": account, "wallet": 100_000 if paid else 93_000, "guest": True}
+        assert me == {
+            "account": account,
+            "wallets": {"EUR": 100_000 if paid else 93_000, "USD": 100_000},
+            "guest": True,
+        }
         lobby = httpx.get(f"{live.http}/api/lobby").json()["tables"]
         taken = [(t["taken"], t["free"]) for t in lobby if t["table"] == "network-24h-1"]
         assert taken == ([([], 4)] if paid else [([0], 3)])
@@ -187,7 +194,7 @@ def _old_style_sit(url: str, account: str, buy_in: int) -> None:
         tx.execute("DELETE FROM table_meta WHERE table_id = 'network-24h-1'")
         table = Table(load_variant("network-24h"), store=record, accounts=[f"network-24h-1:{k}" for k in range(4)])
         table.deposit(0, buy_in)
-        debit(tx, account, buy_in)
+        debit(tx, account, "EUR", buy_in)
         tx.execute("INSERT INTO seats VALUES ('network-24h-1', 0, ?)", (account,))
         tx.execute("INSERT INTO holds VALUES ('network-24h-1', 0, ?, 1, NULL)", (account,))
         record.flush(tx)

@@ -89,8 +89,15 @@ def test_a_waiting_account_whose_wallet_is_short_is_told_why(live: LiveServer) -
     bob.close()
 
 
-def test_the_default_server_has_three_tables_of_each_game() -> None:
+def test_the_default_server_has_three_tables_of_each_one_seat_game_and_game_3_by_limits() -> None:
     from caribbean_fast.variants import PRESETS
 
-    ids = [s.id for s in default_tables()]
-    assert ids == [f"{name}-{k}" for name in PRESETS for k in (1, 2, 3)]
+    specs = {s.id: s for s in default_tables()}
+    one_seat = [name for name in PRESETS if name != "network-24h"]
+    assert sorted(specs) == sorted(
+        [f"{n}-{k}" for n in one_seat for k in (1, 2, 3)] + ["network-24h-1", "network-24h-high-1"]
+    )
+    low, high = specs["network-24h-1"], specs["network-24h-high-1"]
+    assert (low.limits, low.seats, high.limits, high.seats) == (0, 4, 1, 4)
+    limits = [(t.minimum, t.maximum) for t in (low.variant.limits[0], high.variant.limits[1])]
+    assert limits == [(50, 1_000), (1_000, 10_000)]  # RULES.md: antes 0.50 to 10 and 10 to 100 euros

@@ -24,8 +24,8 @@ def account_exists(tx: Tx, name: str) -> bool:
     return tx.one("SELECT 1 FROM accounts WHERE name = ?", (name,)) is not None
 
 
-def insert_account(tx: Tx, name: str, hashed: str, guest: bool, wallet: int, created: str) -> None:
-    tx.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)", (name, hashed, int(guest), wallet, wallet, created))
+def insert_account(tx: Tx, name: str, hashed: str, guest: bool, created: str) -> None:
+    tx.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)", (name, hashed, int(guest), created))
 
 
 def password_hash(tx: Tx, name: str) -> str | None:
@@ -33,10 +33,13 @@ def password_hash(tx: Tx, name: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def wallet_of(tx: Tx, name: str) -> tuple[int, bool] | None:
-    """The account's wallet and whether it is a guest's (None: no such account)."""
-    row = tx.one("SELECT wallet, guest FROM accounts WHERE name = ?", (name,))
-    return None if row is None else (int(row[0]), bool(row[1]))
+def wallet_of(tx: Tx, name: str) -> tuple[dict[str, int], bool] | None:
+    """The account's wallets by currency and whether it is a guest's (None: no such account)."""
+    row = tx.one("SELECT guest FROM accounts WHERE name = ?", (name,))
+    if row is None:
+        return None
+    found = tx.all("SELECT currency, amount FROM wallets WHERE account = ? ORDER BY currency", (name,))
+    return {str(c): int(a) for c, a in found}, bool(row[0])
 
 
 def seats_of(tx: Tx, account: str) -> list[tuple[str, int]]:

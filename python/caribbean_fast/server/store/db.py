@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from ...errors import CaribbeanFastError, ServerError
-from .schema import OLD_RECORD, SCHEMA, Dialect, Tx, migration
+from .schema import OLD_RECORD, SCHEMA, Dialect, Tx, Writes, migration
+from .wallets import split_single
 
 __all__ = ["SCHEMA", "Database", "Dialect", "Tx", "Writes", "connect", "probe"]
 
@@ -115,6 +116,9 @@ class Sqlite:
             if moved:
                 for statement in migration("body"):  # the old text, kept as text in the BLOB column
                     self._db.execute(statement)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}
+            if "wallet" in columns:  # a single wallet per account: split by currency, once
+                split_single(_SqliteTx(self._db))
             self._db.execute("COMMIT")
             if moved:  # the old record went through the WAL: copied to the file, the WAL cut back
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -193,11 +197,6 @@ def connect(url: str, create: bool = True) -> Dialect:
         dialect: Dialect = Postgres(url)
         return dialect
     return Sqlite(url, create)
-
-
-Writes = list[tuple[str, list[tuple[Any, ...]]]]
-"""Statements and their rows, in a fixed order of statements (a table's record: its meta data,
-then its events), so that the writes of many jobs merge into one `many` per statement."""
 
 
 @dataclass

@@ -22,6 +22,7 @@ gets its summary filled in from the record once, when it is opened (`open_summar
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -29,10 +30,21 @@ from typing import Any
 
 from ...engine.events import Event, Transfer
 from ...variants import Variant
-from .db import Tx, Writes
+from . import pools
 from .record import TableRecord
+from .schema import Tx, Writes
 
-__all__ = ["DAYS", "MOST_PRIZES", "POINTS", "Summary", "fixed_prizes", "meter_history", "open_summary", "told_through"]
+__all__ = [
+    "DAYS",
+    "MOST_PRIZES",
+    "POINTS",
+    "Summary",
+    "fixed_prizes",
+    "meter_history",
+    "open_summary",
+    "pool_history",
+    "told_through",
+]
 
 POINTS = 500
 """The meter's latest points a history gives."""
@@ -62,6 +74,8 @@ class Summary:
     variant: Variant
     meter: int = 0
     shown: int | None = None
+    pool: str | None = None  # the shared pool whose shard `shard` each commit's moves go to (`pools`)
+    shard: str = ""
 
     def rows(self, events: Sequence[Event]) -> Writes:
         """The summary's rows for `events` (the next of the table's record, in order), in the
@@ -73,12 +87,20 @@ class Summary:
             self.meter += _meter_moved(e.transfers)
             if e.kind == "settled":
                 self._prize(e, prizes, fixed)
-            elif e.kind == "round_closed" and self.meter != self.shown:
+            elif e.kind == "round_closed" and self.meter != self.shown and self.pool is None:
                 points.append((self.table_id, e.round, e.time.isoformat(), self.meter))
                 self.shown = self.meter
         game = self.variant.name
         counted = [(game, day, self.table_id, hand, n, amount) for (day, hand), (n, amount) in fixed.items()]
-        return [(sql, rows) for sql, rows in ((_POINT, points), (_PRIZE, prizes), (_FIXED, counted)) if rows]
+        writes = [(sql, rows) for sql, rows in ((_POINT, points), (_PRIZE, prizes), (_FIXED, counted)) if rows]
+        amount = pools.pooled(events) if self.pool is not None and events else 0
+        if amount:
+            won = json.dumps([[p[3], p[4], p[5]] for p in prizes]) if prizes else None
+            first, last = events[0], events[-1]
+            writes.append((pools.ADD, [(amount, self.pool, self.shard)]))
+            point = (self.pool, self.table_id, first.seq, first.round, last.time.isoformat(), amount, won)
+            writes.append((pools.POINT, [point]))
+        return writes
 
     def _prize(self, e: Event, prizes: list[tuple[Any, ...]], fixed: dict[tuple[str, str], tuple[int, int]]) -> None:
         """A settled seat's progressive prize, if it won one: a prize of the meter's share with its
@@ -130,6 +152,14 @@ def meter_history(tx: Tx, table_id: str) -> dict[str, Any]:
     prizes = tx.all(sql, (table_id, MOST_PRIZES))
     paid = [{"time": t, "hand": h, "prize": int(p), "from_meter": int(m)} for t, h, p, m in prizes]
     return {"points": points[::-1], "meter_prizes": paid[::-1]}
+
+
+def pool_history(tx: Tx, key: str, table_id: str) -> dict[str, Any]:
+    """A table of a shared pool: the pool's history (`pools.history`), after the table's own
+    meter's from before it joined a pool (a record written before pools), oldest first."""
+    own, pooled = meter_history(tx, table_id), pools.history(tx, key, POINTS)
+    points = (own["points"] + pooled["points"])[-POINTS:]
+    return {"points": points, "meter_prizes": (own["meter_prizes"] + pooled["meter_prizes"])[-MOST_PRIZES:]}
 
 
 def told_through(now: datetime) -> date:

@@ -17,6 +17,7 @@ import psycopg
 
 from ...errors import ServerError
 from .schema import OLD_RECORD, SCHEMA, Tx, migration
+from .wallets import split_single
 
 __all__ = ["Postgres", "lease_key"]
 
@@ -52,6 +53,8 @@ class _PgTx:
 
 CONNECT_TIMEOUT = 5  # seconds to reach the database before a try fails
 _MASK = (1 << 64) - 1
+_SINGLE_WALLET = """SELECT 1 FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = 'accounts' AND column_name = 'wallet'"""
 _HELD = """SELECT classid::bigint, objid::bigint FROM pg_locks
     WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND objid::bigint = ANY(%s)
     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"""
@@ -78,6 +81,8 @@ class Postgres:
                 if old is not None and old[0] is not None:  # in the same transaction: all or nothing
                     for statement in migration("convert_to(body, 'UTF8')"):
                         self._db.execute(statement)
+                if self._db.execute(_SINGLE_WALLET).fetchone() is not None:  # split by currency, once
+                    split_single(_PgTx(self._db))
         except psycopg.Error as err:
             raise ServerError(f"cannot open the PostgreSQL database: {type(err).__name__}") from None
 

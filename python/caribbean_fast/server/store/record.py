@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from ...engine.events import Event, chain_hash, event_to_json
 from ...engine.store import Row, merged_meta
 from ...errors import StoreError
-from .db import Tx, Writes
+from .schema import Tx, Writes
 
 __all__ = ["INSERT", "Summary", "TableRecord", "events_in", "pack", "place", "unpack"]
 

@@ -7,12 +7,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-__all__ = ["OLD_RECORD", "SCHEMA", "Dialect", "Tx", "migration"]
+__all__ = ["OLD_RECORD", "SCHEMA", "Dialect", "Tx", "Writes", "migration"]
+
+Writes = list[tuple[str, list[tuple[Any, ...]]]]
+"""Statements and their rows, in a fixed order of statements (a table's record: its meta data,
+then its events), so that the writes of many jobs merge into one `many` per statement."""
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS accounts (
-        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL,
-        wallet BIGINT NOT NULL CHECK (wallet >= 0), granted BIGINT NOT NULL, created TEXT NOT NULL)""",
+        name TEXT PRIMARY KEY, hash TEXT NOT NULL, guest INTEGER NOT NULL, created TEXT NOT NULL)""",
+    # a wallet per account and currency (`wallets`): made when money first comes into it
+    """CREATE TABLE IF NOT EXISTS wallets (
+        account TEXT NOT NULL, currency TEXT NOT NULL, amount BIGINT NOT NULL CHECK (amount >= 0),
+        granted BIGINT NOT NULL, PRIMARY KEY (account, currency))""",
+    # what the single wallet of a database made before `wallets` had sent to each currency's
+    # tables when it was split (`wallets.split_single`): one more line of each currency's books
+    "CREATE TABLE IF NOT EXISTS books_opening (currency TEXT PRIMARY KEY, moved BIGINT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS sessions (
         token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
@@ -55,6 +65,15 @@ SCHEMA = [
         game TEXT NOT NULL, day TEXT NOT NULL, table_id TEXT NOT NULL, hand TEXT NOT NULL,
         count BIGINT NOT NULL, amount BIGINT NOT NULL, PRIMARY KEY (game, day, table_id, hand))""",
     "CREATE TABLE IF NOT EXISTS summarized (table_id TEXT PRIMARY KEY)",
+    # The progressive pools (`pools`): each one's reset, the shards its processes' commits add
+    # to, and each commit that moved it (its history, read by time)
+    "CREATE TABLE IF NOT EXISTS pools (pool TEXT PRIMARY KEY, meter BIGINT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS pool_shards (
+        pool TEXT NOT NULL, shard TEXT NOT NULL, amount BIGINT NOT NULL, PRIMARY KEY (pool, shard))""",
+    """CREATE TABLE IF NOT EXISTS pool_points (
+        pool TEXT NOT NULL, table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL,
+        time TEXT NOT NULL, amount BIGINT NOT NULL, prizes TEXT, PRIMARY KEY (table_id, seq))""",
+    "CREATE INDEX IF NOT EXISTS pool_points_by_time ON pool_points (pool, time)",
 ]
 
 OLD_RECORD = "table_events"

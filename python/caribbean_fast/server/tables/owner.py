@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ...engine import Table, restore
@@ -27,7 +28,7 @@ from ...engine.seats import STAND_AFTER
 from ...engine.views import SeatView
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant
-from ..store import leases, wallets
+from ..store import leases, pools, wallets
 from ..store.book import ServerBook, TableBook
 from ..store.db import Database, Tx
 from ..store.holds import Holds
@@ -105,6 +106,7 @@ class Owner:
         self.frames = Frames(spec.id, hub)
         self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
         self.complete_by: Completion | None = None  # the best strategy, for a round left open too long
+        self.pool = PoolReader(pools.pool_key(spec.variant))  # the shared progressive, read at showdowns
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -130,6 +132,10 @@ class Owner:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
         record.summary = open_summary(tx, record, table.meter, s.variant)
+        if self.pool.key is not None and record.summary is not None and s.variant.progressive is not None:
+            pools.open_pool(tx, self.pool.key, s.variant.progressive.reset, self.endpoint)
+            record.summary.pool, record.summary.shard = self.pool.key, self.endpoint
+            table.pool = self.pool
         record.drop_rows()  # the rows read to restore are not kept
         adopt(tx, table, holds)
         return_unheld(tx, table, holds)
@@ -227,7 +233,13 @@ class Owner:
         table, a tick joins the queue (unless one waits there already) and the owner commits."""
         if self.down is not None:
             return
-        if self._idle and self._free.is_set() and not self._queue.qsize() and not self.record.dirty:
+        if (
+            self._idle
+            and self._free.is_set()
+            and not self._queue.qsize()
+            and not self.record.dirty
+            and not self._reads_pool()
+        ):
             try:
                 if not self.t.tick() and not self.t.overdue():
                     return
@@ -300,6 +312,11 @@ class Owner:
     # ---- commands ----------------------------------------------------------------------------------
 
     @property
+    def currency(self) -> str:
+        """The table's currency: its seats are paid from and back to that wallet alone."""
+        return self.spec.variant.currency.code
+
+    @property
     def t(self) -> Table:
         """The table; `unavailable` while it is stopped (its memory was dropped)."""
         if self.table is None:
@@ -325,9 +342,31 @@ class Owner:
     async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]:
         """The game's own commands, by the engine's entry the frame's was found with: the engine
         checks and refuses them."""
-        self.t.play(seat, command, args)
-        await self._commit()
+        await self._step(lambda: self.t.play(seat, command, args))
         return {}
+
+    def _reads_pool(self) -> bool:
+        """Whether the next step may reach a showdown at a table of a shared pool: then it runs in
+        its commit's transaction, where the pool is read (`PoolReader`)."""
+        return self.pool.key is not None and self.table is not None and self.table.dealt
+
+    async def _step(self, step: Callable[[], Any]) -> None:
+        """An engine step and its commit: in the commit's own job where it may read the pool (so
+        the prize is fixed from the pool as that commit finds it), else before the commit."""
+        if not self._reads_pool():
+            step()
+            if self.record.dirty:
+                await self._commit()
+            return
+
+        def job(tx: Tx) -> None:
+            self.pool.tx = tx
+            try:
+                step()
+            finally:
+                self.pool.tx = None
+
+        await self._money_job(job)
 
     async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
         return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last, before=before))}
@@ -343,8 +382,8 @@ class Owner:
         """The game's disconnect rule, and the seat stood up if its holder stays away; nothing if
         a socket of the holder came back while this command waited its turn."""
         holder = self.players.get(seat)
-        if holder is not None and not self.hub.online(holder) and self.t.away(seat, self.spec.away):
-            await self._commit()
+        if holder is not None and not self.hub.online(holder):
+            await self._step(lambda: self.t.away(seat, self.spec.away))
         return {}
 
     def _seated(self, account: str | None) -> int:
@@ -371,7 +410,9 @@ class Owner:
             )
 
         def job(tx: Tx) -> None:
-            wallets.debit(tx, account, buy_in)  # first: a wallet too short refuses before the table moves
+            wallets.debit(
+                tx, account, self.currency, buy_in
+            )  # first: a wallet too short refuses before the table moves
             self.t.sit(seat, account, buy_in)
 
         await self._money_job(job)
@@ -459,7 +500,7 @@ class Owner:
         self.hub.held[account][self.spec.id] = seat
 
     def _top_up(self, tx: Tx, account: str, seat: int, amount: int) -> None:
-        wallets.debit(tx, account, amount)
+        wallets.debit(tx, account, self.currency, amount)
         self.t.deposit(seat, amount)
 
     async def _leave(self, account: str, seat: int) -> dict[str, Any]:
@@ -539,7 +580,7 @@ class Owner:
 
     def _occupancy(self, tx: Tx) -> None:
         """The engine's seat events, in the database in the same transaction as the record."""
-        record_seating(tx, self.spec.id, self._seating(), self.holds)
+        record_seating(tx, self.spec.id, self.currency, self._seating(), self.holds)
 
     def _fresh_events(self) -> list[Event]:
         """The events committed since the last look. They are in the table's memory, which keeps
@@ -560,10 +601,14 @@ class Owner:
     # ---- the clock and connections ------------------------------------------------------------------
 
     async def _tick(self) -> None:
-        self.t.tick()
+        if self._reads_pool():
+            await self._step(self.t.tick)
+        else:
+            self.t.tick()
         if self.complete_by is not None:
             for seat in self.t.overdue():  # a one-seat round its player left open past its limit
-                self.t.complete(seat, await self.complete_by(self.spec.variant, self.t.view(seat)))
+                decision = await self.complete_by(self.spec.variant, self.t.view(seat))
+                await self._step(partial(self.t.complete, seat, decision))
         if self.record.dirty:
             await self._commit()
 
@@ -597,6 +642,20 @@ class Owner:
 
     def _broadcast(self) -> None:
         self.frames.broadcast(self.t, self.book.shared.version, self.players)
+
+
+class PoolReader:
+    """The engine's `Pool` for a table of a shared progressive: the pool as the open commit's
+    transaction finds it (`pools.meter_now`), bound by `Owner._step` around the engine's step."""
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+        self.tx: Tx | None = None
+
+    def meter(self) -> int | None:
+        if self.key is None or self.tx is None:
+            return None  # outside a commit's job: the table's own meter stands (never at a showdown)
+        return pools.meter_now(self.tx, self.key)
 
 
 def _refusal(err: BaseException) -> bool:

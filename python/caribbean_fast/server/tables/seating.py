@@ -18,9 +18,10 @@ __all__ = ["adopt", "record_seating", "return_unheld", "seat_rows"]
 _log = logging.getLogger(__name__)
 
 
-def record_seating(tx: Tx, table_id: str, events: list[Event], holds: Holds) -> None:
+def record_seating(tx: Tx, table_id: str, currency: str, events: list[Event], holds: Holds) -> None:
     """The seat rows, the holds, and the money a seat stood up returns to the account's wallet
-    (its buy-in left the wallet in the sit's own job), for these `seated` and `stood` events."""
+    of the table's `currency` (its buy-in left that wallet in the sit's own job), for these
+    `seated` and `stood` events."""
     for e in events:
         assert e.seat is not None
         if e.kind == "seated":
@@ -30,7 +31,7 @@ def record_seating(tx: Tx, table_id: str, events: list[Event], holds: Holds) -> 
         seats.stand(tx, table_id, e.seat)
         holds.end(tx, e.seat, e.public["until"])
         if e.public["returned"]:
-            wallets.credit(tx, e.public["account"], e.public["returned"])
+            wallets.credit(tx, e.public["account"], currency, e.public["returned"])
 
 
 def return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
@@ -53,7 +54,7 @@ def return_unheld(tx: Tx, table: Table, holds: Holds) -> None:
             _log.error("table %s seat %d: %d not returned: %s", holds.table_id, seat, amount, err)
             continue
         if hold.end is None:
-            wallets.credit(tx, hold.account, amount)
+            wallets.credit(tx, hold.account, table.variant.currency.code, amount)
             holds.end(tx, seat, table.edge)
         _log.warning(
             "table %s seat %d: %d on the unheld seat returned to %s", holds.table_id, seat, amount, hold.account

@@ -3,7 +3,7 @@
 
 import { api, refusal } from "./net.js";
 
-/** Who is logged in ({account, wallet, guest}) or null. */
+/** Who is logged in ({account, wallets: {currency code: minor units}, guest}) or null. */
 export async function whoAmI() {
   const answer = await api("/api/me");
   return answer.ok && answer.body.account ? answer.body : null; // {"account": null}: not logged in

@@ -6,7 +6,7 @@
 // (/ws) brings the welcome; a table's commands go on that table's own socket (/ws/<table>).
 
 import { askLogin, logOut, whoAmI } from "./auth.js";
-import { money, moneyInEach } from "./money.js";
+import { money } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { el } from "./pages.js";
 
@@ -50,8 +50,8 @@ function showWho(me) {
   const who = document.getElementById("who");
   who.replaceChildren();
   if (!me) return;
-  const wallet = moneyInEach(me.wallet, state.tables.map(currencyOf)); // each table buys in from it in its own
-  who.append(`${me.account}${me.guest ? " (guest)" : ""} · wallet ${wallet} `);
+  who.append(`${me.account}${me.guest ? " (guest)" : ""} · `);
+  who.append(walletsOf(me.wallets), " ");
   const out = document.createElement("button");
   out.className = "btn small";
   out.textContent = "Log out";
@@ -59,9 +59,30 @@ function showWho(me) {
   who.append(out);
 }
 
+/** A wallet per currency, each read as that currency's tables read money. */
+function walletsOf(wallets) {
+  const list = document.createElement("span");
+  list.className = "wallets";
+  const codes = Object.keys(wallets || {});
+  list.textContent = codes.length ? "wallets " : "no wallet yet";
+  codes.forEach((code, k) => {
+    const one = document.createElement("span");
+    one.className = "wallet";
+    one.dataset.currency = code;
+    one.textContent = `${k ? " · " : ""}${code} ${money(wallets[code], currencyCalled(code))}`;
+    list.append(one);
+  });
+  return list;
+}
+
+function currencyCalled(code) {
+  const entry = state.tables.find((t) => t.currency === code);
+  return entry ? currencyOf(entry) : { code, minor_per_major: 100 };
+}
+
 function facts(entry) {
   const currency = currencyOf(entry);
-  const limits = `ante ${money(entry.limits.minimum, currency)} to ${money(entry.limits.maximum, currency)}`;
+  const limits = `${entry.currency} · ante ${money(entry.limits.minimum, currency)} to ${money(entry.limits.maximum, currency)}`;
   const seats = `${entry.seats} seat${entry.seats > 1 ? "s" : ""}`;
   // A table another process serves shows its seats once that process has published them.
   const free = entry.free === undefined ? seats : `${entry.free} of ${seats} free`;
@@ -138,7 +159,7 @@ async function rulesOf(table) {
 async function buyIn(entry) {
   const rules = await rulesOf(entry.table);
   const me = await whoAmI();
-  return Math.min(rules.stakes.buy_in, me ? me.wallet : rules.stakes.buy_in);
+  return Math.min(rules.stakes.buy_in, me ? (me.wallets || {})[entry.currency] || 0 : rules.stakes.buy_in);
 }
 
 async function sitAt(entry) {

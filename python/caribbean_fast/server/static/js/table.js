@@ -18,6 +18,7 @@ const state = {
   table: null,
   rules: null,
   view: null,
+  pool: null,
   stake: 0,
   chip: 0,
   chips: [],
@@ -128,7 +129,7 @@ function renderFigures() {
   const v = state.view;
   $("balance").textContent = v ? money(v.balance) : "–";
   $("stake").textContent = state.rules ? money(state.stake) : "–";
-  if (v && state.rules.progressive) $("meter").textContent = money(v.meter);
+  if (v && state.rules.progressive) $("meter").textContent = money(state.pool ?? v.meter); // the shared pool's, once told
 }
 
 function renderSpot(id, amount, label) {
@@ -343,12 +344,16 @@ async function onWelcome(frame) {
     if (!state.historyLoaded) loadHistory();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
-  offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
+  offerSeat(frame.wallets, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
 }
 
 function onFrame(frame) {
   if (frame.type === "welcome") onWelcome(frame);
   else if (frame.type === "view") onView(frame);
+  else if (frame.type === "pool" && frame.table === state.table) {
+    state.pool = frame.meter; // the progressive pool every table of the game shares
+    renderFigures();
+  }
   else if (frame.type === "recall" && frame.table === state.table) {
     for (const events of frame.rounds) recall.addEvents(events, frame.seat);
   }
@@ -376,7 +381,8 @@ function mayBeFree(entry) {
   return entry.free === undefined || entry.free > 0;
 }
 
-function offerSeat(wallet, free = true) {
+function offerSeat(wallets, free = true) {
+  const wallet = (wallets || {})[state.rules.currency.code] || 0; // a seat buys in from its own currency's wallet
   const suggested = Math.min(wallet, state.rules.stakes.buy_in); // the rules' offer, as the wallet allows
   $("buy-in").value = inputText(suggested, state.rules.currency);
   $("sit").hidden = false;
@@ -515,7 +521,7 @@ function wire() {
     if (answer.ok) {
       say(`You left the table with ${money(answer.result.returned)}. ${trainer.report()}`);
       state.view = null;
-      offerSeat((await whoAmI()).wallet);
+      offerSeat((await whoAmI()).wallets);
     }
   });
   document.addEventListener("keydown", onKey);
