@@ -178,11 +178,17 @@ def _whole(amount: Fraction) -> int:
 
 
 def settle_money(
-    variant: Variant, outcome: Outcome, stakes: Stakes, meter: int = 0, meter_sharers: int = 1
+    variant: Variant,
+    outcome: Outcome,
+    stakes: Stakes,
+    meter: int = 0,
+    meter_sharers: int = 1,
+    exact: Settlement | None = None,
 ) -> MoneySettlement:
     """`settle` in minor units for these stakes. A meter prize pays its share of `meter`; under the
     variant's equal split it is divided among the `meter_sharers` seats that win it in the same
-    round (two royals share the meter)."""
+    round (two royals share the meter). `exact`: `settle(variant, outcome)` where the caller has
+    it already (the table shows it too), so that a round settles once."""
     require_type(stakes, Stakes, "settle_money takes Stakes")
     _check_stakes(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
     _check_stakes(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
@@ -195,7 +201,7 @@ def settle_money(
         not (stakes.side_bets or stakes.progressive) or outcome.first_five is not None,
         "side bets need the strength of the first five cards in the outcome",
     )
-    s = settle(variant, outcome)
+    s = settle(variant, outcome) if exact is None else exact
     side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
     progressive = meter_paid = 0
     if stakes.progressive and variant.progressive and s.progressive:
