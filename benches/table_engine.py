@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -48,7 +49,7 @@ def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
     return rounds / (time.perf_counter() - start), table.seq
 
 
-def _entry(name: str) -> object:
+def _entry(name: str) -> Any:
     """What `Table.play` takes for a command: its entry of the engine's list, or in an engine
     before the entries held their methods (a peer such as f859cf1), its name."""
     entry = PLAYED[name]
@@ -66,7 +67,7 @@ def _served(name: str, rounds: int) -> tuple[float, float]:
 
     ante, deal, fold, raise_ = (_entry(c) for c in ("ante", "deal", "fold", "raise"))
 
-    def command(seat: int, kind: object, args: dict[str, object]) -> None:
+    def command(seat: int, kind: Any, args: dict[str, object]) -> None:
         start = time.perf_counter()
         table.play(seat, kind, args)
         shown = time.perf_counter()
