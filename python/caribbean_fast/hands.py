@@ -139,7 +139,7 @@ class HandValue:
 
     def describe(self) -> str:
         """The hand in words, e.g. "Two pair, Kings and Fives" or "Straight, Five high"."""
-        return _words(self.hand_class, tuple(self.best_five))
+        return _words(self.hand_class, tuple(c >> 2 for c in self.best_five))
 
     @property
     def text(self) -> str:
@@ -151,9 +151,9 @@ class HandValue:
 
 
 @lru_cache(maxsize=8192)
-def _words(hand_class: HandClass, best_five: tuple[int, ...]) -> str:
-    """`HandValue.describe`, remembered: a table describes two hands a showdown, of a few thousand."""
-    held = [c >> 2 for c in best_five]  # no Counter: a showdown describes two hands
+def _words(hand_class: HandClass, held: tuple[int, ...]) -> str:
+    """`HandValue.describe` from the class and the best five's ranks, remembered: a table
+    describes two hands a showdown, of a few thousand by their ranks."""
     ranks = sorted(set(held), key=lambda r: (held.count(r), r), reverse=True)
     top = ranks[0]
     if hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and ranks == _WHEEL:

@@ -88,6 +88,9 @@ class Settlement:
         return self.ante + self.raise_ + self.exchange_fees
 
 
+_LOST, _NOTHING = Fraction(-1), Fraction(0)  # made once: a Fraction costs a microsecond to make
+
+
 def _check(condition: bool, reason: str) -> None:
     if not condition:
         raise ImpossibleOutcomeError(f"outcome cannot happen: {reason}")
@@ -101,13 +104,13 @@ def _check_stakes(condition: bool, reason: str) -> None:
 def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
     """(ante, raise) nets in antes."""
     if o.decision is Decision.FOLD:
-        return Fraction(-1), Fraction(0)
+        return _LOST, _NOTHING
     if not o.dealer_qualifies:
         return v.ante_pays(o.hand_class, False), v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
     if o.showdown is Showdown.PUSH:
-        return Fraction(0), Fraction(0)
+        return _NOTHING, _NOTHING
     if o.showdown is Showdown.LOSE:
-        return Fraction(-1), -v.raise_multiple
+        return _LOST, -v.raise_multiple
     _check(o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
     return v.ante_pays(o.hand_class, True), v.raise_multiple * v.raise_paytable[o.hand_class]
 
@@ -116,7 +119,7 @@ def _side_bets(v: Variant, o: Outcome, first_five: int) -> dict[str, Fraction]:
     out = {}
     for bet in v.side_bets:
         pays = None if (o.decision is Decision.FOLD and bet.lost_on_fold) else bet.pays(first_five)
-        out[bet.name] = Fraction(-1) if pays is None else pays
+        out[bet.name] = _LOST if pays is None else pays
     return out
 
 
@@ -126,7 +129,7 @@ def _progressive(v: Variant, o: Outcome, first_five: int) -> ProgressivePay | No
         return None
     prize = p.prizes.get(v.classify(first_five))
     if prize is None or (o.decision is Decision.FOLD and not p.paid_on_fold):
-        return ProgressivePay(Fraction(-1))
+        return ProgressivePay(_LOST)
     # A prize is paid in place of the stake, which has gone to the meter.
     return ProgressivePay(Fraction(prize.amount, p.stake) - 1, prize.meter_share)
 
@@ -140,7 +143,7 @@ def settle(variant: Variant, outcome: Outcome) -> Settlement:
     most = v.exchanges.most_per_round if v.exchanges else 0
     _check(0 <= o.exchanges <= most, f"{o.exchanges} exchanges where {v.name} allows at most {most}")
     ante, raise_ = _main_spots(v, o)
-    fees = -o.exchanges * v.exchanges.fee_antes if v.exchanges else Fraction(0)
+    fees = -o.exchanges * v.exchanges.fee_antes if v.exchanges else _NOTHING
     if o.first_five is None:
         return Settlement(ante, raise_, fees)
     return Settlement(ante, raise_, fees, _side_bets(v, o, o.first_five), _progressive(v, o, o.first_five))

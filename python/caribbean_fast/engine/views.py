@@ -13,6 +13,7 @@ from typing import Any
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
+from .events import built
 from .fairness import joined_leaves, root_of, seat_proof, split_leaves
 from .ledger import wallet
 from .results import bet_results
@@ -62,6 +63,9 @@ class SeatView:
 
 
 _TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
+
+
+_NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
@@ -187,13 +191,14 @@ def seat_view(
     )
     me = None if seat is None else state.seats[seat]
     ours = me is not None and me.since <= r.number
-    return SeatView(
+    return built(  # as SeatView(...), every field given
+        SeatView,
         seat=seat,
         player=None if me is None else me.account,
         round=r.number,
         phase=state.phase,
         balance=0 if seat is None else state.ledger.balance(wallet(seat)),
-        bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
+        bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else _NO_BETS,
         cards=_texts(me.cards) if me is not None and ours else (),
         dealer=_texts(dealer),
         board=_texts(board),
