@@ -66,7 +66,7 @@ class LeanMachine(TableMachine):
                 again = {k: v for k, v in e.public.items() if k != "bets"}  # as an earlier edition wrote it
                 staked = self.table.state.seats[e.seat or 0].staked.to_dict()
                 v = self.table.variant
-                assert bet_results(v, again, staked) == bet_results(v, e.public, staked)
+                assert bet_results(v, again, staked) == bet_results(v, dict(e.public), staked)
 
 
 @pytest.mark.parametrize("name", GAMES)
