@@ -532,6 +532,11 @@ class Variant:
         except TypeError as err:
             raise VariantError(f"replace: {err}") from None
 
+    @cached_property
+    def side_bet_names(self) -> frozenset[str]:
+        """The names of the side bets offered."""
+        return frozenset(bet.name for bet in self.side_bets)
+
     def side_bet(self, name: str) -> SideBet:
         """The side bet of this name."""
         for bet in self.side_bets:
