@@ -128,10 +128,10 @@ class Table(Betting, Seating):
         placed = p is None or (s.bets.progressive and (s.ticked or not p.stays_ticked))  # or none offered
         if p is not None and not placed and self._fits(k, s, s.bets.but(progressive=p.stake)):
             found.append("progressive")
-        if s.last_bets is not None and not s.bets.total:
-            again = self._lean_ante(k, s, s.last_bets.ante, limit)
-            if again is not None and self._fits(k, s, s.last_bets.but(ante=again, raise_=0)):
-                found.append("rebet")
+        # With no bets, the ante above was the last round's: its adjusted ante is the rebet's.
+        last = s.last_bets if not s.bets.total and ante is not None else None
+        if last is not None and ante is not None and self._fits(k, s, last.but(ante=ante, raise_=0)):
+            found.append("rebet")
         if self.phase is Phase.BETTING and s.bets.total:  # `_check_clear`'s whole rule
             found.append("clear")
         return found
