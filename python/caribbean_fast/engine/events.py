@@ -150,7 +150,7 @@ def event_to_json(event: Event) -> str:
         "public": event.public,
         "private": event.private,
         "secret": event.secret,
-        "transfers": [list(t) for t in event.transfers],
+        "transfers": event.transfers,  # tuples write as arrays, as lists do
     }
     try:
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
