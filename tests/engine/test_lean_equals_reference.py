@@ -19,7 +19,8 @@ from test_table_machine import TableMachine
 from caribbean_fast.engine import Event
 from caribbean_fast.engine.events import event_from_json, event_to_json
 from caribbean_fast.engine.results import bet_results
-from caribbean_fast.engine.views import SeatView, ViewCache, seat_view
+from caribbean_fast.engine.state import Bets
+from caribbean_fast.engine.views import OtherSeat, SeatView, ViewCache, seat_view
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +53,9 @@ class LeanMachine(TableMachine):
             fresh = seat_view(t.state, t.variant, k, actions, limit, ViewCache())
             shown = t.view(k)
             assert shown == fresh, k
-            assert shown == SeatView(**{f.name: getattr(shown, f.name) for f in dataclasses.fields(SeatView)})
+            for made, kind in ((shown, SeatView), *((o, OtherSeat) for o in shown.others), (shown.bets, Bets)):
+                fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(kind)}
+                assert made == kind(**fields) and set(fields) <= set(vars(made)), kind
 
     @invariant()
     def events_are_their_fields(self) -> None:

@@ -85,9 +85,12 @@ def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> date
 
 
 def _other(k: int, s: SeatState, number: int) -> OtherSeat:
+    """As `OtherSeat(...)`, made as the views make a dozen a command (`events.built`)."""
     if s.account is not None and s.since > number:  # its holder sat after this round: not its round
-        return OtherSeat(k, s.account, Bets(), False, False)
-    return OtherSeat(k, s.account, s.bets.but(raise_=0), s.dealt, s.decision is not None, s.results is not None)
+        return built(OtherSeat, seat=k, player=s.account, bets=_NO_BETS, dealt=False, decided=False, settled=False)
+    bets = s.bets if not s.bets.raise_ else s.bets.but(raise_=0)
+    decided, settled = s.decision is not None, s.results is not None
+    return built(OtherSeat, seat=k, player=s.account, bets=bets, dealt=s.dealt, decided=decided, settled=settled)
 
 
 @dataclass
