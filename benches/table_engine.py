@@ -4,16 +4,27 @@ and as a game server drives a table: players' commands by their entry of the eng
 (`Table.play`), as a frame's parse found it, with every seat's view after each, timed apart
 (commands a second, microseconds a view).
 
-Run: ``python benches/table_engine.py [--rounds 1000]``
+With ``--peer CHECKOUT`` it measures only the served table, a command with every seat's view
+after it, in microseconds, here and in another checkout of the package (its ``python/`` first on
+the path of a fresh interpreter; the same compiled core), in turn (ABBA, ``--turns`` pairs), and
+the ratio of the medians: the issue's goal is at most 0.4 of commit f859cf1's engine.
+
+Run: ``python benches/table_engine.py [--rounds 1000] [--peer CHECKOUT [--turns 2]]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -21,9 +32,9 @@ from rich.table import Table as RichTable
 from caribbean_fast import load_variant
 from caribbean_fast.engine import EventStore, MemoryStore, SqliteStore, Table, audit, restore
 from caribbean_fast.engine.autoplay import choose, play_round
-from caribbean_fast.engine.commands import ANTE, DEAL, FOLD, RAISE, EngineCommand
+from caribbean_fast.engine.commands import PLAYED
 
-GAMES = ("cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
+GAMES = ("atlantic-city", "cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
 
 
 def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
@@ -38,16 +49,32 @@ def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
     return rounds / (time.perf_counter() - start), table.seq
 
 
-def _served(name: str, rounds: int) -> tuple[float, float]:
-    """(commands a second, microseconds a view): each seat antes the minimum, the deal, each seat
-    raises or folds by the `simple` strategy; after every command, every seat's view."""
+def _entry(name: str) -> Any:
+    """What `Table.play` takes for a command: its entry of the engine's list, or in an engine
+    before the entries held their methods (a peer such as f859cf1), its name."""
+    entry = PLAYED[name]
+    return entry if callable(getattr(entry, "player", None)) else name
+
+
+class Served(NamedTuple):
+    per_second: float  # commands a second
+    per_view: float  # microseconds a view
+    with_views: float  # microseconds a command with every seat's view after it: the median round's
+
+
+def _served(name: str, rounds: int) -> Served:
+    """Each seat antes the minimum, the deal, each seat raises or folds by the `simple` strategy;
+    after every command, every seat's view. A command with its views is taken from the median
+    round, so that a shared host's stalls (another process's turn on the core) stay out of it."""
     variant = load_variant(name)
     table = Table(variant, seed=1, store=MemoryStore())
     for seat in range(table.seats):
         table.deposit(seat, 10**9)
-    commands, views = [0.0, 0], [0.0, 0]
+    commands, views, per_round = [0.0, 0], [0.0, 0], []
 
-    def command(seat: int, kind: EngineCommand, args: dict[str, object]) -> None:
+    ante, deal, fold, raise_ = (_entry(c) for c in ("ante", "deal", "fold", "raise"))
+
+    def command(seat: int, kind: Any, args: dict[str, object]) -> float:
         start = time.perf_counter()
         table.play(seat, kind, args)
         shown = time.perf_counter()
@@ -55,15 +82,48 @@ def _served(name: str, rounds: int) -> tuple[float, float]:
         end = time.perf_counter()
         commands[0], commands[1] = commands[0] + shown - start, commands[1] + 1
         views[0], views[1] = views[0] + end - shown, views[1] + len(seen)
+        return end - start
 
     for _ in range(rounds):
-        for seat in range(table.seats):
-            command(seat, ANTE, {"amount": table.limits.minimum})
-        command(0, DEAL, {})
+        spent = sum(command(seat, ante, {"amount": table.limits.minimum}) for seat in range(table.seats))
+        spent += command(0, deal, {})
         for seat in range(table.seats):
             choice = choose("simple", variant, table.view(seat))
-            command(seat, FOLD if choice == "fold" else RAISE, {})
-    return commands[1] / commands[0], views[0] / views[1] * 1e6
+            spent += command(seat, fold if choice == "fold" else raise_, {})
+        per_round.append(spent / (2 * table.seats + 1))
+    return Served(commands[1] / commands[0], views[0] / views[1] * 1e6, statistics.median(per_round) * 1e6)
+
+
+def _with_views(rounds: int) -> dict[str, float]:
+    """Each game's microseconds a command with every seat's view after it (`_served`)."""
+    return {name: _served(name, rounds).with_views for name in GAMES}
+
+
+def _turn(python_path: Path, rounds: int) -> dict[str, float]:
+    """`_with_views` in a fresh interpreter with `python_path` first on its path."""
+    env = os.environ | {"PYTHONPATH": str(python_path)}
+    command = [sys.executable, __file__, "--rounds", str(rounds), "--worker"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def _against(peer: Path, rounds: int, turns: int) -> None:
+    """This checkout's engine and the peer's in turn, ABBA: the medians and their ratio."""
+    ours = Path(__file__).resolve().parents[1] / "python"
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "peer": []}
+    for _ in range(turns):
+        for side in ("this", "peer", "peer", "this"):
+            runs[side].append(_turn(ours if side == "this" else peer / "python", rounds))
+    out = RichTable(title=f"A command with every seat's view, µs ({rounds} rounds, {turns} ABBA pairs, medians)")
+    for column in ("game", "seats", "this", f"peer {peer.name}", "ratio"):
+        out.add_column(column, justify="right")
+    ratios = []
+    for name in GAMES:
+        this, that = (statistics.median(r[name] for r in runs[side]) for side in ("this", "peer"))
+        ratios.append(this / that)
+        out.add_row(name, str(load_variant(name).seats), f"{this:.1f}", f"{that:.1f}", f"{this / that:.2f}")
+    Console(width=140).print(out)
+    print(f"ratio over the games (geometric mean): {statistics.geometric_mean(ratios):.2f}, at most {max(ratios):.2f}")
 
 
 def _per_second(job: Callable[[EventStore], object], store: EventStore, events: int) -> float:
@@ -75,7 +135,18 @@ def _per_second(job: Callable[[EventStore], object], store: EventStore, events: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--peer", type=Path, help="another checkout of the package, measured in turn")
+    parser.add_argument("--turns", type=int, default=2, help="ABBA pairs with --peer")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(_with_views(args.rounds)))
+        return
+    if args.peer is not None:
+        if not (args.peer / "python" / "caribbean_fast").is_dir():
+            parser.error(f"--peer: {args.peer} holds no python/caribbean_fast")
+        _against(args.peer, args.rounds, args.turns)
+        return
     out = RichTable(title=f"Table engine, {args.rounds} rounds per game, seats as the preset (2 cores)")
     columns = ("game", "seats", "events/round", "memory rounds/s", "SQLite rounds/s", "restore ev/s", "audit ev/s")
     for column in (*columns, "commands/s", "us/view"):
@@ -90,7 +161,7 @@ def main() -> None:
             auditing = _per_second(audit, memory, events)
             seats = load_variant(name).seats
             row = (name, str(seats), f"{events / args.rounds:.0f}", f"{in_memory:,.0f}", f"{on_disk:,.0f}")
-            served, per_view = _served(name, args.rounds)
+            served, per_view, _ = _served(name, args.rounds)
             out.add_row(*row, f"{restoring:,.0f}", f"{auditing:,.0f}", f"{served:,.0f}", f"{per_view:.1f}")
     Console(width=140).print(out)
 

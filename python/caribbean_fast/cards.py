@@ -65,10 +65,15 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
 
 def card_text(card: int) -> str:
     """The text of a card id, e.g. 51 -> "As"."""
+    if type(card) is int and 0 <= card < DECK_SIZE:  # the usual case: looked up, before the checks
+        return _TEXTS[card]
     require_type(card, (int, np.integer), "a card id is an integer 0..51")
     if not 0 <= card < DECK_SIZE:
         raise InvalidCardsError(f"card id {card} is not in 0..51")
     return RANKS[card >> 2] + SUITS[card & 3]
+
+
+_TEXTS = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
 
 
 def format_cards(cards: Iterable[int]) -> str:

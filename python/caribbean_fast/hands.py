@@ -8,11 +8,10 @@ five-card poker hands, so it compares hands of 5, 6 and 7 cards alike.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
+from functools import cache, lru_cache
 from numbers import Integral
 from typing import Any
 
@@ -110,10 +109,19 @@ def _evaluator_floors() -> tuple[list[int], list[HandClass]]:
 
 def class_of(strength: int) -> HandClass:
     """The evaluator's class of a strength: the class whose floor is the highest at or below it."""
+    if type(strength) is int and 1 <= strength <= DISTINCT_STRENGTHS:  # the usual case, before the ABC's check
+        return _class_table()[strength]
     if isinstance(strength, bool) or not isinstance(strength, Integral) or not 1 <= strength <= DISTINCT_STRENGTHS:
         raise ArgumentError(f"strength must be 1 to {DISTINCT_STRENGTHS}, not {strength!r}")
     floors, classes = _evaluator_floors()
     return classes[bisect_right(floors, int(strength)) - 1]
+
+
+@cache
+def _class_table() -> tuple[HandClass, ...]:
+    """The evaluator's class of every strength, by strength (index 0 unused): a lookup a call."""
+    floors, classes = _evaluator_floors()
+    return (HandClass.HIGH_CARD, *(classes[bisect_right(floors, s) - 1] for s in range(1, DISTINCT_STRENGTHS + 1)))
 
 
 def _plural(rank: int) -> str:
@@ -131,30 +139,7 @@ class HandValue:
 
     def describe(self) -> str:
         """The hand in words, e.g. "Two pair, Kings and Fives" or "Straight, Five high"."""
-        counts = Counter(c >> 2 for c in self.best_five)
-        ranks = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-        top = ranks[0]
-        if self.hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and set(ranks) == {
-            12,
-            0,
-            1,
-            2,
-            3,
-        }:
-            top = 3  # the wheel is five-high
-        match self.hand_class:
-            case HandClass.ROYAL_FLUSH:
-                return "Royal flush"
-            case HandClass.STRAIGHT_FLUSH | HandClass.STRAIGHT | HandClass.FLUSH | HandClass.HIGH_CARD:
-                return f"{self.hand_class.label}, {RANK_NAMES[top]} high"
-            case HandClass.FULL_HOUSE:
-                return f"Full house, {_plural(top)} full of {_plural(ranks[1])}"
-            case HandClass.TWO_PAIR:
-                return f"Two pair, {_plural(top)} and {_plural(ranks[1])}"
-            case HandClass.ONE_PAIR:
-                return f"Pair of {_plural(top)}"
-            case _:
-                return f"{self.hand_class.label}, {_plural(top)}"
+        return _words(self.hand_class, tuple(c >> 2 for c in self.best_five))
 
     @property
     def text(self) -> str:
@@ -163,6 +148,32 @@ class HandValue:
 
     def __str__(self) -> str:
         return f"{self.describe()} ({self.text}), strength {self.strength}"
+
+
+@lru_cache(maxsize=8192)
+def _words(hand_class: HandClass, held: tuple[int, ...]) -> str:
+    """`HandValue.describe` from the class and the best five's ranks, remembered: a table
+    describes two hands a showdown, of a few thousand by their ranks."""
+    ranks = sorted(set(held), key=lambda r: (held.count(r), r), reverse=True)
+    top = ranks[0]
+    if hand_class in (HandClass.STRAIGHT, HandClass.STRAIGHT_FLUSH) and ranks == _WHEEL:
+        top = 3  # the wheel is five-high
+    match hand_class:
+        case HandClass.ROYAL_FLUSH:
+            return "Royal flush"
+        case HandClass.STRAIGHT_FLUSH | HandClass.STRAIGHT | HandClass.FLUSH | HandClass.HIGH_CARD:
+            return f"{hand_class.label}, {RANK_NAMES[top]} high"
+        case HandClass.FULL_HOUSE:
+            return f"Full house, {_plural(top)} full of {_plural(ranks[1])}"
+        case HandClass.TWO_PAIR:
+            return f"Two pair, {_plural(top)} and {_plural(ranks[1])}"
+        case HandClass.ONE_PAIR:
+            return f"Pair of {_plural(top)}"
+        case _:
+            return f"{hand_class.label}, {_plural(top)}"
+
+
+_WHEEL = [12, 3, 2, 1, 0]  # A-5-4-3-2's ranks as `_words` orders them: by count, then rank
 
 
 def _best_first(five: tuple[int, ...]) -> tuple[int, ...]:

@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from math import floor
 
 from .errors import ArgumentError, ImpossibleOutcomeError, require_type
 from .hands import HandClass
@@ -88,6 +87,9 @@ class Settlement:
         return self.ante + self.raise_ + self.exchange_fees
 
 
+_LOST, _NOTHING = Fraction(-1), Fraction(0)  # made once: a Fraction costs a microsecond to make
+
+
 def _check(condition: bool, reason: str) -> None:
     if not condition:
         raise ImpossibleOutcomeError(f"outcome cannot happen: {reason}")
@@ -101,14 +103,15 @@ def _check_stakes(condition: bool, reason: str) -> None:
 def _main_spots(v: Variant, o: Outcome) -> tuple[Fraction, Fraction]:
     """(ante, raise) nets in antes."""
     if o.decision is Decision.FOLD:
-        return Fraction(-1), Fraction(0)
+        return _LOST, _NOTHING
     if not o.dealer_qualifies:
         return v.ante_pays(o.hand_class, False), v.raise_multiple * v.raise_paytable_no_qualify.get(o.hand_class, 0)
     if o.showdown is Showdown.PUSH:
-        return Fraction(0), Fraction(0)
+        return _NOTHING, _NOTHING
     if o.showdown is Showdown.LOSE:
-        return Fraction(-1), -v.raise_multiple
-    _check(o.hand_class in v.raise_paytable, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
+        return _LOST, -v.raise_multiple
+    if o.hand_class not in v.raise_paytable:
+        _check(False, f"{o.hand_class.label} cannot beat a qualifying dealer in {v.name}")
     return v.ante_pays(o.hand_class, True), v.raise_multiple * v.raise_paytable[o.hand_class]
 
 
@@ -116,7 +119,7 @@ def _side_bets(v: Variant, o: Outcome, first_five: int) -> dict[str, Fraction]:
     out = {}
     for bet in v.side_bets:
         pays = None if (o.decision is Decision.FOLD and bet.lost_on_fold) else bet.pays(first_five)
-        out[bet.name] = Fraction(-1) if pays is None else pays
+        out[bet.name] = _LOST if pays is None else pays
     return out
 
 
@@ -126,7 +129,7 @@ def _progressive(v: Variant, o: Outcome, first_five: int) -> ProgressivePay | No
         return None
     prize = p.prizes.get(v.classify(first_five))
     if prize is None or (o.decision is Decision.FOLD and not p.paid_on_fold):
-        return ProgressivePay(Fraction(-1))
+        return ProgressivePay(_LOST)
     # A prize is paid in place of the stake, which has gone to the meter.
     return ProgressivePay(Fraction(prize.amount, p.stake) - 1, prize.meter_share)
 
@@ -136,11 +139,14 @@ def settle(variant: Variant, outcome: Outcome) -> Settlement:
     require_type(variant, Variant, "settle takes a Variant (load_variant)")
     require_type(outcome, Outcome, "settle takes an Outcome")
     o, v = outcome, variant
-    _check(o.hand_class in v.classes, f"{o.hand_class.label} is not a class of {v.name}")
+    # The reasons are written only when a check fails: a table settles every round.
+    if o.hand_class not in v.classes:
+        _check(False, f"{o.hand_class.label} is not a class of {v.name}")
     most = v.exchanges.most_per_round if v.exchanges else 0
-    _check(0 <= o.exchanges <= most, f"{o.exchanges} exchanges where {v.name} allows at most {most}")
+    if not 0 <= o.exchanges <= most:
+        _check(False, f"{o.exchanges} exchanges where {v.name} allows at most {most}")
     ante, raise_ = _main_spots(v, o)
-    fees = -o.exchanges * v.exchanges.fee_antes if v.exchanges else Fraction(0)
+    fees = -o.exchanges * v.exchanges.fee_antes if v.exchanges else _NOTHING
     if o.first_five is None:
         return Settlement(ante, raise_, fees)
     return Settlement(ante, raise_, fees, _side_bets(v, o, o.first_five), _progressive(v, o, o.first_five))
@@ -172,39 +178,53 @@ class MoneySettlement:
         return self.ante + self.raise_ + self.exchange_fees + sum(self.side_bets.values()) + self.progressive
 
 
-def _whole(amount: Fraction) -> int:
-    """Fractions of a minor unit are not paid: winnings round down, losses are whole already."""
-    return floor(amount)
+def _whole(stake: int, ratio: Fraction) -> int:
+    """`stake` times `ratio` in whole minor units: fractions of a minor unit are not paid
+    (winnings round down, losses are whole already). In integers: a Fraction's product costs
+    more than the rest of a seat's settlement."""
+    return stake * ratio.numerator // ratio.denominator
 
 
 def settle_money(
-    variant: Variant, outcome: Outcome, stakes: Stakes, meter: int = 0, meter_sharers: int = 1
+    variant: Variant,
+    outcome: Outcome,
+    stakes: Stakes,
+    meter: int = 0,
+    meter_sharers: int = 1,
+    exact: Settlement | None = None,
 ) -> MoneySettlement:
     """`settle` in minor units for these stakes. A meter prize pays its share of `meter`; under the
     variant's equal split it is divided among the `meter_sharers` seats that win it in the same
-    round (two royals share the meter)."""
+    round (two royals share the meter). `exact`: `settle(variant, outcome)` where the caller has
+    it already (the table shows it too), so that a round settles once."""
     require_type(stakes, Stakes, "settle_money takes Stakes")
-    _check_stakes(stakes.ante > 0, f"the ante must be positive, not {stakes.ante}")
-    _check_stakes(meter >= 0 and meter_sharers >= 1, f"meter {meter} shared by {meter_sharers}")
-    raise_stake = stakes.ante * variant.raise_multiple
-    _check_stakes(raise_stake.denominator == 1, f"an ante of {stakes.ante} makes a raise of {raise_stake} minor units")
-    unknown = set(stakes.side_bets) - {b.name for b in variant.side_bets}
-    _check_stakes(not unknown, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
-    _check_stakes(not stakes.progressive or variant.progressive is not None, f"{variant.name} has no progressive")
+    # The reasons are written only when a check fails: a table settles every round.
+    if stakes.ante <= 0:
+        _check_stakes(False, f"the ante must be positive, not {stakes.ante}")
+    if meter < 0 or meter_sharers < 1:
+        _check_stakes(False, f"meter {meter} shared by {meter_sharers}")
+    rm = variant.raise_multiple
+    if stakes.ante * rm.numerator % rm.denominator:
+        _check_stakes(False, f"an ante of {stakes.ante} makes a raise of {stakes.ante * rm} minor units")
+    unknown = [name for name in stakes.side_bets if name not in variant.side_bet_names]
+    if unknown:
+        _check_stakes(False, f"{variant.name} has no side bet {', '.join(sorted(unknown))}")
+    if stakes.progressive and variant.progressive is None:
+        _check_stakes(False, f"{variant.name} has no progressive")
     _check_stakes(
         not (stakes.side_bets or stakes.progressive) or outcome.first_five is not None,
         "side bets need the strength of the first five cards in the outcome",
     )
-    s = settle(variant, outcome)
-    side = {name: _whole(stake * s.side_bets[name]) for name, stake in stakes.side_bets.items()}
+    s = settle(variant, outcome) if exact is None else exact
+    side = {name: _whole(stake, s.side_bets[name]) for name, stake in stakes.side_bets.items()}
     progressive = meter_paid = 0
     if stakes.progressive and variant.progressive and s.progressive:
         meter_paid = variant.progressive.meter_prize(s.progressive.meter_share, meter, meter_sharers)
-        progressive = _whole(variant.progressive.stake * s.progressive.stakes) + meter_paid
+        progressive = _whole(variant.progressive.stake, s.progressive.stakes) + meter_paid
     return MoneySettlement(
-        ante=_whole(stakes.ante * s.ante),
-        raise_=_whole(stakes.ante * s.raise_),
-        exchange_fees=_whole(stakes.ante * s.exchange_fees),
+        ante=_whole(stakes.ante, s.ante),
+        raise_=_whole(stakes.ante, s.raise_),
+        exchange_fees=_whole(stakes.ante, s.exchange_fees),
         side_bets=side,
         progressive=progressive,
         meter_paid=meter_paid,

@@ -4,6 +4,7 @@ the balance and personal limit), progressive, side bets, clear and rebet."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 
 from ..errors import IllegalActionError, InsufficientFundsError, require_type
 from .commands import ANTE, CLEAR, DEPOSIT, PROGRESSIVE, REBET, SET_LIMIT, SIDE_BET, WITHDRAW, handles
@@ -71,14 +72,16 @@ class Betting(TableCore):
         limit = s.limit if account is None else account["limit"]
         if limit is not None and ante > limit:
             raise IllegalActionError(f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(limit)}")
-        for what, multiple in self._multiples():
+        for what, multiple in self._multiples:
             if ante * multiple.numerator % multiple.denominator:
                 raise IllegalActionError(f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
         return ante
 
-    def _multiples(self) -> list[tuple[str, Fraction]]:
+    @cached_property
+    def _multiples(self) -> tuple[tuple[str, Fraction], ...]:
+        """The stakes an ante makes, as multiples of it, which must come to whole minor units."""
         fee = self.variant.exchanges.fee_antes if self.variant.exchanges else Fraction(0)
-        return [("raise", self.variant.raise_multiple), ("exchange fee", fee)]
+        return (("raise", self.variant.raise_multiple), ("exchange fee", fee))
 
     # Each bet command: its checks (`_check_*`, also what `can_*` and `actions` ask), then the bets.
 

@@ -271,16 +271,9 @@ class TableCore:
         transfers: tuple[Transfer, ...] | list[Transfer],
         round: int | None,
     ) -> None:
-        event = Event(
-            seq=self.seq,
-            round=self.state.round.number if round is None else round,
-            kind=kind,
-            time=self._now,
-            seat=seat,
-            public=public or {},
-            private=private or {},
-            secret=secret or {},
-            transfers=tuple(transfers),
+        number = self.state.round.number if round is None else round
+        event = Event.made(
+            self.seq, number, kind, self._now, seat, public or {}, private or {}, secret or {}, tuple(transfers)
         )
         self.state.apply(event, change)
         self.events.append(event)

@@ -40,12 +40,15 @@ __all__ = [
     "Deal",
     "SeatSeed",
     "cut",
+    "joined_leaves",
     "leaves",
     "opening",
     "positions",
     "root",
+    "root_of",
     "seat_proof",
     "seed_commitment",
+    "split_leaves",
     "verify",
 ]
 
@@ -83,17 +86,31 @@ def _leaf(salt: bytes, card: int) -> str:
     return hashlib.sha256(salt + bytes([card])).hexdigest()
 
 
-def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
-    """Every position's leaf, in deck order, as hex (a live table's views keep their round's:
-    `views.ViewCache`). The core works out each position's salt and leaf, the key's HMAC set up
-    once for them all."""
-    joined = deck_leaves(seed, list(deck)).hex()
+def joined_leaves(seed: bytes, deck: tuple[int, ...] | list[int]) -> str:
+    """Every position's leaf as hex, joined in deck order: what the root hashes (a live table's
+    views keep their round's: `views.ViewCache`). The core works out each position's salt and
+    leaf, the key's HMAC set up once for them all."""
+    return deck_leaves(seed, list(deck)).hex()
+
+
+def split_leaves(joined: str) -> tuple[str, ...]:
+    """The leaves one by one, from `joined_leaves`."""
     return tuple(joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST))
+
+
+def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
+    """Every position's leaf, in deck order, as hex."""
+    return split_leaves(joined_leaves(seed, deck))
+
+
+def root_of(joined: str) -> str:
+    """The root of the leaves as `joined_leaves` joins them."""
+    return hashlib.sha256(joined.encode()).hexdigest()
 
 
 def root(seed: bytes, deck: tuple[int, ...], known: tuple[str, ...] = ()) -> str:
     """The commitment every seat sees before the deal (from the `known` leaves, when given)."""
-    return hashlib.sha256("".join(known or leaves(seed, deck)).encode()).hexdigest()
+    return root_of("".join(known) if known else joined_leaves(seed, deck))
 
 
 def positions(deal: dict[str, Any]) -> dict[str, list[int]]:

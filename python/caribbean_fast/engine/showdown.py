@@ -126,18 +126,19 @@ def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: 
     }
     sharers = _meter_sharers(state, variant, outcomes)
     meter = state.ledger.balance("meter")
+    exact = {k: settle(variant, outcomes[k]) for k in order}  # once: the money and each bet's result
     moneys = {}
     for k in order:
         bets = state.seats[k].bets
         stakes = Stakes(bets.ante, dict(bets.side_bets), progressive=bets.progressive > 0)
-        moneys[k] = settle_money(variant, outcomes[k], stakes, meter, sharers[k])
+        moneys[k] = settle_money(variant, outcomes[k], stakes, meter, sharers[k], exact[k])
     reset = variant.progressive.reset if variant.progressive else 0
     draw = draw_meter(meter, [moneys[k].meter_paid for k in order], reset)
     out = []
     for k, from_meter in zip(order, draw.from_meter, strict=True):
         bets = state.seats[k].bets
         moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
-        spots = spot_results(variant, settle(variant, outcomes[k]), _net(moneys[k]), bets.to_dict())
+        spots = spot_results(variant, exact[k], _net(moneys[k]), bets.to_dict())
         out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe(), tuple(spots)))
     return out
 

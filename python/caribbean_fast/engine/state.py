@@ -14,7 +14,7 @@ from typing import Any
 
 from ..settlement import Decision
 from .commands import TICK
-from .events import Event
+from .events import Event, built
 from .fairness import cut, root
 from .ledger import Ledger
 from .shuffle import deck_from_seed
@@ -52,13 +52,14 @@ class Bets:
         side_bets: tuple[tuple[str, int], ...] | None = None,
         progressive: int | None = None,
     ) -> Bets:
-        """These bets with the fields given changed (`dataclasses.replace` costs a bet's check
-        more than the rest of it)."""
-        return Bets(
-            self.ante if ante is None else ante,
-            self.raise_ if raise_ is None else raise_,
-            self.side_bets if side_bets is None else side_bets,
-            self.progressive if progressive is None else progressive,
+        """These bets with the fields given changed (`dataclasses.replace`, even `Bets(...)`,
+        costs a bet's check more than the rest of it: `events.built`)."""
+        return built(
+            Bets,
+            ante=self.ante if ante is None else ante,
+            raise_=self.raise_ if raise_ is None else raise_,
+            side_bets=self.side_bets if side_bets is None else side_bets,
+            progressive=self.progressive if progressive is None else progressive,
         )
 
     def side(self, name: str) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, require_type
 from ..variants import ExchangeCards
+from ..variants.model import MAX_AMOUNT
 from .betting import Betting
 from .commands import (
     ADOPT,
@@ -47,13 +48,14 @@ from .commands import (
     EngineCommand,
     plays,
 )
-from .core import Clock, illegal
+from .core import Clock, illegal, times
 from .events import Event
 from .history import seat_history
+from .ledger import table_spot
 from .limits import check_limit_change
 from .seats import STAND_AFTER, Seating
 from .seeding import SEEDS_EDITION
-from .state import Phase
+from .state import Bets, Phase, SeatState
 from .views import SeatView, ViewCache, seat_view
 
 __all__ = ["Clock", "Table"]
@@ -99,9 +101,69 @@ class Table(Betting, Seating):
     def actions(self, seat: int) -> list[str]:
         """The actions `seat` may take now, with their usual arguments: the seat's ante (or its
         last round's, or the table minimum), and for a seat that chooses what to exchange, one
-        card. The phase and the seat's state say which commands could run at all (a server asks
-        for every view it sends, and most commands are out of the question in most states); the
-        commands' own checks decide those that could."""
+        card. Worked out from the phase and the seat's state (a server asks for every view it
+        sends): what the commands' own checks would allow, which `reference_actions` asks them
+        (the tests hold the two equal over random play of every game)."""
+        k, phase = self._seat(seat), self.phase
+        if phase is Phase.CLOSED:
+            return []
+        s = self.state.seats[k]
+        if phase is Phase.DECIDING:
+            if not s.dealt or s.decision is not None:
+                return []
+            found = ["raise"] if self._affords_raise(k, s) else []
+            found.append("fold")  # a dealt seat still to decide may always fold (`_check_fold`)
+            if self.variant.exchanges is not None and self._allows(self._check_some_exchange, k):
+                found.append("exchange")  # game 4 only: its own checks
+            return found
+        found = self._lean_bets(k, s)
+        if phase is Phase.BETTING and not self._waiting() and any(t.bets.ante for t in self.state.seats):
+            found.append("deal")  # `_check_deal`'s whole rule, in a round open for bets
+        return found
+
+    def _lean_bets(self, k: int, s: SeatState) -> list[str]:
+        """The bet commands `_bet_actions` finds by their checks, from the seat's state."""
+        limit, p = self.personal_limit(k), self.variant.progressive
+        ante = self._lean_ante(k, s, s.bets.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit)
+        bets = None if ante is None else s.bets.but(ante=ante)
+        if bets is not None and p and p.stays_ticked and s.ticked and not bets.progressive:
+            bets = bets.but(progressive=p.stake)
+        found = ["ante"] if bets is not None and self._fits(k, s, bets) else []
+        placed = p is None or (s.bets.progressive and (s.ticked or not p.stays_ticked))  # or none offered
+        if p is not None and not placed and self._fits(k, s, s.bets.but(progressive=p.stake)):
+            found.append("progressive")
+        # With no bets, the ante above was the last round's: its adjusted ante is the rebet's.
+        last = s.last_bets if not s.bets.total and ante is not None else None
+        if last is not None and ante is not None and self._fits(k, s, last.but(ante=ante, raise_=0)):
+            found.append("rebet")
+        if self.phase is Phase.BETTING and s.bets.total:  # `_check_clear`'s whole rule
+            found.append("clear")
+        return found
+
+    def _lean_ante(self, k: int, s: SeatState, amount: int, limit: int | None) -> int | None:
+        """`_adjusted_ante` without its messages: the ante the limits make of `amount`, or None
+        where it refuses."""
+        lim = self.limits
+        if not 0 < amount <= MAX_AMOUNT or lim.adjust(amount) is None:
+            return None
+        ante = lim.adjust(amount, self._held(k) + s.bets.total)
+        if ante is None or (limit is not None and ante > limit):
+            return None
+        if any(ante * m.numerator % m.denominator for _, m in self._multiples):
+            return None
+        return ante
+
+    def _fits(self, k: int, s: SeatState, bets: Bets) -> bool:
+        """`_placement`'s checks without its messages: the wallet pays the difference and keeps
+        the raise the bets may need."""
+        delta, held = bets.total - s.bets.total, self._held(k)
+        if delta > held or -delta > self.state.ledger.balances[table_spot(k)]:
+            return False
+        return times(bets.ante, self.variant.raise_multiple) <= held - delta
+
+    def reference_actions(self, seat: int) -> list[str]:
+        """`actions` by the commands' own checks: the phase and the seat's state say which
+        commands could run at all, their checks decide those that could."""
         k, phase = self._seat(seat), self.phase
         if phase is Phase.CLOSED:
             return []

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text
 from ..hands import value_of_ids
 from ..variants import Family, Variant
-from .fairness import leaves, root, seat_proof
+from .events import built
+from .fairness import joined_leaves, root_of, seat_proof, split_leaves
 from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
@@ -64,13 +64,10 @@ class SeatView:
     seed_committed: str = ""  # the seat's own commitment to a seed this round ("": none)
 
 
-@lru_cache(maxsize=4096)
-def _qualifies(variant: Variant, cards: tuple[int, ...]) -> bool:
-    """Whether the dealer's revealed hand qualifies; remembered, as every view of the round shows it."""
-    return variant.qualifier.admits(value_of_ids(cards).strength)
-
-
 _TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
+
+
+_NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
@@ -90,9 +87,12 @@ def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> date
 
 
 def _other(k: int, s: SeatState, number: int) -> OtherSeat:
+    """As `OtherSeat(...)`, made as the views make a dozen a command (`events.built`)."""
     if s.account is not None and s.since > number:  # its holder sat after this round: not its round
-        return OtherSeat(k, s.account, Bets(), False, False)
-    return OtherSeat(k, s.account, s.bets.but(raise_=0), s.dealt, s.decision is not None, s.results is not None)
+        return built(OtherSeat, seat=k, player=s.account, bets=_NO_BETS, dealt=False, decided=False, settled=False)
+    bets = s.bets if not s.bets.raise_ else s.bets.but(raise_=0)
+    decided, settled = s.decision is not None, s.results is not None
+    return built(OtherSeat, seat=k, player=s.account, bets=bets, dealt=s.dealt, decided=decided, settled=settled)
 
 
 @dataclass
@@ -104,28 +104,42 @@ class ViewCache:
 
     round: int = -1
     seed: bytes = b""
+    joined: str = ""  # the deck's leaves, joined (`fairness.joined_leaves`)
     leaves: tuple[str, ...] = ()
     root: str = ""
+    qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
-        if (r.number, r.seed) != (self.round, self.seed):
-            self.round, self.seed, self.leaves, self.root = r.number, r.seed, (), ""
-            self.results, self.proofs = {}, {}
+        if r.number != self.round or r.seed != self.seed:
+            self.round, self.seed, self.joined, self.leaves, self.root = r.number, r.seed, "", (), ""
+            self.qualifies, self.results, self.proofs = None, {}, {}
         return self
 
     def deck_leaves(self, r: RoundState) -> tuple[str, ...]:
+        """The leaves one by one: the proofs' (the commitment hashes them joined)."""
         if not self.leaves:
-            self.leaves = leaves(r.seed, tuple(r.deck))
+            self.leaves = split_leaves(self.deck_joined(r))
         return self.leaves
+
+    def deck_joined(self, r: RoundState) -> str:
+        if not self.joined:
+            self.joined = joined_leaves(r.seed, r.deck)
+        return self.joined
 
     def deck_root(self, r: RoundState) -> str:
         """The round's commitment, worked out once (the first view that shows it)."""
         if r.seed and not self.root:
-            self.root = root(r.seed, tuple(r.deck), self.deck_leaves(r))
+            self.root = root_of(self.deck_joined(r))
         return self.root
+
+    def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
+        """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
+        if self.qualifies is None:
+            self.qualifies = variant.qualifier.admits(value_of_ids([*r.dealer, *r.board]).strength)
+        return self.qualifies
 
 
 def _proof(
@@ -184,13 +198,14 @@ def seat_view(
     )
     me = None if seat is None else state.seats[seat]
     ours = me is not None and me.since <= r.number
-    return SeatView(
+    return built(  # as SeatView(...), every field given
+        SeatView,
         seat=seat,
         player=None if me is None else me.account,
         round=r.number,
         phase=state.phase,
         balance=0 if seat is None else state.ledger.balance(wallet(seat)),
-        bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else Bets(),
+        bets=me.bets if me is not None and state.phase in (Phase.BETTING, Phase.DECIDING) else _NO_BETS,
         cards=_texts(me.cards) if me is not None and ours else (),
         dealer=_texts(dealer),
         board=_texts(board),
@@ -205,7 +220,7 @@ def seat_view(
         limit=limit,
         currency=variant.currency.code,
         revealed=shown,
-        dealer_qualifies=_qualifies(variant, (*r.dealer, *r.board)) if shown else None,
+        dealer_qualifies=cache.dealer_qualifies(variant, r) if shown else None,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
         seed_open=seeds_open and seat is not None,
         seed_committed=r.committed.get(seat, "") if seat is not None else "",

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from immutabledict import immutabledict
@@ -472,7 +472,7 @@ class Variant:
         """What the game calls its second bet: "call" or "raise" (`bet_words`)."""
         return self.bet_words.bet
 
-    @property
+    @cached_property
     def classes(self) -> tuple[HandClass, ...]:
         """The hand classes of this variant, lowest first (Ace-King only where it is named)."""
         return tuple(c for c in HandClass if self.ace_king or c is not HandClass.ACE_KING)
@@ -480,7 +480,7 @@ class Variant:
     def classify(self, strength: int) -> HandClass:
         """The class of a hand's strength under this variant's classes."""
         hand_class = class_of(strength)
-        if self.ace_king and hand_class is HandClass.HIGH_CARD and strength >= _ace_king_floor():
+        if hand_class is HandClass.HIGH_CARD and self.ace_king and strength >= _ace_king_floor():
             return HandClass.ACE_KING
         return hand_class
 
@@ -531,6 +531,11 @@ class Variant:
             return dataclasses.replace(self, **changes)
         except TypeError as err:
             raise VariantError(f"replace: {err}") from None
+
+    @cached_property
+    def side_bet_names(self) -> frozenset[str]:
+        """The names of the side bets offered."""
+        return frozenset(bet.name for bet in self.side_bets)
 
     def side_bet(self, name: str) -> SideBet:
         """The side bet of this name."""

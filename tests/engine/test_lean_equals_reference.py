@@ -1,0 +1,78 @@
+"""The engine's lean paths against the reference they stand for, over random command sequences on
+a table of every game (the table machine's rules): after every step, every seat's `actions` are
+those the commands' own checks allow (`Table.reference_actions`); every seat's and an onlooker's
+view, with the table's cache of the round, is the view worked out afresh from the state; every
+event the table wrote is the event its fields make (`Event.made` against `Event(...)`) and reads
+back from its JSON; and each settled event's bets are the results the settlement gives its
+outcome settled again (an earlier edition's path, `results.bet_results`), so no view settles."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import invariant, rule, run_state_machine_as_test
+from test_table_machine import TableMachine
+
+from caribbean_fast.engine import Event
+from caribbean_fast.engine.events import event_from_json, event_to_json
+from caribbean_fast.engine.results import bet_results
+from caribbean_fast.engine.state import Bets
+from caribbean_fast.engine.views import OtherSeat, SeatView, ViewCache, seat_view
+
+pytestmark = pytest.mark.slow
+
+GAMES = ["atlantic-city", "cyberstud", "network-24h", "caribbean-poker", "casino-holdem"]
+
+
+class LeanMachine(TableMachine):
+    @rule(data=st.data(), antes=st.integers(0, 5))
+    def leave_little(self, data: st.DataObject, antes: int) -> None:
+        """Withdraws all but a few antes' worth, where the wallet's limits decide the actions."""
+        seat = self.seat(data)
+        left = antes * self.table.limits.minimum + data.draw(st.sampled_from([0, 1, -1]))
+        self.attempt(lambda: self.table.withdraw(seat, self.table.balance(seat) - left))
+
+    @invariant()
+    def actions_are_the_checks(self) -> None:
+        if not hasattr(self, "table"):
+            return
+        for k in range(self.table.seats):
+            assert self.table.actions(k) == self.table.reference_actions(k), (k, self.table.phase)
+
+    @invariant()
+    def views_are_worked_out_afresh(self) -> None:
+        if not hasattr(self, "table"):
+            return
+        t = self.table
+        for k in [None, *range(t.seats)]:
+            actions = () if k is None else t.reference_actions(k)
+            limit = None if k is None else t.personal_limit(k)
+            fresh = seat_view(t.state, t.variant, k, actions, limit, ViewCache())
+            shown = t.view(k)
+            assert shown == fresh, k
+            for made, kind in ((shown, SeatView), *((o, OtherSeat) for o in shown.others), (shown.bets, Bets)):
+                fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(kind)}
+                assert made == kind(**fields) and set(fields) <= set(vars(made)), kind
+
+    @invariant()
+    def events_are_their_fields(self) -> None:
+        if not hasattr(self, "table"):
+            return
+        for e in self.table.events[-12:]:
+            fields = {f.name: getattr(e, f.name) for f in dataclasses.fields(Event)}
+            assert vars(e) == fields and e == Event(**fields)
+            assert event_from_json(event_to_json(e)) == e
+            if e.kind == "settled":
+                again = {k: v for k, v in e.public.items() if k != "bets"}  # as an earlier edition wrote it
+                staked = self.table.state.seats[e.seat or 0].staked.to_dict()
+                v = self.table.variant
+                assert bet_results(v, again, staked) == bet_results(v, dict(e.public), staked)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_lean_paths_equal_the_reference(name: str) -> None:
+    machine: type[LeanMachine] = type(f"Lean_{name}", (LeanMachine,), {"name": name})
+    run_state_machine_as_test(machine, settings=settings(max_examples=25, stateful_step_count=50, deadline=None))
