@@ -18,6 +18,7 @@ from tables import Clock
 
 from caribbean_fast import CaribbeanFastError, Decision, Outcome, Showdown, Stakes, evaluate, settle_money
 from caribbean_fast.engine import Event, MemoryStore, Phase, Table, restore
+from caribbean_fast.engine.fairness import seed_commitment
 from caribbean_fast.variants import Family, Variant, load_variant
 
 pytestmark = pytest.mark.slow
@@ -66,6 +67,7 @@ class TableMachine(RuleBasedStateMachine):
         lim = self.table.limits
         self.amounts = [1, lim.minimum - 1, lim.minimum, 2 * lim.minimum, lim.maximum, lim.maximum + 1, 10**9]
         self.checked = self.table.seq
+        self.seeds: dict[int, str] = {}  # each seat's last committed seed
         for k in range(self.table.seats):
             self.table.deposit(k, 50 * lim.maximum)
 
@@ -106,6 +108,17 @@ class TableMachine(RuleBasedStateMachine):
     @rule(data=st.data(), kind=st.sampled_from(["clear", "rebet", "fold", "raise_", "disconnect"]))
     def seat_action(self, data: st.DataObject, kind: str) -> None:
         self.attempt(lambda: getattr(self.table, kind)(self.seat(data)))
+
+    @rule(data=st.data(), seed=st.binary(min_size=1, max_size=4))
+    def commit_seed(self, data: st.DataObject, seed: bytes) -> None:
+        seat = self.seat(data)
+        self.attempt(lambda: self.table.commit_seed(seat, seed_commitment(seed.hex())))
+        self.seeds[seat] = seed.hex()
+
+    @rule(data=st.data(), honest=st.booleans())
+    def reveal_seed(self, data: st.DataObject, honest: bool) -> None:
+        seat = self.seat(data)
+        self.attempt(lambda: self.table.reveal_seed(seat, self.seeds.get(seat, "00") if honest else "ff"))
 
     @rule()
     def deal(self) -> None:

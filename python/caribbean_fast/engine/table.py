@@ -116,6 +116,8 @@ class Table(Betting, Seating):
             if self.variant.exchanges is not None and self._allows(self._check_some_exchange, k):
                 found.append("exchange")  # game 4 only: its own checks
             return found
+        if self.state.round.sealed:  # bets closed: the seats reveal their seeds (`seeding`)
+            return ["reveal_seed"] if k in self._unrevealed() else []
         found = self._lean_bets(k, s)
         if phase is Phase.BETTING and not self._waiting() and any(t.bets.ante for t in self.state.seats):
             found.append("deal")  # `_check_deal`'s whole rule, in a round open for bets
