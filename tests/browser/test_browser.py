@@ -455,11 +455,12 @@ def _leave(page: Page) -> None:
     page.context.close()
 
 
-def test_enter_is_the_games_key_whatever_has_focus_and_space_presses_the_button(
+def test_space_presses_the_focused_button_and_enter_with_none_focused_is_the_games_key(
     server: LiveServer, browser: Browser
 ) -> None:
-    """Game 4 by keyboard: Tab to Exchange and Space exchanges; Enter then calls (never a second
-    exchange); X exchanges; the key help names the game's keys in its words; a fold is "folded"."""
+    """Game 4 by keyboard: Tab to Exchange and Space exchanges; Enter with no button focused then
+    calls (never a second exchange); X exchanges; the key help names the game's keys in its words;
+    a fold is "folded"."""
     page = new_page(browser)
     sit(page, server, "caribbean-poker")
     owner, seat = seat_at(server, account_of(page))
@@ -467,13 +468,13 @@ def test_enter_is_the_games_key_whatever_has_focus_and_space_presses_the_button(
     expect(page.locator("#keys")).to_contain_text("Enter deal / call")
     expect(page.locator("#keys")).to_contain_text("X exchange")
     expect(page.locator("#keys")).not_to_contain_text("Progressive")
-    page.locator("#b-rebet").focus()  # a focused button does not take Enter
     page.keyboard.press("Enter")  # deals
     expect(page.locator("#result")).to_have_text("Your decision")
     page.locator("#b-exchange").focus()
     page.keyboard.press("Space")  # presses the focused button: one exchange
     expect(page.locator("#b-exchange")).to_have_text("Exchange (1/3)")
     expect(page.locator("#b-exchange")).to_be_focused()
+    page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Enter")  # the game's key: calls, not a second exchange
     start += settle_check(page, owner, seat, start)
     settled = owner.t.state.seats[seat].results

@@ -7,7 +7,7 @@ import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
 import { chipText, inputText, money as formatMoney, moneyHint, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
-import { startReminder } from "./reminder.js";
+import { reminderOpen, startReminder } from "./reminder.js";
 import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -280,6 +280,8 @@ function renderButtons(v) {
     $("b-exchange").textContent = `Exchange (${v.exchanges}/${most})`;
     $("b-exchange").setAttribute("aria-label", `Exchange the whole hand, ${v.exchanges} of ${most} exchanges used`);
   }
+  // a button that has just become disabled keeps no focus: the next Enter is the game's key
+  if (document.activeElement?.disabled) document.activeElement.blur();
 }
 
 function renderTimer(v) {
@@ -467,8 +469,12 @@ function renderChips() {
 
 // ---- keys and taps -----------------------------------------------------------------------------
 
+/** What has focus and takes Enter and Space itself: a button, a link, a panel's summary. */
+const PRESSABLE = ["BUTTON", "A", "SUMMARY"];
+
 function onKey(event) {
   const target = event.target;
+  if (reminderOpen()) return; // a reminder is modal: its own buttons take the keys, the table none
   if (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || !state.view) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
@@ -476,8 +482,9 @@ function onKey(event) {
   let handled = true;
   if (key === "Insert" || key === "0") rebet();
   else if (key === "Enter") {
-    // the game's key whatever has focus (Space presses a focused button); a link still opens
-    if (target.tagName === "A") return;
+    // Enter presses what has focus (the browser's own click, once); with nothing pressable
+    // focused it is the seed's key: deal, or raise once dealt
+    if (PRESSABLE.includes(target.tagName)) return;
     enter();
   }
   else if (key === "-" || key === "Subtract") decide("fold");
