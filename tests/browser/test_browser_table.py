@@ -12,19 +12,27 @@ from typing import Any
 
 import pytest
 from browser_helpers import account_of, browser_settings, seat_at, sit
-from live_server import LiveServer
+from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from caribbean_fast.server.tables.owner import Owner
-from caribbean_fast.variants import PRESETS
+from caribbean_fast.server.tables.owner import Owner, TableSpec
+from caribbean_fast.variants import PRESETS, Family, load_variant
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+SIZES: dict[str, ViewportSize] = {
+    "1280x800": DESKTOP,
+    "1366x768": {"width": 1366, "height": 768},
+    "390x844": {"width": 390, "height": 844},
+}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     config = browser_settings(str(tmp_path_factory.mktemp("table") / "tables.db"))
-    with LiveServer(replace(config, reality_check_least=2)) as live:
+    # the presets' own timers (game 3's 20 s decision): time to look at the page at three sizes
+    variants = [load_variant(name) for name in PRESETS]
+    tables = [TableSpec(f"{v.name}-{k}", v, v.seats) for v in variants for k in (1, 2, 3)]
+    with LiveServer(replace(config, reality_check_least=2, tables=tables)) as live:
         yield live
 
 
@@ -138,4 +146,65 @@ def test_enter_and_space_press_the_focused_button_and_enter_alone_is_the_games_k
         page.keyboard.press("Space")
         expect(page.locator("#result")).not_to_have_text("Your decision")
         assert owner.t.state.seats[seat].results["outcome"]["decision"] == "raise"  # type: ignore[index]
+    _leave(page)
+
+
+# ---- 3. every game fits the window with the most seats it holds ----------------------------------
+
+
+def _fill_the_table(server: LiveServer, owner: Owner) -> list[Client]:
+    """Every other seat of the page's table taken by a player on a socket, each with an ante."""
+    others = []
+    seats = owner.spec.seats
+    for _ in range(seats - 1):
+        other = Client(f"{server.ws}/{owner.spec.id}", server.guest())
+        other.ok("sit", table=owner.spec.id, buy_in=10_000)
+        other.ok("ante", table=owner.spec.id, amount=owner.spec.variant.limits[owner.spec.limits].minimum)
+        others.append(other)
+    return others
+
+
+def _in_view(page: Page, size: str, parts: tuple[str, ...]) -> None:
+    """Nothing scrolled sideways and each part wholly inside the window, with the page at its top."""
+    page.set_viewport_size(SIZES[size])
+    page.evaluate("window.scrollTo(0, 0)")
+    width, height = SIZES[size]["width"], SIZES[size]["height"]
+    for part in parts:
+        box = page.locator(part).bounding_box()
+        assert box is not None, (size, part)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, part, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (size, part, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("game", PRESETS)
+def test_every_game_fits_each_window_with_its_most_seats(server: LiveServer, browser: Browser, game: str) -> None:
+    """At the decision (the timer running where the game has one) and at settlement, the dealer,
+    the board, the player's cards, the decision buttons, the timer and the balance are in the window
+    at 1280x800, 1366x768 and 390x844, with every seat of the table taken (game 3: four)."""
+    page = new_page(browser)
+    sit(page, server, game)
+    owner, _ = seat_at(server, account_of(page))
+    others = _fill_the_table(server, owner)
+    expect(page.locator("#others li")).to_have_count(owner.spec.seats - 1)
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text("Your decision", timeout=30_000)
+    parts = ["#dealer", "#cards", "#b-raise", "#b-fold", "#balance", "#result"]
+    if owner.spec.variant.family is Family.HOLDEM:
+        parts.append("#board")
+    if owner.spec.variant.timing.decision_seconds:
+        expect(page.locator("#timer")).to_be_visible()
+        parts.append("#timer")
+    for size in SIZES:
+        _in_view(page, size, tuple(parts))
+    page.set_viewport_size(DESKTOP)
+    page.keyboard.press("Enter")
+    for other in others:  # the other seats decide too, so the round settles now
+        other.ok("fold", table=owner.spec.id)
+    expect(page.locator("#result")).to_have_text(re.compile("^(Won|Lost|Push|Even)"))
+    for size in SIZES:
+        _in_view(page, size, ("#dealer", "#cards", "#result", "#balance", "#b-deal", "#spot-ante"))
+    for other in others:
+        other.ok("leave", table=owner.spec.id)
+        other.close()
     _leave(page)
