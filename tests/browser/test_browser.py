@@ -19,6 +19,7 @@ from browser_helpers import (
     account_of,
     browser_settings,
     money,
+    net_line,
     seat_at,
     sit,
 )
@@ -57,15 +58,13 @@ def new_page(browser: Browser, viewport: ViewportSize = DESKTOP, **options: Any)
 def settle_check(page: Page, owner: Owner, seat: int, start: int) -> int:
     """The round is settled: the page shows the net the server settled, and the seat's balance at
     the table moved by exactly that net."""
-    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Net)"))
     results = owner.t.state.seats[seat].results
     assert results is not None
-    net, fees = int(results["net"]["total"]), abs(int(results["net"]["exchange_fees"]))
+    net = int(results["net"]["total"])
     assert owner.t.balance(seat) == start + net
     code = owner.spec.variant.currency.code
-    word = "Won" if net > 0 else "Lost" if net < 0 else "Even" if fees else "Push"
-    text = f"{word} {money(abs(net), code)}" if net else word
-    expect(page.locator("#result")).to_have_text(f"{text} after {money(fees, code)} in exchange fees" if fees else text)
+    expect(page.locator("#result")).to_have_text(net_line(owner.t.view(seat).result or {}, code))
     expect(page.locator("#balance")).to_have_text(money(start + net, code))
     return net
 
@@ -372,7 +371,7 @@ def test_the_trainer_gives_the_par_sheets_best_decision(server: LiveServer, brow
         expect(shown).to_have_text("raise" if best.value == "raise" else "fold", ignore_case=True, timeout=90_000)
         wrong = "#b-fold" if best.value == "raise" else "#b-raise"
         page.locator(wrong).click()
-        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Net)"))
     expect(page.locator("#mistakes")).to_have_text("2 mistakes in 2 decisions so far.")
     page.locator("#b-end").click()
     expect(page.locator("#mistakes")).to_have_text(
@@ -652,7 +651,7 @@ def test_game_3_offers_twenty_rounds_and_refuses_an_ante_it_cannot_raise(server:
     page.keyboard.press("Enter")
     f = variant.currency.format  # the engine's words (engine/core.py, `_covers_the_raise`)
     expect(page.locator("#message")).to_have_text(
-        f"seat {seat} holds {f(200)}: bets of {f(150)} and the raise of {f(300)} they may need come to {f(450)}"
+        f"seat {seat + 1} holds {f(200)}: bets of {f(150)} and the raise of {f(300)} they may need come to {f(450)}"
     )
     expect(page.locator("#cards svg.card")).to_have_count(0)
     assert owner.t.state.seats[seat].bets.ante == 0 and owner.t.view(seat).cards == ()

@@ -5,18 +5,20 @@ page shows against the server's own books."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from browser_helpers import account_of, browser_settings, seat_at, sit
+from browser_helpers import account_of, browser_settings, net_line, seat_at, sit
 from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from caribbean_fast.engine import Table
 from caribbean_fast.server.tables.owner import Owner, TableSpec
-from caribbean_fast.variants import PRESETS, Family, load_variant
+from caribbean_fast.variants import PRESETS, Family, Variant, load_variant
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 SIZES: dict[str, ViewportSize] = {
@@ -124,7 +126,7 @@ def test_enter_and_space_press_the_focused_button_and_enter_alone_is_the_games_k
     expect(page.locator("#result")).to_have_text("Your decision")
     page.locator("#b-fold").focus()
     page.keyboard.press("Enter")  # the focused button
-    expect(page.locator("#result")).to_have_text(re.compile("^(Lost|Push|Even)"))
+    expect(page.locator("#result")).to_have_text(re.compile("^(Lost|Push|Net)"))
     assert owner.t.state.seats[seat].results["outcome"]["decision"] == "fold"  # type: ignore[index]
     expect(page.locator("#b-fold")).not_to_be_focused()  # disabled, so it keeps no focus
     page.keyboard.press("Enter")  # the game's key again: deals
@@ -201,10 +203,142 @@ def test_every_game_fits_each_window_with_its_most_seats(server: LiveServer, bro
     page.keyboard.press("Enter")
     for other in others:  # the other seats decide too, so the round settles now
         other.ok("fold", table=owner.spec.id)
-    expect(page.locator("#result")).to_have_text(re.compile("^(Won|Lost|Push|Even)"))
+    expect(page.locator("#result")).to_have_text(re.compile("^(Won|Lost|Push|Net)"))
     for size in SIZES:
         _in_view(page, size, ("#dealer", "#cards", "#result", "#balance", "#b-deal", "#spot-ante"))
     for other in others:
         other.ok("leave", table=owner.spec.id)
         other.close()
+    _leave(page)
+
+
+# ---- 4. every line true -----------------------------------------------------------------------------
+
+
+def _seed_netting_nothing(variant: Variant, ante: int, side: int) -> tuple[bytes, dict[str, Any]]:
+    """A round seed where an ante and the side bet, called, win and lose to a net of nothing (found
+    by playing it on an engine table of the same variant); and that round's result."""
+    while True:
+        seed = os.urandom(32)
+        t = Table(variant, seeds=lambda number, seed=seed: seed)
+        t.deposit(0, 100_000)
+        t.ante(0, ante)
+        t.side_bet(0, variant.side_bets[0].name, side)
+        t.deal()
+        t.raise_(0)
+        results = t.view(0).result  # with each bet's title, as the page is sent it
+        assert results is not None
+        if not results["net"]["total"] and any(b["net"] for b in results["bets"]):
+            return seed, results
+
+
+def test_a_net_of_nothing_says_what_happened_and_a_new_holder_finds_a_clean_felt(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Hold'em: an ante won and an AA Bonus lost read "Net €0.00: Ante +€1.00, AA Bonus \u2212€1.00"
+    (the round's last line, and "net €0.00" among the last rounds), never "Push"; the next player
+    to sit at that seat sees no card, no dealer's hand and no result of that round."""
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, seat = seat_at(server, account_of(page))
+    variant = owner.spec.variant
+    stake = variant.limits[owner.spec.limits].minimum
+    seed, expected = _seed_netting_nothing(variant, stake, stake)
+    owner.t._seeds = lambda number: seed  # the next deal is that seed's
+    page.keyboard.press("b")
+    expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text("Your decision")
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_have_text(net_line(expected, "EUR"))
+    results = owner.t.state.seats[seat].results
+    assert results is not None and results["net"]["total"] == 0
+    expect(page.locator("#result")).to_have_text(re.compile("^Net €0\\.00: Ante \\+€1\\.00, AA Bonus \u2212€1\\.00$"))
+    expect(page.locator("#recall li").first).to_contain_text("net €0.00")
+    expect(page.locator("#dealer svg.card")).to_have_count(2)
+    _leave(page)
+    after = new_page(browser)
+    sit(after, server, "casino-holdem")
+    assert seat_at(server, account_of(after)) == (owner, seat)  # the same seat of the same table
+    expect(after.locator("#cards svg.card")).to_have_count(0)
+    expect(after.locator("#dealer svg.card")).to_have_count(0)
+    expect(after.locator("#board svg.card")).to_have_count(0)
+    expect(after.locator("#dealer-hand")).to_have_text("")
+    expect(after.locator("#result")).to_have_text("")
+    _leave(after)
+
+
+def _set_limit(page: Page, table: str, amount: int | None) -> dict[str, Any]:
+    """`set_limit` on a socket of the page's account, as the account page sends it."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([table, amount]) => {
+      const { Link } = await import('/static/js/net.js');
+      const link = new Link({ onFrame: () => {}, onStatus: () => {}, table });
+      link.connect();
+      const answer = await link.send('set_limit', { table, amount });
+      link.close();
+      return answer;
+    }""",
+        [table, amount],
+    )
+    return answer
+
+
+def _stake_up_to(page: Page, text: str) -> None:
+    """Presses Up until the stake reads `text` (the seat's view may still be on its way)."""
+    for _ in range(40):
+        page.keyboard.press("ArrowUp")
+        if page.locator("#stake").inner_text() == text:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the stake never read {text}: {page.locator('#stake').inner_text()}")
+
+
+def test_the_stake_stops_at_the_table_maximum_a_third_of_the_balance_and_the_personal_limit(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Game 3: Up stops at the table's €10.00. Game 1 with $45.00 at the table: Up stops at a third,
+    $15.00, and a chip on the ante never passes it; a personal limit of $10.00 stops it there; a
+    lower limit holds at once, a higher one is refused until the week has turned."""
+    page = new_page(browser)
+    sit(page, server, "network-24h")
+    for _ in range(4):
+        page.keyboard.press("Shift+ArrowUp")
+    expect(page.locator("#stake")).to_have_text("€10.00")
+    expect(page.locator("#message")).to_have_text("The most you may stake now is €10.00")
+    _leave(page)
+    page = new_page(browser)
+    page.goto(f"{server.http}/play/atlantic-city")
+    page.get_by_role("button", name="Play as guest").click()
+    page.locator("#buy-in").fill("45")
+    page.get_by_role("button", name="Sit down").click()
+    expect(page.locator("#balance")).to_have_text("$45.00")
+    owner, seat = seat_at(server, account_of(page))
+    for _ in range(3):
+        page.keyboard.press("Shift+ArrowUp")
+    expect(page.locator("#stake")).to_have_text("$15.00")
+    page.locator(".chip-button").nth(2).click()  # $25: more than the seat may stake
+    page.locator("#spot-ante").click()
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$15.00")
+    assert owner.t.state.seats[seat].bets.ante == 1500
+    page.locator("#spot-ante").click()
+    expect(page.locator("#message")).to_have_text("The most you may stake now is $15.00")
+    page.keyboard.press("Delete")
+    assert _set_limit(page, owner.spec.id, 1000)["ok"]
+    page.keyboard.press("ArrowDown")
+    _stake_up_to(page, "$10.00")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#stake")).to_have_text("$10.00")
+    assert _set_limit(page, owner.spec.id, 800)["ok"]  # lowered at once
+    assert owner.t.personal_limit(seat) == 800
+    for higher in (1200, None):
+        refused = _set_limit(page, owner.spec.id, higher)
+        assert not refused["ok"] and "raised or removed at most once a week" in refused["error"]["message"]
+    assert owner.t.personal_limit(seat) == 800
+    page.goto(f"{server.http}/limit")
+    expect(page.locator("#b-set-limit")).to_be_enabled()  # lowering: any time
+    expect(page.locator("#b-remove-limit")).to_be_disabled()
+    expect(page.locator("#limit-when")).to_contain_text("You may lower it now; raise or remove it from")
+    page.goto(f"{server.http}/play/atlantic-city")
+    expect(page.locator("#balance")).to_have_text("$45.00")
     _leave(page)

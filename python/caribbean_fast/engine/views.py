@@ -60,6 +60,7 @@ class SeatView:
     revealed: bool = False  # the showdown has shown the dealer's hand
     dealer_qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
+    ante_most: int | None = None  # the largest ante the rules let the seat place now (None: an onlooker)
 
 
 @lru_cache(maxsize=4096)
@@ -161,6 +162,7 @@ def seat_view(
     actions: Sequence[str],
     limit: int | None,
     cache: ViewCache | None = None,
+    ante_most: int | None = None,
 ) -> SeatView:
     """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
     `limit` are what the table's rules and the account book allow the seat now. A holder sees
@@ -169,7 +171,10 @@ def seat_view(
     cache = (cache or ViewCache()).for_round(state.round)
     holdem = variant.family is Family.HOLDEM
     r = state.round
-    shown = r.revealed is not None and state.phase is not Phase.BETTING
+    me = None if seat is None else state.seats[seat]
+    ours = me is not None and me.since <= r.number
+    # a new holder finds a clean felt: the round before it sat is not its round, dealer's hand included
+    shown = r.revealed is not None and state.phase is not Phase.BETTING and (me is None or ours)
     deciding = state.phase is Phase.DECIDING
     board = r.board if shown else r.board[:3] if deciding else []
     dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
@@ -178,8 +183,6 @@ def seat_view(
         for k, s in enumerate(state.seats)
         if k != seat and (s.account is not None or s.dealt or s.bets.total)
     )
-    me = None if seat is None else state.seats[seat]
-    ours = me is not None and me.since <= r.number
     return SeatView(
         seat=seat,
         player=None if me is None else me.account,
@@ -203,4 +206,5 @@ def seat_view(
         revealed=shown,
         dealer_qualifies=_qualifies(variant, (*r.dealer, *r.board)) if shown else None,
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
+        ante_most=ante_most,
     )

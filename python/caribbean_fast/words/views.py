@@ -70,6 +70,7 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "revealed": view.revealed,
         "dealer_qualifies": view.dealer_qualifies,
         "void": view.void,
+        "ante_most": view.ante_most,
     }
 
 

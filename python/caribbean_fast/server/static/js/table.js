@@ -53,10 +53,21 @@ async function send(type, fields = {}) {
 const can = (action) => !!state.view && state.view.actions.includes(action);
 const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
 
-/** The stake `times` of the rules' stake unit up (down), within the limits (words/rules.py, stake_step). */
+/** The largest ante the seat may place now, as the engine says it (`ante_most`: the table's
+ * maximum, game 1's third of the balance, the personal limit), else the table's maximum. */
+function anteMost() {
+  const most = state.view?.ante_most;
+  return most === null || most === undefined ? state.rules.limits.maximum : most;
+}
+
+/** The stake `times` of the rules' stake unit up (down), within the limits (words/rules.py,
+ * stake_step) and never above what the seat may place now. */
 function stakeStep(stake, times) {
-  const { minimum, maximum } = state.rules.limits;
-  return Math.max(minimum, Math.min(maximum, stake + times * state.rules.stakes.unit));
+  const { minimum } = state.rules.limits;
+  const most = Math.max(minimum, anteMost());
+  const next = Math.max(minimum, Math.min(most, stake + times * state.rules.stakes.unit));
+  if (times > 0 && next === stake) say(`The most you may stake now is ${money(anteMost())}`, true);
+  return next;
 }
 
 async function changeStake(times) {
@@ -69,7 +80,12 @@ async function placeChip(spot) {
   if (!state.view) return;
   const bets = state.view.bets;
   if (spot === "ante") {
-    const answer = await send("ante", { amount: bets.ante + state.chip });
+    const most = anteMost();
+    if (bets.ante >= most) {
+      say(`The most you may stake now is ${money(most)}`, true);
+      return;
+    }
+    const answer = await send("ante", { amount: Math.min(most, bets.ante + state.chip) });
     if (answer.ok) state.stake = state.view.bets.ante;
   } else if (spot === "side") {
     const bet = sideBet();
@@ -223,14 +239,23 @@ function renderResult(v) {
   node.classList.add(net > 0 ? "won" : net < 0 ? "lost" : "push");
   const did = v.result.outcome.decision;
   const auto = v.result.auto ? `Decided for you (${state.rules.words.decisions[did] || did}) · ` : "";
-  node.textContent = auto + resultText(v.result.net);
+  node.textContent = auto + resultText(v.result);
 }
 
+const signed = (amount) => (amount < 0 ? `\u2212${money(-amount)}` : `+${money(amount)}`);
+
 // The round's net in words; exchange fees are named, so a win that the fees cancel never reads
-// as a push (game 4).
-function resultText(net) {
+// as a push (game 4); a net of nothing made of a win and a loss says which (never "Push").
+function resultText(result) {
+  const net = result.net;
   const fees = Math.abs(net.exchange_fees || 0);
-  const word = net.total > 0 ? "Won" : net.total < 0 ? "Lost" : fees ? "Even" : "Push";
+  const moved = (result.bets || []).filter((b) => b.net);
+  if (!net.total && (moved.length || fees)) {
+    const parts = moved.map((b) => `${b.title} ${signed(b.net)}`);
+    if (fees) parts.push(`exchange fees ${signed(-fees)}`);
+    return `Net ${money(0)}: ${parts.join(", ")}`;
+  }
+  const word = net.total > 0 ? "Won" : net.total < 0 ? "Lost" : "Push";
   const amount = net.total ? ` ${money(Math.abs(net.total))}` : "";
   return fees ? `${word}${amount} after ${money(fees)} in exchange fees` : `${word}${amount}`;
 }
@@ -422,6 +447,7 @@ function renderStatic() {
   const r = state.rules;
   document.title = `${r.title} · caribbean-fast`;
   $("title").textContent = r.title;
+  $("rules-link").href = `/rules/${encodeURIComponent(state.table)}`;
   $("board-zone").hidden = !r.layout.board;
   $("meter-box").hidden = $("spot-progressive").hidden = $("b-progressive").hidden = !r.progressive;
   const side = sideBet();
