@@ -16,7 +16,9 @@ from browser_helpers import account_of, browser_settings, net_line, seat_at, sit
 from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from caribbean_fast.analysis import analyze
 from caribbean_fast.engine import Table
+from caribbean_fast.server.rules import rules_json
 from caribbean_fast.server.tables.owner import Owner, TableSpec
 from caribbean_fast.variants import PRESETS, Family, Variant, load_variant
 
@@ -341,4 +343,46 @@ def test_the_stake_stops_at_the_table_maximum_a_third_of_the_balance_and_the_per
     expect(page.locator("#limit-when")).to_contain_text("You may lower it now; raise or remove it from")
     page.goto(f"{server.http}/play/atlantic-city")
     expect(page.locator("#balance")).to_have_text("$45.00")
+    _leave(page)
+
+
+# ---- 5. the rules one tap from the table --------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", PRESETS)
+def test_the_rules_are_one_tap_from_the_table_with_the_exact_return(
+    server: LiveServer, browser: Browser, game: str
+) -> None:
+    """The bar's Rules link (no panel to open) opens the table's rules, which give the return to
+    player and the house edge under the best strategy from the exact analysis of the variant the
+    table runs (game 4: saying the figure is exact under the exchanges' approximation), and the
+    rules for a lost connection and an idle session."""
+    page = new_page(browser, SIZES["390x844"])
+    sit(page, server, game)
+    owner, _ = seat_at(server, account_of(page))
+    link = page.locator("header #rules-link")
+    expect(link).to_be_visible()
+    box = link.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844 and box["height"] >= 44
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    expect(rules).to_have_url(f"{server.http}/rules/{owner.spec.id}")
+    returns = rules.locator("#returns")
+    # hold'em's first count in the tests' own cache takes about three minutes (then it is read)
+    expect(returns).to_contain_text("Return to player: ", timeout=300_000)
+    sheet = analyze(owner.spec.variant)  # the server's sheet, kept: not counted twice
+    expect(returns).to_contain_text(f"Return to player: {float(sheet.rtp) * 100:.2f}% of all money wagered")
+    expect(returns).to_contain_text(f"House edge: {float(sheet.house_edge) * 100:.2f}% of the ante")
+    if owner.spec.variant.exchanges:
+        expect(returns).to_contain_text("The return is exact under that approximation")
+    else:
+        expect(returns.locator(".note")).to_have_count(0)
+    heading = rules.get_by_role("heading", name="A lost connection and an idle session")
+    session = rules.locator("section.info-section", has=heading)
+    document = rules_json(owner.spec.id, owner.spec.variant, owner.spec.limits)
+    for words in document["session_rules"]:
+        expect(session).to_contain_text(words)
+    expect(session).to_contain_text("idle session")
+    rules.close()
     _leave(page)

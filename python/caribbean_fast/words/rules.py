@@ -28,6 +28,7 @@ __all__ = [
     "denominations",
     "describe_paytable",
     "how_to_play",
+    "idle_words",
     "limit_words",
     "main_paytable",
     "pays",
@@ -344,14 +345,18 @@ def how_to_play(v: Variant) -> list[str]:
             f"The {b.title} is settled by its own table"
             + (", once you have called; a fold loses it." if b.lost_on_fold else ".")
         )
+    return steps + (idle_words(v) if v.timing.idle_seconds else [])
+
+
+def idle_words(v: Variant) -> list[str]:
+    """What an idle session comes to, where the game ends one (RULES.md, game 5)."""
+    t = v.timing
     if t.idle_seconds and v.waits_for_player:
-        steps.append(
-            f"A session idle for {_seconds(t.idle_seconds)} ends between rounds; bets not yet dealt come back."
-        )
-    elif t.idle_seconds:
+        return [f"A session idle for {_seconds(t.idle_seconds)} ends between rounds; bets not yet dealt come back."]
+    if t.idle_seconds:
         broken = "is void and its bets returned" if t.unfinished == "void" else "is completed by the automatic decision"
-        steps.append(f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}.")
-    return steps
+        return [f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}."]
+    return ["This game never ends an idle session: your seat and any dealt round wait for you."]
 
 
 def connection_words(v: Variant) -> list[str]:
@@ -473,6 +478,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
             "open_round_seconds": t.open_round_seconds if v.waits_for_player else None,
         },
         "how_to_play": how_to_play(v),
+        "session_rules": connection_words(v) + idle_words(v),  # a lost connection, an idle session
         "keys": table_keys(v),
         "limits_all": [{"minimum": x.minimum, "maximum": x.maximum} for x in v.limits],
         "limit_words": limit_words(v, lim),
