@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from browser_helpers import account_of, browser_settings, net_line, seat_at, sit
+from browser_helpers import account_of, browser_settings, money, net_line, seat_at, sit
 from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -21,6 +21,7 @@ from caribbean_fast.engine import Table
 from caribbean_fast.server.rules import rules_json
 from caribbean_fast.server.tables.owner import Owner, TableSpec
 from caribbean_fast.variants import PRESETS, Family, Variant, load_variant
+from caribbean_fast.words.views import view_to_json
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 SIZES: dict[str, ViewportSize] = {
@@ -386,3 +387,121 @@ def test_the_rules_are_one_tap_from_the_table_with_the_exact_return(
     expect(session).to_contain_text("idle session")
     rules.close()
     _leave(page)
+
+
+# ---- 6. a dealt feel --------------------------------------------------------------------------------
+
+
+def _sounds(page: Page) -> list[str]:
+    return list(page.evaluate("window.cfSounds || []"))
+
+
+def test_chips_undo_double_and_rebet_and_deal_with_sounds_a_remembered_mute_and_the_session_in_the_bar(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Game 1: each chip clicks; Undo takes the last chip back, Double doubles the ante; the deal
+    slides the cards in (under half a second, none under reduced motion) and says them to screen
+    readers; R repeats the last bets and deals in one key (0 only repeats them); the bar shows the
+    session's clock and net; a muted table stays muted after a reload and plays nothing."""
+    page = new_page(browser)
+    buy_in = sit(page, server, "atlantic-city")
+    owner, seat = seat_at(server, account_of(page))
+    expect(page.locator("#session-clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    page.locator("#session-clock").click()  # the bar's clock shows the session, as the server counts it
+    session = page.get_by_role("dialog", name="Your session")
+    expect(session).to_contain_text("You have played for 0 minutes: 0 rounds")
+    session.get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#session-net")).to_have_text("$0.00")
+    expect(page.locator("#b-sound")).to_have_attribute("aria-pressed", "false")  # "Sound off" not pressed
+    page.locator(".chip-button").nth(1).click()  # $10
+    page.locator("#spot-ante").click()
+    page.locator("#spot-ante").click()
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$20.00")
+    assert _sounds(page).count("chip") == 2
+    page.locator("#b-undo").click()
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$10.00")
+    assert owner.t.state.seats[seat].bets.ante == 1000
+    page.keyboard.press("d")  # Double
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$20.00")
+    page.keyboard.press("u")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$10.00")
+    page.evaluate("document.activeElement.blur()")  # Enter would press the focused Undo
+    page.keyboard.press("Enter")
+    expect(page.locator("#cards svg.card")).to_have_count(5)
+    expect(page.locator("#actions #b-deal")).to_be_hidden()  # the decision's buttons only
+    timing = page.evaluate(
+        """() => [...document.querySelectorAll('#cards .card.dealt, #dealer .card.dealt')].map((c) => {
+          const s = getComputedStyle(c);
+          return [s.animationName, parseFloat(s.animationDuration) + parseFloat(s.animationDelay)];
+        })"""
+    )
+    assert len(timing) == 10 and all(name == "card-dealt" and end < 0.5 for name, end in timing), timing
+    expect(page.locator("#deal-news")).to_contain_text("You are dealt ")
+    assert "deal" in _sounds(page)
+    page.keyboard.press("Enter")  # raises
+    expect(page.locator("#result")).not_to_have_text("Your decision")
+    net = int(owner.t.state.seats[seat].results["net"]["total"])  # type: ignore[index]
+    signed = f"+{money(net, 'USD')}" if net > 0 else f"\u2212{money(-net, 'USD')}" if net < 0 else "$0.00"
+    expect(page.locator("#session-net")).to_have_text(signed)
+    assert ("win" in _sounds(page)) == (net > 0)
+    page.keyboard.press("r")  # the last bets and the deal, in one key
+    expect(page.locator("#result")).to_have_text("Your decision")
+    assert owner.t.state.seats[seat].bets.ante == 1000
+    page.keyboard.press("-")
+    expect(page.locator("#result")).not_to_have_text("Your decision")
+    page.emulate_media(reduced_motion="reduce")
+    page.keyboard.press("r")
+    expect(page.locator("#result")).to_have_text("Your decision")
+    assert page.evaluate("getComputedStyle(document.querySelector('#cards .card')).animationName") == "none"
+    page.keyboard.press("-")
+    page.get_by_role("button", name="Sound off").click()
+    expect(page.locator("#b-sound")).to_have_text("\u266a off")
+    page.reload()
+    expect(page.locator("#b-sound")).to_have_text("\u266a off")
+    expect(page.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#balance")).not_to_have_text("\u2013")
+    page.keyboard.press("0")
+    expect(page.locator("#spot-ante .spot-amount")).to_have_text("$10.00")
+    assert _sounds(page) == []
+    assert buy_in > 0
+    _leave(page)
+
+
+def test_the_winning_five_are_marked_at_settlement_as_the_server_names_them(
+    server: LiveServer, browser: Browser
+) -> None:
+    """Hold'em: at a showdown one side won, exactly the five cards the server names (the view's
+    `winning_five`, words/views.py) are marked among that side's two and the board's five, and
+    said to screen readers; at a tie or where the dealer does not qualify nothing is marked."""
+    page = new_page(browser)
+    sit(page, server, "casino-holdem")
+    owner, seat = seat_at(server, account_of(page))
+    marked = 0
+    for _ in range(12):
+        page.keyboard.press("Enter")
+        expect(page.locator("#result")).to_have_text("Your decision")
+        page.keyboard.press("Enter")
+        expect(page.locator("#result")).not_to_have_text("Your decision")
+        win = view_to_json(owner.t.view(seat))["winning_five"]
+        if win is None:
+            expect(page.locator(".card.winning")).to_have_count(0)
+            continue
+        rows = "#cards, #board" if win["side"] == "seat" else "#dealer, #board"
+        expect(page.locator(".card.winning")).to_have_count(5)
+        names = page.locator(".card.winning").evaluate_all("(cs) => cs.map((c) => c.getAttribute('aria-label'))")
+        assert sorted(names) == sorted(_name(c) for c in win["cards"])
+        assert page.locator(rows).locator(".card.winning").count() == 5
+        expect(page.locator("#deal-news")).to_contain_text("winning five: ")
+        marked += 1
+        if marked == 2:
+            break
+    assert marked == 2
+    _leave(page)
+
+
+def _name(card: str) -> str:
+    ranks = {"T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+    numbers = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    rank = ranks.get(card[0]) or numbers[int(card[0]) - 2]
+    return f"{rank} of {suits[card[1]]}"

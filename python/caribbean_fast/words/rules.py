@@ -435,7 +435,10 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
         title = bet.title
         keys.append({"keys": "B", "does": f"the {title} bet on or off", "short": f"B {title} on / off"})
     keys += [
-        {"keys": "0 or Ins", "does": "repeat the last round's bets", "short": "Ins or 0 rebet"},
+        {"keys": "0 or Ins", "does": "repeat the last round's bets (Enter then deals)", "short": "Ins or 0 rebet"},
+        {"keys": "R", "does": "repeat the last round's bets and deal, in one key", "short": "R rebet and deal"},
+        {"keys": "U or Backspace", "does": "take back the last chip placed", "short": "U undo chip"},
+        {"keys": "D", "does": "double the bets placed, within the limits", "short": "D double"},
         {"keys": "Del or .", "does": "clear the bets", "short": "Del or . clear"},
         {
             "keys": "Up / Down",
@@ -443,7 +446,11 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
             "short": "↑ ↓ stake (Shift x10)",
         },
         {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}", "short": ""},
-        {"keys": "Space", "does": "press the focused button", "short": "Space presses the focused button"},
+        {
+            "keys": "Enter or Space",
+            "does": "press the focused button",
+            "short": "Enter / Space press the focused button",
+        },
     ]
     return keys
 

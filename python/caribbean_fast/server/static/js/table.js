@@ -3,11 +3,12 @@
 // work, its refusals are shown in words, and the paytables come from /api/rules/<table>.
 
 import { askLogin, whoAmI } from "./auth.js";
-import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
+import { cardName, cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
 import { chipText, inputText, money as formatMoney, moneyHint, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
 import { reminderOpen, startReminder } from "./reminder.js";
+import { muteButton, play } from "./sound.js";
 import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,8 @@ const state = {
   chip: 0,
   chips: [],
   link: null,
+  undo: [], // the bets before each chip, Double or rebet of this round's betting, newest last
+  session: null, // the server's session (`session`): its start on this clock, and its net here
 };
 
 // ---- money ------------------------------------------------------------------------------------
@@ -79,6 +82,7 @@ async function changeStake(times) {
 async function placeChip(spot) {
   if (!state.view) return;
   const bets = state.view.bets;
+  const before = snapshot();
   if (spot === "ante") {
     const most = anteMost();
     if (bets.ante >= most) {
@@ -86,14 +90,77 @@ async function placeChip(spot) {
       return;
     }
     const answer = await send("ante", { amount: Math.min(most, bets.ante + state.chip) });
-    if (answer.ok) state.stake = state.view.bets.ante;
+    if (answer.ok) {
+      state.stake = state.view.bets.ante;
+      placed(before);
+    }
   } else if (spot === "side") {
     const bet = sideBet();
-    await send("side_bet", { name: bet.name, amount: Math.min(bet.maximum, (bets.side_bets[bet.name] || 0) + state.chip) });
+    const answer = await send("side_bet", { name: bet.name, amount: Math.min(bet.maximum, (bets.side_bets[bet.name] || 0) + state.chip) });
+    if (answer.ok) placed(before);
   } else if (spot === "progressive") {
     await toggleProgressive();
   }
   renderFigures();
+}
+
+/** The bets that Undo puts back: the ante, the side bet and the progressive's tick. */
+function snapshot() {
+  const b = state.view.bets;
+  const side = sideBet();
+  return { ante: b.ante, side: side ? b.side_bets[side.name] || 0 : 0, progressive: b.progressive > 0 };
+}
+
+function placed(before) {
+  state.undo.push(before);
+  play("chip");
+}
+
+/** Undo: the bets as they were before the last chip, Double or rebet (the server's commands). */
+async function undo() {
+  const before = state.undo.pop();
+  if (!before || !state.view) return;
+  const side = sideBet();
+  if (!before.ante) {
+    await send("clear");
+    if (before.progressive) await send("progressive", { on: true });
+  } else await send("ante", { amount: before.ante });
+  if (side && before.side !== snapshot().side) await send("side_bet", { name: side.name, amount: before.side });
+  state.stake = state.view.bets.ante || state.stake;
+  play("chip");
+  renderFigures();
+  render();
+}
+
+/** Double: the ante (or the stake, before any ante) and the side bet twice over, within what the
+ * seat may place now (`ante_most`) and the side bet's maximum. */
+async function double() {
+  if (!state.view || !can("ante")) return;
+  const before = snapshot();
+  const most = anteMost();
+  const ante = Math.min(most, 2 * (before.ante || state.stake));
+  if (ante <= before.ante) {
+    say(`The most you may stake now is ${money(most)}`, true);
+    return;
+  }
+  const answer = await send("ante", { amount: ante });
+  if (!answer.ok) return;
+  const side = sideBet();
+  if (side && before.side) await send("side_bet", { name: side.name, amount: Math.min(side.maximum, 2 * before.side) });
+  state.stake = state.view.bets.ante;
+  placed(before);
+  renderFigures();
+}
+
+/** Rebet and Deal in one key (R): the last round's bets, then the deal. The seed's `0` or Ins
+ * only repeats them, so that they can still be changed before Enter deals. */
+async function rebetAndDeal() {
+  if (!state.view || state.view.phase === "deciding") return;
+  if (can("rebet")) {
+    const answer = await rebet();
+    if (!answer.ok) return;
+  }
+  await deal();
 }
 
 async function toggleProgressive() {
@@ -107,9 +174,12 @@ async function toggleSideBet() {
 }
 
 async function rebet() {
+  const before = state.view ? snapshot() : null;
   const answer = await send("rebet");
+  if (answer.ok && before) placed(before);
   if (answer.ok && state.view.bets.ante) state.stake = state.view.bets.ante;
   renderFigures();
+  return answer;
 }
 
 async function deal() {
@@ -218,9 +288,15 @@ function renderCards(v) {
   const layout = state.rules.layout;
   const hiding = v.cards.length > 0 && !v.revealed;
   const dealerHidden = hiding ? Math.max(0, layout.dealer - v.dealer.length) : 0;
-  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first);
-  if (layout.board) cardRow($("board"), v.board, v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0, "Board");
-  cardRow($("cards"), v.cards, 0, "Your cards");
+  // the winning five, as the server names them (words/views.py, winning_five): that side's rows
+  const win = v.winning_five;
+  const mark = (side) => (win && win.side === side ? win.cards : null);
+  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first, mark("dealer"));
+  if (layout.board) {
+    const backs = v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0;
+    cardRow($("board"), v.board, backs, "Board", false, win ? win.cards : null);
+  }
+  cardRow($("cards"), v.cards, 0, "Your cards", false, mark("seat"));
   $("hand").textContent = v.hand;
   const qualifies = v.revealed ? (v.dealer_qualifies ? "qualifies" : "does not qualify") : "";
   $("dealer-hand").textContent = [v.dealer_hand, qualifies].filter(Boolean).join(" · ");
@@ -284,6 +360,10 @@ function renderOthers(v) {
 
 function renderButtons(v) {
   const deciding = v.phase === "deciding" && v.cards.length && !v.result;
+  $("actions").dataset.phase = deciding ? "deciding" : "betting";
+  $("b-undo").disabled = !state.undo.length || !(can("ante") || can("clear"));
+  $("b-double").disabled = !can("ante");
+  $("b-rebet-deal").disabled = !(can("rebet") || can("deal"));
   $("b-rebet").disabled = !can("rebet");
   $("b-clear").disabled = !can("clear");
   $("b-deal").disabled = !(can("deal") || can("ante"));
@@ -342,6 +422,8 @@ function onView(frame) {
   const v = frame.view;
   const previous = state.view;
   state.view = v;
+  if (!previous || previous.round !== v.round || (v.cards.length && !previous.cards.length)) state.undo = [];
+  news(previous, v);
   fairness.seen(v);
   if (!state.stake) state.stake = v.bets.ante || state.rules.stakes.default;
   $("sit").hidden = true;
@@ -349,8 +431,53 @@ function onView(frame) {
   if (v.result && (!previous || previous.round !== v.round || !previous.result)) {
     const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
     recall.add({ ...round, net: v.result.net.total, folded: v.result.outcome?.decision === "fold" });
+    if (v.result.net.total > 0) play("win");
+    askSession();
   }
   fairness.check(v);
+}
+
+/** What a seat is dealt or shown, said to screen readers (the cards themselves are drawn with a
+ * short animation), with the deal's and the reveal's sounds. */
+function news(previous, v) {
+  const had = previous && previous.round === v.round ? previous : { cards: [], dealer: [], board: [], revealed: false };
+  const lines = [];
+  const fresh = (now, before) => now.filter((c) => !before.includes(c));
+  const mine = fresh(v.cards, had.cards);
+  if (mine.length) lines.push(`You are dealt ${mine.map(cardName).join(", ")}.`);
+  const board = fresh(v.board, had.board);
+  if (board.length) lines.push(`Board: ${board.map(cardName).join(", ")}.`);
+  const dealer = fresh(v.dealer, had.dealer);
+  if (dealer.length) lines.push(`Dealer shows ${dealer.map(cardName).join(", ")}.`);
+  if (v.winning_five && !(had.winning_five)) {
+    const whose = v.winning_five.side === "seat" ? "Your" : "The dealer's";
+    lines.push(`${whose} winning five: ${v.winning_five.cards.map(cardName).join(", ")}.`);
+  }
+  if (mine.length || board.length || dealer.length) play("deal", mine.length + board.length + dealer.length);
+  if (lines.length) $("deal-news").textContent = lines.join(" ");
+}
+
+/** The session's time and net (the server's `session`: the account's session, its net in this
+ * table's currency), asked when the seat is first seen and after each round. */
+async function askSession() {
+  const answer = await state.link.send("session");
+  if (!answer.ok) return;
+  const mine = answer.result.net.find((n) => n.currency === state.rules.currency.code);
+  state.session = { start: Date.now() - answer.result.seconds * 1000, net: mine ? mine.amount : 0 };
+  renderSession();
+}
+
+function renderSession() {
+  if (!state.session) return;
+  const seconds = Math.max(0, Math.floor((Date.now() - state.session.start) / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const sec = String(seconds % 60).padStart(2, "0");
+  $("session-clock").textContent = h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  const net = state.session.net;
+  const node = $("session-net");
+  node.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `\u2212${money(-net)}` : money(0);
+  node.className = net > 0 ? "won" : net < 0 ? "lost" : "";
 }
 
 async function onWelcome(frame) {
@@ -368,6 +495,7 @@ async function onWelcome(frame) {
       return;
     }
     if (!state.historyLoaded) loadHistory();
+    askSession();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
   offerSeat(frame.wallet, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
@@ -425,6 +553,7 @@ async function sitDown(event) {
   if (answer.ok) {
     $("sit").hidden = true;
     loadHistory();
+    askSession();
   }
 }
 
@@ -518,6 +647,9 @@ function onKey(event) {
   else if ((key === "p" || key === "P") && state.rules.progressive) toggleProgressive();
   else if ((key === "b" || key === "B") && sideBet()) toggleSideBet();
   else if (key === "Delete" || key === ".") send("clear");
+  else if (key === "r" || key === "R") rebetAndDeal();
+  else if (key === "u" || key === "U" || key === "Backspace") undo();
+  else if (key === "d" || key === "D") double();
   else if (key === "ArrowUp") changeStake(step);
   else if (key === "ArrowDown") changeStake(-step);
   else handled = false;
@@ -526,6 +658,10 @@ function onKey(event) {
 
 function wire() {
   $("b-rebet").addEventListener("click", rebet);
+  $("b-rebet-deal").addEventListener("click", rebetAndDeal);
+  $("b-undo").addEventListener("click", undo);
+  $("b-double").addEventListener("click", double);
+  muteButton($("b-sound"));
   $("b-clear").addEventListener("click", () => send("clear"));
   $("b-deal").addEventListener("click", deal);
   $("b-fold").addEventListener("click", () => decide("fold"));
@@ -553,6 +689,7 @@ function wire() {
   });
   document.addEventListener("keydown", onKey);
   setInterval(() => state.view && renderTimer(state.view), 250);
+  setInterval(renderSession, 1000);
 }
 
 const fairness = new FairnessPanel($("fairness"));
@@ -579,7 +716,8 @@ async function main() {
   state.table = (state.tables.find(mayBeFree) || state.tables[0]).table;
   await loadRules();
   state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
-  startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
+  const reminder = startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
+  $("session-clock").addEventListener("click", () => reminder.remind()); // the bar's clock shows the session too
   state.link.connect();
 }
 
