@@ -505,3 +505,50 @@ def _name(card: str) -> str:
     suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
     rank = ranks.get(card[0]) or numbers[int(card[0]) - 2]
     return f"{rank} of {suits[card[1]]}"
+
+
+# ---- 7. watching a shared table -----------------------------------------------------------------------
+
+
+def test_watching_game_3_shows_the_table_live_and_read_only_without_any_seats_cards(
+    server: LiveServer, browser: Browser
+) -> None:
+    """A watcher (not logged in) of a game-3 table sees the seated player's seat, its ante, the
+    deal (every seat's cards face down, the dealer's up card), the timer, the dealer's hand at the
+    showdown and the next round, live; never a seat's face, and nothing to press."""
+    player = new_page(browser)
+    sit(player, server, "network-24h")
+    owner, seat = seat_at(server, account_of(player))
+    watcher = new_page(browser)
+    watcher.goto(f"{server.http}/play/network-24h?watch={owner.spec.id}")
+    line = watcher.locator("#watch-line")
+    expect(line).to_contain_text(f"Watching {owner.spec.id}, read-only")
+    box = watcher.locator(f"#others li[data-seat='{seat}']")
+    expect(box).to_contain_text(f"Seat {seat + 1} · {account_of(player)}")
+    expect(watcher.locator(".controls")).to_be_hidden()
+    expect(watcher.locator("#sit")).to_be_hidden()
+    player.keyboard.press("Enter")  # the ante and the deal
+    expect(player.locator("#result")).to_have_text("Your decision", timeout=30_000)
+    expect(box).to_contain_text("deciding")
+    expect(box.locator("svg.card.back")).to_have_count(5)
+    up = owner.t.view(seat).dealer
+    expect(watcher.locator("#dealer svg.card:not(.back)")).to_have_count(1)
+    expect(watcher.locator("#dealer svg.card.back")).to_have_count(4)
+    expect(watcher.locator("#dealer")).to_have_attribute("aria-label", re.compile(_name(up[0])))
+    expect(watcher.locator("#timer")).to_contain_text("Decide in")
+    expect(line).to_contain_text("the seats decide")
+    player.keyboard.press("Enter")
+    expect(box).to_contain_text("settled")
+    dealer = owner.t.view(seat).dealer
+    expect(watcher.locator("#dealer svg.card:not(.back)")).to_have_count(5)
+    expect(watcher.locator("#dealer-hand")).to_have_text(player.locator("#dealer-hand").inner_text())
+    assert len(dealer) == 5
+    for card in owner.t.view(seat).cards:  # the seat's cards nowhere on the watcher's page
+        expect(watcher.locator(f"svg.card[aria-label='{_name(card)}']")).to_have_count(1 if card in dealer else 0)
+    expect(watcher.locator("#others svg.card:not(.back)")).to_have_count(0)
+    expect(watcher.locator("#cards svg.card")).to_have_count(0)
+    player.keyboard.press("Enter")  # the next round, live on the watcher's page
+    expect(line).to_contain_text(f"round {owner.t.view(seat).round}")
+    watcher.context.close()
+    player.keyboard.press("-")
+    _leave(player)

@@ -13,6 +13,9 @@ import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").pop());
+// /play/<game>?watch=<table> (or ?watch: the game's first table): the table live and read-only,
+// as its seats see it less any seat's cards (the server's public view, `watch`)
+const watchParam = new URLSearchParams(location.search).get("watch");
 
 const state = {
   me: null,
@@ -286,14 +289,16 @@ function renderSpots(v) {
  * showdown, the dealer's cards not yet shown are drawn face down, and so are the board's. */
 function renderCards(v) {
   const layout = state.rules.layout;
-  const hiding = v.cards.length > 0 && !v.revealed;
+  // a round is dealt to this seat, or (watching) to any seat: the unseen cards lie face down
+  const dealt = v.cards.length > 0 || (v.seat === null && v.others.some((o) => o.dealt));
+  const hiding = dealt && !v.revealed;
   const dealerHidden = hiding ? Math.max(0, layout.dealer - v.dealer.length) : 0;
   // the winning five, as the server names them (words/views.py, winning_five): that side's rows
   const win = v.winning_five;
   const mark = (side) => (win && win.side === side ? win.cards : null);
   cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first, mark("dealer"));
   if (layout.board) {
-    const backs = v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0;
+    const backs = dealt ? Math.max(0, layout.board - v.board.length) : 0;
     cardRow($("board"), v.board, backs, "Board", false, win ? win.cards : null);
   }
   cardRow($("cards"), v.cards, 0, "Your cards", false, mark("seat"));
@@ -418,7 +423,11 @@ function render() {
 // ---- frames ---------------------------------------------------------------------------------------
 
 function onView(frame) {
-  if (frame.table !== state.table || frame.view.seat === null) return;
+  if (frame.table !== state.table || (frame.view.seat === null) !== !!state.watch) return;
+  if (state.watch) {
+    watchView(frame.view);
+    return;
+  }
   const v = frame.view;
   const previous = state.view;
   state.view = v;
@@ -480,7 +489,30 @@ function renderSession() {
   node.className = net > 0 ? "won" : net < 0 ? "lost" : "";
 }
 
+/** A watched table's public view: the dealer, the board, every seat's bets and state and the
+ * backs of their cards, the timer; nothing to press. */
+function watchView(v) {
+  const previous = state.view;
+  state.view = v;
+  news(previous, v);
+  renderCards(v);
+  renderOthers(v);
+  renderTimer(v);
+  $("commitment").textContent = v.commitment || "–";
+  const seated = v.others.filter((o) => o.player).length;
+  $("watch-line").textContent =
+    `Watching ${state.table}, read-only: round ${v.round}, ${PHASE_WORDS[v.phase] || v.phase}; ` +
+    `${seated} of ${state.rules.seats} seats taken.`;
+}
+
+const PHASE_WORDS = { waiting: "waiting for players", betting: "bets open", deciding: "the seats decide", settled: "settled", closed: "closed" };
+
 async function onWelcome(frame) {
+  if (state.watch) {
+    const answer = await state.link.send("watch", { table: state.table }); // again after each reconnect
+    if (!answer.ok) say(refusal(answer));
+    return;
+  }
   if (!frame.account) {
     state.link.stopped = true;
     say("You are not logged in: log in to take a seat.");
@@ -706,7 +738,8 @@ const trainer = new Trainer({
 
 async function main() {
   wire();
-  state.me = (await whoAmI()) || (await askLogin($("auth")));
+  state.watch = watchParam !== null;
+  if (!state.watch) state.me = (await whoAmI()) || (await askLogin($("auth")));
   const lobby = await api("/api/lobby");
   state.tables = lobby.body.tables.filter((t) => t.game === game);
   if (!state.tables.length) {
@@ -714,6 +747,23 @@ async function main() {
     return;
   }
   state.table = (state.tables.find(mayBeFree) || state.tables[0]).table;
+  if (state.watch) {
+    if (watchParam && !state.tables.some((t) => t.table === watchParam)) {
+      say(`No table ${watchParam} of ${game} here.`);
+      return;
+    }
+    state.table = watchParam || state.tables[0].table;
+    document.body.classList.add("watching");
+    $("watch-line").hidden = false;
+    await loadRules();
+    disableTable();
+    const sit = Object.assign(document.createElement("a"), { href: `/play/${encodeURIComponent(game)}`, textContent: "Take a seat" });
+    sit.className = "btn small";
+    $("session-slot").append(sit);
+    state.link = new Link({ onFrame, onStatus, table: state.table });
+    state.link.connect();
+    return;
+  }
   await loadRules();
   state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
   const reminder = startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
