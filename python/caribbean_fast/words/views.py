@@ -46,7 +46,10 @@ def winning_five(view: SeatView) -> dict[str, Any] | None:
     another)."""
     if view.result is None or not view.revealed:
         return None
-    showdown = view.result["outcome"].get("showdown")
+    outcome = view.result["outcome"]
+    if outcome.get("dealer_qualifies") is False:
+        return None  # the ante was paid on the qualifier: no hand beat the other
+    showdown = outcome.get("showdown")
     if showdown == "win":
         return {"side": "seat", "cards": list(_best_five((*view.cards, *view.board)))}
     if showdown == "lose":
