@@ -379,6 +379,6 @@ def test_the_table_pages_seat_panel_links_the_players_pages(server: LiveServer, 
     expect(page.locator("#history-summary")).to_have_text(f"You have played no round at {owner.spec.id} yet.")
     page.go_back()
     page.get_by_text("Seat", exact=True).click()
-    page.get_by_role("link", name="Rules").click()
+    page.get_by_role("link", name="Rules", exact=True).click()
     expect(page).to_have_url(f"{server.http}/rules/{owner.spec.id}")
     page.context.close()
