@@ -69,7 +69,7 @@ def hint(currency: Currency) -> str:
 
 
 def said(net: int, write: Callable[[int], str]) -> str:
-    return f"won {write(net)}" if net > 0 else f"lost {write(-net)}" if net < 0 else "push"
+    return f"won {write(net)}" if net > 0 else f"lost {write(-net)}" if net < 0 else f"net {write(0)}"
 
 
 def sit_typing(page: Page, server: LiveServer, currency: Currency, owner: Owner) -> int:
@@ -112,12 +112,15 @@ def play_round(page: Page, currency: Currency, owner: Owner, seat: int) -> int:
     expect(page.locator("#b-progressive")).to_have_attribute("aria-pressed", "true")
     page.locator("#b-deal").click()
     page.locator("#b-raise").click()
-    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push)"))
+    expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Net)"))
     results = owner.t.state.seats[seat].results
     assert results is not None
     net = int(results["net"]["total"])
     word = "Won" if net > 0 else "Lost" if net < 0 else "Push"
-    expect(page.locator("#result")).to_have_text(f"{word} {cash(abs(net))}" if net else word)
+    if net or not any(b["net"] for b in results["bets"]):  # a net of nothing from a win and a loss says so
+        expect(page.locator("#result")).to_have_text(f"{word} {cash(abs(net))}" if net else word)
+    else:
+        expect(page.locator("#result")).to_have_text(re.compile(rf"^Net {re.escape(cash(0))}: "))
     expect(page.locator("#balance")).to_have_text(cash(BUY_IN + TOP_UP + net))
     expect(page.locator("#recall li").first).to_contain_text(said(net, cash))
     progressive = rules["progressive"]

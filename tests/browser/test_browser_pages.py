@@ -155,10 +155,19 @@ def test_the_personal_limit_screen_sets_and_shows_it(server: LiveServer, browser
     page.get_by_role("button", name="Set the limit").click()
     expect(page.locator("#limit-message")).to_have_text("Your limit is now 12.50.")
     expect(page.get_by_test_id("limit-now")).to_have_text("Your ante is limited to 12.50 (in each table's currency).")
-    expect(page.locator("#limit-when")).to_contain_text("You may change it again from")
+    expect(page.locator("#limit-when")).to_contain_text("You may lower it now; raise or remove it from")
     assert owner.t.view(seat).limit == 1250
     assert server.app.state.server.book.limit(me)[0] == 1250
     expect(page.get_by_role("button", name="Remove the limit")).to_be_disabled()
+    expect(page.get_by_role("button", name="Set the limit")).to_be_enabled()  # lowering holds at once
+    page.locator("#limit-amount").fill("10")
+    page.get_by_role("button", name="Set the limit").click()
+    expect(page.locator("#limit-message")).to_have_text("Your limit is now 10.00.")
+    assert owner.t.view(seat).limit == 1000
+    page.locator("#limit-amount").fill("20")
+    page.get_by_role("button", name="Set the limit").click()  # raising waits for the week
+    expect(page.locator("#limit-message")).to_contain_text("raised or removed at most once a week")
+    assert owner.t.view(seat).limit == 1000
     shot(page, "limit-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "limit-phone")
@@ -275,7 +284,7 @@ def test_the_progressive_page_shows_the_meter_over_time_and_tells_no_fixed_prize
         expect(page.locator("#b-deal")).to_be_enabled()
         page.locator("#b-deal").click()
         page.locator("#b-raise").click()
-        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Net)"))
     results = owner.t.state.seats[seat].results
     assert results is not None and int(results["net"]["progressive"]) > 0
     progressive = owner.spec.variant.progressive
@@ -328,7 +337,7 @@ def test_the_history_page_shows_every_round_with_its_bets_and_checks_its_fairnes
             page.locator("#b-exchange").click()
             expect(page.locator("#b-exchange")).to_contain_text("(1/3)")
         page.locator(decision).click()
-        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Even)"))
+        expect(page.locator("#result")).to_have_text(re.compile(r"^(Won|Lost|Push|Net)"))
         results = owner.t.state.seats[seat].results
         assert results is not None
         nets[owner.t.round] = int(results["net"]["total"])
@@ -370,6 +379,6 @@ def test_the_table_pages_seat_panel_links_the_players_pages(server: LiveServer, 
     expect(page.locator("#history-summary")).to_have_text(f"You have played no round at {owner.spec.id} yet.")
     page.go_back()
     page.get_by_text("Seat", exact=True).click()
-    page.get_by_role("link", name="Rules").click()
+    page.get_by_role("link", name="Rules", exact=True).click()
     expect(page).to_have_url(f"{server.http}/rules/{owner.spec.id}")
     page.context.close()

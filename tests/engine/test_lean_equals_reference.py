@@ -50,7 +50,10 @@ class LeanMachine(TableMachine):
         for k in [None, *range(t.seats)]:
             actions = () if k is None else t.reference_actions(k)
             limit = None if k is None else t.personal_limit(k)
-            fresh = seat_view(t.state, t.variant, k, actions, limit, ViewCache(), k is not None and t.seeds_open())
+            most = None if k is None else t.ante_most(k, limit)
+            fresh = seat_view(
+                t.state, t.variant, k, actions, limit, ViewCache(), k is not None and t.seeds_open(), most
+            )
             shown = t.view(k)
             assert shown == fresh, k
             for made, kind in ((shown, SeatView), *((o, OtherSeat) for o in shown.others), (shown.bets, Bets)):

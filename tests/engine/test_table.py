@@ -149,7 +149,7 @@ def test_game1_third_of_the_balance_and_minimum() -> None:
     assert t.state.seats[0].bets.ante == 2000 and t.balance(0) == 4000
 
 
-def test_game1_personal_limit_changes_once_a_week() -> None:
+def test_game1_personal_limit_is_lowered_at_once_and_raised_once_a_week() -> None:
     friday_night = datetime(2026, 12, 4, 23, 59, tzinfo=EASTERN)
     clock = Clock(friday_night.astimezone(UTC))
     t = table("atlantic-city", clock=clock)
@@ -159,8 +159,18 @@ def test_game1_personal_limit_changes_once_a_week() -> None:
     clock.advance(90)  # Saturday 00:00:30 in New York: a new week
     t.set_limit(0, 2000)
     clock.advance(6 * 86400)
-    with pytest.raises(IllegalActionError, match="once a week: next from Sat 2026-12-12 00:00 EST"):
-        t.set_limit(0, 500)
+    t.ante(0, 1500)
+    t.clear(0)
+    t.set_limit(0, 500)  # lowering holds at once, whatever the week
+    with pytest.raises(IllegalActionError, match="over the personal limit"):
+        t.ante(0, 1000)
+    t.set_limit(0, 400)  # and again
+    for higher in (3000, 500, None):  # raising or removing waits for the week after the last change
+        with pytest.raises(IllegalActionError, match="raised or removed at most once a week: next from Sat 2026-12-12"):
+            t.set_limit(0, higher)
+    assert t.personal_limit(0) == 400
+    clock.advance(86400)  # Saturday 00:00:30 in New York
+    t.set_limit(0, None)
     t.ante(0, 1500)
 
 

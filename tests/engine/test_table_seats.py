@@ -31,7 +31,7 @@ def test_sitting_and_leaving_are_events_with_the_account() -> None:
     sat = t.sit(1, "ann", 5_000)
     assert [e.kind for e in sat] == ["sit", "seated", "funds"] and sat[1].public == {"account": "ann", "since": 1}
     assert t.holder(1) == "ann" and t.free_seats() == [0, 2, 3] and t.balance(1) == 5_000
-    with pytest.raises(IllegalActionError, match="seat 1 is not free"):
+    with pytest.raises(IllegalActionError, match="seat 2 is not free"):
         t.sit(1, "bob", 100)
     t.ante(1, 100)
     left = t.leave(1)  # its bets not yet dealt come back, then the money leaves the table
@@ -90,7 +90,7 @@ def test_game3_deals_once_every_seated_player_has_bet_or_when_time_is_up() -> No
     for k, name in enumerate(("ann", "bob", "cy")):
         t.sit(k, name, 5_000)
     t.ante(0, 100)
-    with pytest.raises(IllegalActionError, match="waiting for seat 1, 2 to bet"):
+    with pytest.raises(IllegalActionError, match="waiting for seat 2, 3 to bet"):
         t.deal()
     t.ante(1, 100)
     t.away(2)  # a seat gone away is not waited for

@@ -133,7 +133,7 @@ def test_history_and_errors(record: Path, capsys: pytest.CaptureFixture[str]) ->
     capsys.readouterr()
     assert main(["table", "history", str(record), "--seat", "1", "--last", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.count("--- round") == 2 and "seat 1 dealt: " in out and "opened" in out
+    assert out.count("--- round") == 2 and "seat 2 dealt: " in out and "opened" in out  # words count from 1
     assert main(["table", "history", str(record), "--seat", "7"]) == 2
     assert main(["table", "audit", str(record.with_name("missing.db"))]) == 2
     assert main(["table", "run", *run_args("network-24h", record, 5)]) == 2  # exists: needs --resume

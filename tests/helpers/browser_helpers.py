@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import socket
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from live_server import LiveServer, settings
 from playwright.sync_api import Page, expect
@@ -54,6 +54,25 @@ def money(amount: int, code: str, per_major: int = 100) -> str:
     digits = len(str(per_major)) - 1
     major, minor = divmod(abs(amount), per_major)
     return f"{'-' if amount < 0 else ''}{SYMBOLS[code]}{major:,}" + (f".{minor:0{digits}d}" if digits else "")
+
+
+def net_line(results: dict[str, Any], code: str) -> str:
+    """The round's net as the page says it: "Won $5.00", "Lost $15.00 after $20.00 in exchange
+    fees", "Push" when every bet pushed, and "Net $0.00: Ante +$10.00, exchange fees \u2212$10.00"
+    when wins and losses come to nothing."""
+    net, fees = int(results["net"]["total"]), abs(int(results["net"]["exchange_fees"]))
+    moved = [b for b in results.get("bets", []) if b["net"]]
+
+    def signed(amount: int) -> str:
+        return f"+{money(amount, code)}" if amount >= 0 else f"\u2212{money(-amount, code)}"
+
+    if not net and (moved or fees):
+        parts = [f"{b['title']} {signed(b['net'])}" for b in moved]
+        parts += [f"exchange fees {signed(-fees)}"] if fees else []
+        return f"Net {money(0, code)}: {', '.join(parts)}"
+    word = "Won" if net > 0 else "Lost" if net < 0 else "Push"
+    text = f"{word} {money(abs(net), code)}" if net else word
+    return f"{text} after {money(fees, code)} in exchange fees" if fees else text
 
 
 class Served(Protocol):

@@ -47,7 +47,7 @@ def test_game2_repeat_and_clear_keys() -> None:
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("0")  # type: ignore[attr-defined]
-        assert "Not allowed: seat 0 has no last round to repeat" in app.message
+        assert "Not allowed: seat 1 has no last round to repeat" in app.message
         await pilot.press("up", "enter", "minus")  # type: ignore[attr-defined]
         await pilot.press("insert")  # type: ignore[attr-defined]
         assert table.state.seats[0].bets.ante == 200

@@ -63,7 +63,7 @@ def test_a_fold_says_folded_and_holdem_says_call(monkeypatch: pytest.MonkeyPatch
         await pilot.press("enter", "minus")  # type: ignore[attr-defined]
         assert app.message.startswith("High card, King high, folded; net -1.00 EUR")
         await pilot.press("h")  # type: ignore[attr-defined]
-        assert "seat 0 folds" in app.screen_text() and "Pair of Aces, qualifies" in app.screen_text()
+        assert "seat 1 folds" in app.screen_text() and "Pair of Aces, qualifies" in app.screen_text()
 
     play(table, script)
 

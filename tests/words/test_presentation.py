@@ -86,7 +86,7 @@ def test_the_bets_word_agrees_in_the_page_the_terminal_and_the_trainer(name: str
     assert f"fold where {word} is best" in report and f"{word} where fold is best" in report
 
     decided = {"kind": "decided", "seat": 0, "decision": "raise", "auto": False}
-    assert describe_step(decided, variant) == f"seat 0 {word}s"
+    assert describe_step(decided, variant) == f"seat 1 {word}s"  # seats in words count from 1
     bets = {"kind": "bets", "seat": 0, "bets": {"ante": 100, "raise": 200, "side_bets": {}, "progressive": 0}}
     assert f"{word} 2.00" in (describe_step(bets, variant) or "")
     assert f" {word} " in summary(variant) and f"{word.capitalize()}" in _text(render_variant(variant))

@@ -45,7 +45,7 @@ class MemoryAccountBook:
         return self._limits.get(account, (None, None))
 
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
-        check_limit_change(self.limit(account)[1], at)
+        check_limit_change(*self.limit(account), amount, at)
         self._limits[account] = (amount, at)
 
 
@@ -82,5 +82,5 @@ class SqliteAccountBook:
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")  # the week's check and the change in one transaction
-            check_limit_change(self.limit(account)[1], at)
+            check_limit_change(*self.limit(account), amount, at)
             self._db.execute("INSERT OR REPLACE INTO limits VALUES (?, ?, ?)", (account, amount, at.isoformat()))

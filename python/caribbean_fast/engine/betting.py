@@ -28,7 +28,7 @@ class Betting(TableCore):
         seat, amount = self._seat(seat), self._amount(amount, "a withdrawal")
         if amount > self.balance(seat):
             raise InsufficientFundsError(
-                f"seat {seat} holds {self._fmt(self.balance(seat))}, cannot withdraw {self._fmt(amount)}"
+                f"seat {seat + 1} holds {self._fmt(self.balance(seat))}, cannot withdraw {self._fmt(amount)}"
             )
         s = self.state.seats[seat]
         if self.phase in (Phase.BETTING, Phase.DECIDING) and s.bets.ante and s.decision is None:
@@ -40,7 +40,7 @@ class Betting(TableCore):
         s = self.state.seats[self._seat(seat)]
         if amount is not None:
             self._amount(amount, "a personal limit")
-        check_limit_change(s.limit_changed, self._now)
+        check_limit_change(s.limit, s.limit_changed, amount, self._now)
         self._emit(EventKind.LIMIT_SET, seat, {"limit": amount})
 
     def _betting(self, seat: int) -> SeatState:
@@ -67,7 +67,7 @@ class Betting(TableCore):
         if ante is None:
             cap = f" ({lim.balance_fraction} of the balance)" if lim.balance_fraction else ""
             raise InsufficientFundsError(
-                f"seat {seat} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
+                f"seat {seat + 1} holds {self._fmt(balance)}: too little for {self._fmt(amount)}{cap}"
             )
         limit = s.limit if account is None else account["limit"]
         if limit is not None and ante > limit:
@@ -105,9 +105,9 @@ class Betting(TableCore):
             raise IllegalActionError(f"{self.variant.name} has no progressive bet")
         placed = bool(s.bets.progressive) and (s.ticked or not p.stays_ticked)
         if on and placed:
-            raise IllegalActionError(f"seat {seat} has the progressive bet already")
+            raise IllegalActionError(f"seat {seat + 1} has the progressive bet already")
         if not on and not s.bets.progressive and not s.ticked:
-            raise IllegalActionError(f"seat {seat} has no progressive bet")
+            raise IllegalActionError(f"seat {seat + 1} has no progressive bet")
         return self._placement(seat, s.bets.but(progressive=p.stake if on else 0), ticked=on and p.stays_ticked)
 
     @handles(PROGRESSIVE)
@@ -134,7 +134,7 @@ class Betting(TableCore):
     def _check_clear(self, seat: int) -> Placement:
         s = self._betting(seat)
         if self.phase is not Phase.BETTING or s.bets.total == 0:
-            raise IllegalActionError(f"seat {seat} has no bet to clear")
+            raise IllegalActionError(f"seat {seat + 1} has no bet to clear")
         return self._placement(seat, Bets(), ticked=False)
 
     @handles(CLEAR)
@@ -144,9 +144,9 @@ class Betting(TableCore):
     def _check_rebet(self, seat: int, account: dict[str, int | None] | None = None) -> Placement:
         s = self._betting(seat)
         if s.last_bets is None:
-            raise IllegalActionError(f"seat {seat} has no last round to repeat")
+            raise IllegalActionError(f"seat {seat + 1} has no last round to repeat")
         if s.bets.total > 0:
-            raise IllegalActionError(f"seat {seat} has bets already; clear them to rebet")
+            raise IllegalActionError(f"seat {seat + 1} has bets already; clear them to rebet")
         ante = self._adjusted_ante(seat, s, s.last_bets.ante, account)
         return self._placement(seat, s.last_bets.but(ante=ante, raise_=0))
 

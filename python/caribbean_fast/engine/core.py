@@ -316,7 +316,7 @@ class TableCore:
             self._funds(moves)
         except InsufficientFundsError:
             raise InsufficientFundsError(
-                f"seat {seat} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
+                f"seat {seat + 1} holds {self._fmt(self.balance(seat))}: cannot stake {self._fmt(bets.total)}"
             ) from None
         self._covers_the_raise(seat, bets, self._held(seat) - delta)
         return Placement(seat, bets, moves, extra)
@@ -335,7 +335,7 @@ class TableCore:
         if need > left:
             word = self.variant.raise_word
             raise InsufficientFundsError(
-                f"seat {seat} holds {self._fmt(left + bets.total)}: bets of {self._fmt(bets.total)} "
+                f"seat {seat + 1} holds {self._fmt(left + bets.total)}: bets of {self._fmt(bets.total)} "
                 f"and the {word} of {self._fmt(need)} they may need come to {self._fmt(bets.total + need)}"
             )
 

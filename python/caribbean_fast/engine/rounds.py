@@ -38,7 +38,7 @@ class Rounds(Seeding):
         illegal(not dealt, "no seat has an ante")
         waiting = self._waiting()
         if waiting:
-            names = ", ".join(str(k) for k in waiting)
+            names = ", ".join(str(k + 1) for k in waiting)  # seats in words count from 1
             raise IllegalActionError(f"waiting for seat {names} to bet: the round deals once every seat has bet")
         return dealt
 
@@ -95,9 +95,9 @@ class Rounds(Seeding):
         s = self.state.seats[self._seat(seat)]
         illegal(self.phase is not Phase.DECIDING, "there is no dealt round to decide")
         if not s.dealt:
-            raise IllegalActionError(f"seat {seat} was not dealt into this round")
+            raise IllegalActionError(f"seat {seat + 1} was not dealt into this round")
         if s.decision is not None:
-            raise IllegalActionError(f"seat {seat} has decided already")
+            raise IllegalActionError(f"seat {seat + 1} has decided already")
         return s
 
     def _check_fold(self, seat: int) -> None:
@@ -113,7 +113,7 @@ class Rounds(Seeding):
         s = self._deciding(seat)
         if not self._affords_raise(seat, s):
             need = self._fmt(self._raise_stake(s))
-            raise IllegalActionError(f"seat {seat} holds {self._fmt(self.balance(seat))}: the raise needs {need}")
+            raise IllegalActionError(f"seat {seat + 1} holds {self._fmt(self.balance(seat))}: the raise needs {need}")
 
     @handles(RAISE)
     def _raise(self, seat: int) -> None:
@@ -227,7 +227,8 @@ class Rounds(Seeding):
         illegal(
             decision not in (Decision.RAISE, Decision.FOLD), f"a round is completed by raise or fold, not {decision!r}"
         )
-        illegal(self._seat(seat) not in self._overdue(self._now), f"seat {seat} has no round left open past its limit")
+        overdue = self._seat(seat) in self._overdue(self._now)
+        illegal(not overdue, f"seat {seat + 1} has no round left open past its limit")
         self._decide(seat, Decision(decision), auto=True)
         self._showdown_when_decided()
 

@@ -43,7 +43,7 @@ class Seating(Rounds):
         k = self._seat(seat)
         illegal(not isinstance(account, str) or not account, f"an account is a name, not {account!r}")
         if k not in self.free_seats():
-            raise IllegalActionError(f"seat {k} is not free")
+            raise IllegalActionError(f"seat {k + 1} is not free")
         illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
         return self._amount(amount, "a buy-in")
 
@@ -61,13 +61,13 @@ class Seating(Rounds):
         holder becomes the engine's, its money staying on the seat."""
         k = self._seat(seat)
         illegal(not isinstance(account, str) or not account, f"an account is a name, not {account!r}")
-        illegal(self.state.seats[k].account is not None, f"seat {k} is held already")
+        illegal(self.state.seats[k].account is not None, f"seat {k + 1} is held already")
         illegal(any(s.account == account for s in self.state.seats), f"{account} holds a seat here already")
         self._emit(EventKind.SEATED, k, {"account": account, "since": since})
 
     def _check_leave(self, seat: int) -> SeatState:
         s = self.state.seats[self._seat(seat)]
-        illegal(s.account is None, f"nobody sits at seat {seat}")
+        illegal(s.account is None, f"nobody sits at seat {seat + 1}")
         if self.phase is Phase.DECIDING and s.dealt:
             raise IllegalActionError("your hand is in play: leave when the round is settled")
         return s
@@ -94,7 +94,7 @@ class Seating(Rounds):
         """The holder has no connection: the game's disconnect rule for its hand or bets, and the
         seat stood up once `stand_after` seconds pass between rounds."""
         s = self.state.seats[self._seat(seat)]
-        illegal(s.account is None, f"nobody sits at seat {seat}")
+        illegal(s.account is None, f"nobody sits at seat {seat + 1}")
         bad = isinstance(stand_after, bool) or not isinstance(stand_after, (int, float))
         illegal(bad or not 0 < stand_after < math.inf, f"stand_after is seconds above 0, not {stand_after!r}")
         if s.away is not None:

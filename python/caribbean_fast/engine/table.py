@@ -73,8 +73,9 @@ class Table(Betting, Seating):
         if seat is None:
             return seat_view(self.state, self.variant, None, (), None, self._views)
         k = self._seat(seat)
-        actions, limit = self.actions(k), self.personal_limit(k)
-        return seat_view(self.state, self.variant, k, actions, limit, self._views, self.seeds_open())
+        limit = self.personal_limit(k)
+        most = self.ante_most(k, limit)
+        return seat_view(self.state, self.variant, k, self.actions(k), limit, self._views, self.seeds_open(), most)
 
     @cached_property
     def _views(self) -> ViewCache:
@@ -235,7 +236,7 @@ class Table(Betting, Seating):
         """The seat's personal bet limit on the ante (None removes it); it may change once a week,
         on every game of the account where the table has an account book."""
         if self.book is not None:
-            check_limit_change(self.book.limit(self.account(self._seat(seat)))[1], self.clock())
+            check_limit_change(*self.book.limit(self.account(self._seat(seat))), amount, self.clock())
         events = self._run(SET_LIMIT, seat=seat, amount=amount)
         if self.book is not None:
             self.book.set_limit(self.account(seat), amount, events[0].time)
@@ -250,6 +251,13 @@ class Table(Betting, Seating):
         if self.book is not None:
             return self.book.limit(self.account(self._seat(seat)))[0]
         return self.state.seats[self._seat(seat)].limit
+
+    def ante_most(self, seat: int, personal: int | None) -> int:
+        """The largest ante the seat may place now: the table's maximum, the part of the seat's
+        money the limits allow (game 1: a third), and its `personal` limit, whichever is least."""
+        lim, held = self.limits, self._held(seat) + self.state.seats[seat].bets.total
+        top = lim.maximum if lim.balance_fraction is None else min(lim.maximum, int(held * lim.balance_fraction))
+        return top if personal is None else min(top, personal)
 
     def _account(self, seat: int) -> dict[str, Any]:
         """The account book's word on the limit, recorded with the command that reads it."""

@@ -62,6 +62,7 @@ class SeatView:
     void: bool = False  # the round (settled phase) was void: every bet returned, nothing settled
     seed_open: bool = False  # the seat may commit to a seed of its own now (`seeding`)
     seed_committed: str = ""  # the seat's own commitment to a seed this round ("": none)
+    ante_most: int | None = None  # the largest ante the rules let the seat place now (None: an onlooker)
 
 
 _TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
@@ -178,6 +179,7 @@ def seat_view(
     limit: int | None,
     cache: ViewCache | None = None,
     seeds_open: bool = False,
+    ante_most: int | None = None,
 ) -> SeatView:
     """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
     `limit` are what the table's rules and the account book allow the seat now. A holder sees
@@ -187,7 +189,10 @@ def seat_view(
     cache = (cache or ViewCache()).for_round(state.round)
     holdem = variant.family is Family.HOLDEM
     r = state.round
-    shown = r.revealed is not None and state.phase is not Phase.BETTING
+    me = None if seat is None else state.seats[seat]
+    ours = me is not None and me.since <= r.number
+    # a new holder finds a clean felt: the round before it sat is not its round, dealer's hand included
+    shown = r.revealed is not None and state.phase is not Phase.BETTING and (me is None or ours)
     deciding = state.phase is Phase.DECIDING
     board = r.board if shown else r.board[:3] if deciding else []
     dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
@@ -196,8 +201,6 @@ def seat_view(
         for k, s in enumerate(state.seats)
         if k != seat and (s.account is not None or s.dealt or s.bets.total)
     )
-    me = None if seat is None else state.seats[seat]
-    ours = me is not None and me.since <= r.number
     return built(  # as SeatView(...), every field given
         SeatView,
         seat=seat,
@@ -224,4 +227,5 @@ def seat_view(
         void=r.void and state.phase is Phase.SETTLED and (me is None or ours),
         seed_open=seeds_open and seat is not None,
         seed_committed=r.committed.get(seat, "") if seat is not None else "",
+        ante_most=ante_most,
     )

@@ -1,11 +1,12 @@
 """The page: the lobby at `/`, a table of a game at `/play/<game>`, the static files (plain HTML,
 CSS and JavaScript modules shipped inside the package; nothing is built at install time; read
 once at start and answered from memory, `pages`) and each table's rules as JSON for the page
-(`/api/rules/<table>`). Every process answers them for
+(`/api/rules/<table>`) with its return to player (`/api/returns/<table>`). Every process answers them for
 every table, whichever serves it: behind a proxy, a page's request reaches any process."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..errors import ServerError
+from ..words.returns import returns_document
 from .front import Front
 from .pages import Files
 from .rules import rules_json
@@ -119,6 +121,28 @@ def rules() -> Handler:
     return answer
 
 
+def returns() -> Handler:
+    """A table's return to player and house edge under the best strategy (`words.returns`), from
+    the package's exact analysis of the variant the table runs: worked out off the loop at the
+    first request (read from the analysis' cache, or counted once where the cache has none yet),
+    and kept, as the variant never changes."""
+    kept: dict[str, bytes] = {}
+    lock = asyncio.Lock()  # one count at a time: a second request waits for the first's figures
+
+    async def answer(request: Request) -> Response:
+        spec = _server(request).tables().get(request.path_params["table"])
+        if spec is None:
+            raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
+        async with lock:
+            body = kept.get(spec.id)
+            if body is None:
+                found = await asyncio.to_thread(returns_document, spec.variant)
+                body = kept[spec.id] = orjson.dumps({"table": spec.id, **found})
+        return Response(body, media_type="application/json")
+
+    return answer
+
+
 async def progressive(request: Request) -> Response:
     """The progressive's history of a table of a game that has one, from its summary
     (`jackpots`), read off the commits' thread (`reads`)."""
@@ -149,6 +173,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/favicon.ico", file_page(files, "favicon.svg")),  # asked before the page links it
         Route("/limit", file_page(files, "limit.html")),
         Route("/api/rules/{table}", rules()),
+        Route("/api/returns/{table}", returns()),
         Route("/api/progressive/{table}", progressive),
         *(Route(f"/{kind}/{{table}}", info_page(files, kind)) for kind in INFO_PAGES),
         *(Route(f"/{kind}", info_here(kind)) for kind in INFO_PAGES),

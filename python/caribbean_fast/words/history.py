@@ -27,7 +27,7 @@ def _bets(s: Step, c: Currency) -> str:
 def _dealt(s: Step, c: Currency) -> str:
     if s["seat"] is None:
         return f"dealer shows {format_cards(s['up'])}" if "up" in s else f"flop {format_cards(s['flop'])}"
-    return f"seat {s['seat']} dealt" + (f": {format_cards(s['cards'])}" if "cards" in s else "")
+    return f"seat {s['seat'] + 1} dealt" + (f": {format_cards(s['cards'])}" if "cards" in s else "")
 
 
 def outcome_words(result: Step, c: Currency) -> str:
@@ -50,7 +50,7 @@ def outcome_words(result: Step, c: Currency) -> str:
 
 def _settled(s: Step, c: Currency) -> str:
     """Another seat's settlement is shown only as settled (its hand would tell its cards)."""
-    return f"seat {s['seat']}: {outcome_words(s, c)}" if "outcome" in s else f"seat {s['seat']} settled"
+    return f"seat {s['seat'] + 1}: {outcome_words(s, c)}" if "outcome" in s else f"seat {s['seat'] + 1} settled"
 
 
 def _closed(s: Step, c: Currency) -> str:
@@ -59,12 +59,12 @@ def _closed(s: Step, c: Currency) -> str:
 
 _WORDS: dict[str, Callable[[Step, Currency], str]] = {
     "round_opened": lambda s, c: f"round {s['round']} opened",
-    "bets": lambda s, c: f"seat {s['seat']} {_bets(s, c)}",
+    "bets": lambda s, c: f"seat {s['seat'] + 1} {_bets(s, c)}",
     "dealing": lambda s, c: f"deal to seats {', '.join(str(k) for k in s['seats'])}",
     "dealt": _dealt,
-    "decided": lambda s, c: f"seat {s['seat']} {s['word']}s" + (" (automatic)" if s.get("auto") else ""),
+    "decided": lambda s, c: f"seat {s['seat'] + 1} {s['word']}s" + (" (automatic)" if s.get("auto") else ""),
     "exchanged": lambda s, c: (
-        f"seat {s['seat']} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
+        f"seat {s['seat'] + 1} exchanges {s['count']} card(s), fee {c.format(s['fee'])}"
         + (f": now {format_cards(s['cards'])}" if "cards" in s else "")
     ),
     "revealed": lambda s, c: f"dealer {s['dealer']}{' board ' + s['board'] if s['board'] else ''}: {s['dealer_hand']}",
@@ -80,7 +80,7 @@ def describe_step(step: Step, variant: Variant) -> str | None:
     if words is None:
         return None
     if step["kind"] in ("decided", "exchanged") and "decision" not in step and "count" not in step:
-        return f"seat {step['seat']} decided" if step["kind"] == "decided" else None  # another seat's
+        return f"seat {step['seat'] + 1} decided" if step["kind"] == "decided" else None  # another seat's
     if step["kind"] == "decided":
         step = step | {"word": decision_word(variant, step["decision"])}
     elif step["kind"] == "bets":

@@ -30,6 +30,7 @@ __all__ = [
     "describe_paytable",
     "fairness_words",
     "how_to_play",
+    "idle_words",
     "limit_words",
     "main_paytable",
     "pays",
@@ -346,14 +347,18 @@ def how_to_play(v: Variant) -> list[str]:
             f"The {b.title} is settled by its own table"
             + (", once you have called; a fold loses it." if b.lost_on_fold else ".")
         )
+    return steps + (idle_words(v) if v.timing.idle_seconds else [])
+
+
+def idle_words(v: Variant) -> list[str]:
+    """What an idle session comes to, where the game ends one (RULES.md, game 5)."""
+    t = v.timing
     if t.idle_seconds and v.waits_for_player:
-        steps.append(
-            f"A session idle for {_seconds(t.idle_seconds)} ends between rounds; bets not yet dealt come back."
-        )
-    elif t.idle_seconds:
+        return [f"A session idle for {_seconds(t.idle_seconds)} ends between rounds; bets not yet dealt come back."]
+    if t.idle_seconds:
         broken = "is void and its bets returned" if t.unfinished == "void" else "is completed by the automatic decision"
-        steps.append(f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}.")
-    return steps
+        return [f"A session idle for {_seconds(t.idle_seconds)} ends; a round it breaks off {broken}."]
+    return ["This game never ends an idle session: your seat and any dealt round wait for you."]
 
 
 def connection_words(v: Variant) -> list[str]:
@@ -454,7 +459,10 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
         title = bet.title
         keys.append({"keys": "B", "does": f"the {title} bet on or off", "short": f"B {title} on / off"})
     keys += [
-        {"keys": "0 or Ins", "does": "repeat the last round's bets", "short": "Ins or 0 rebet"},
+        {"keys": "0 or Ins", "does": "repeat the last round's bets (Enter then deals)", "short": "Ins or 0 rebet"},
+        {"keys": "R", "does": "repeat the last round's bets and deal, in one key", "short": "R rebet and deal"},
+        {"keys": "U or Backspace", "does": "take back the last chip placed", "short": "U undo chip"},
+        {"keys": "D", "does": "double the bets placed, within the limits", "short": "D double"},
         {"keys": "Del or .", "does": "clear the bets", "short": "Del or . clear"},
         {
             "keys": "Up / Down",
@@ -462,7 +470,11 @@ def table_keys(v: Variant) -> list[dict[str, str]]:
             "short": "↑ ↓ stake (Shift x10)",
         },
         {"keys": "Shift+Up / Shift+Down", "does": f"change the stake by {v.currency.format(10 * unit)}", "short": ""},
-        {"keys": "Space", "does": "press the focused button", "short": "Space presses the focused button"},
+        {
+            "keys": "Enter or Space",
+            "does": "press the focused button",
+            "short": "Enter / Space press the focused button",
+        },
     ]
     return keys
 
@@ -497,6 +509,7 @@ def rules_document(table: str, v: Variant, limits_index: int = 0) -> dict[str, A
             "open_round_seconds": t.open_round_seconds if v.waits_for_player else None,
         },
         "how_to_play": how_to_play(v),
+        "session_rules": connection_words(v) + idle_words(v),  # a lost connection, an idle session
         "keys": table_keys(v),
         "limits_all": [{"minimum": x.minimum, "maximum": x.maximum} for x in v.limits],
         "limit_words": limit_words(v, lim),

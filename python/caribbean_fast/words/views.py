@@ -8,11 +8,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from ..cards import card_text
 from ..engine.state import Bets, Phase
 from ..engine.views import OtherSeat, SeatView
 from ..hands import evaluate
 
-__all__ = ["dealer_hand_words", "hand_words", "view_from_json", "view_to_json"]
+__all__ = ["dealer_hand_words", "hand_words", "view_from_json", "view_to_json", "winning_five"]
 
 
 @lru_cache(maxsize=4096)
@@ -31,6 +32,29 @@ def dealer_hand_words(view: SeatView) -> str:
     """The dealer's hand in words (hold'em: with the board), once the showdown revealed it."""
     theirs = (*view.dealer, *view.board)
     return _describe(theirs) if view.revealed and len(theirs) >= 5 else ""
+
+
+@lru_cache(maxsize=4096)
+def _best_five(cards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(card_text(c) for c in evaluate(list(cards)).best_five)
+
+
+def winning_five(view: SeatView) -> dict[str, Any] | None:
+    """At a showdown that one side won, that side ("seat" or "dealer") and the five cards its hand
+    is made of (hold'em: five of its two and the board's five), for the page to mark; None before
+    the showdown, after a fold, at a tie, and where the dealer did not qualify (no hand beat
+    another)."""
+    if view.result is None or not view.revealed:
+        return None
+    outcome = view.result["outcome"]
+    if outcome.get("dealer_qualifies") is False:
+        return None  # the ante was paid on the qualifier: no hand beat the other
+    showdown = outcome.get("showdown")
+    if showdown == "win":
+        return {"side": "seat", "cards": list(_best_five((*view.cards, *view.board)))}
+    if showdown == "lose":
+        return {"side": "dealer", "cards": list(_best_five((*view.dealer, *view.board)))}
+    return None
 
 
 def view_to_json(view: SeatView) -> dict[str, Any]:
@@ -72,6 +96,8 @@ def view_to_json(view: SeatView) -> dict[str, Any]:
         "void": view.void,
         "seed_open": view.seed_open,
         "seed_committed": view.seed_committed,
+        "ante_most": view.ante_most,
+        "winning_five": winning_five(view),
     }
 
 
@@ -88,7 +114,7 @@ def view_from_json(raw: dict[str, Any]) -> SeatView:
         )
         for o in raw["others"]
     )
-    fields = {k: v for k, v in raw.items() if k not in ("hand", "dealer_hand")} | {
+    fields = {k: v for k, v in raw.items() if k not in ("hand", "dealer_hand", "winning_five")} | {
         "phase": Phase(raw["phase"]),
         "bets": Bets.from_dict(raw["bets"]),
         "others": others,

@@ -77,7 +77,7 @@ class TableBook:
         return self.shared.limit(account)
 
     def set_limit(self, account: str, amount: int | None, at: datetime) -> None:
-        check_limit_change(self.limit(account)[1], at)
+        check_limit_change(*self.limit(account), amount, at)
         if account in self._pending:  # a second change before the commit: one pending change
             before = self._pending.pop(account)[1]
             self.shared.settled(account)

@@ -405,9 +405,8 @@ class Owner:
             )
         seat = free[0] if wanted is None and free else wanted
         if seat is None or seat not in free:
-            raise ServerError(
-                f"seat {seat} of {self.spec.id} is not free" if seat is not None else "no seat is free", "seat_taken"
-            )
+            taken = f"seat {seat + 1} of {self.spec.id} is not free" if seat is not None else "no seat is free"
+            raise ServerError(taken, "seat_taken")
 
         def job(tx: Tx) -> None:
             wallets.debit(

@@ -45,11 +45,34 @@ export function cardSvg(card, { selected = false } = {}) {
   return svg;
 }
 
-/** A row of cards; `hidden` face-down cards drawn after the known ones (or before them). */
-export function cardRow(node, cards, hidden = 0, label = "", hiddenFirst = false) {
-  const shown = cards.map((c) => cardSvg(c));
-  const backs = Array.from({ length: hidden }, () => cardSvg(null));
+/** A row of cards; `hidden` face-down cards drawn after the known ones (or before them). A card
+ * that was not in the row before is dealt in (`dealt`), and a face where a back lay is turned
+ * (`turned`): short CSS animations, all over within half a second, none under reduced motion.
+ * `marked`: the cards of the winning hand, outlined (the others dimmed). */
+export function cardRow(node, cards, hidden = 0, label = "", hiddenFirst = false, marked = null) {
+  const before = node.dataset.cards ? node.dataset.cards.split(" ") : [];
+  const backsBefore = Number(node.dataset.backs || 0);
+  let fresh = 0;
+  const shown = cards.map((c) => {
+    const svg = cardSvg(c);
+    if (!before.includes(c)) {
+      svg.classList.add(backsBefore > 0 ? "turned" : "dealt");
+      svg.style.setProperty("--i", String(fresh++));
+    }
+    if (marked) svg.classList.add(marked.includes(c) ? "winning" : "out");
+    return svg;
+  });
+  const backs = Array.from({ length: hidden }, (_, k) => {
+    const svg = cardSvg(null);
+    if (k >= backsBefore) {
+      svg.classList.add("dealt");
+      svg.style.setProperty("--i", String(fresh++));
+    }
+    return svg;
+  });
   node.replaceChildren(...(hiddenFirst ? [...backs, ...shown] : [...shown, ...backs]));
+  node.dataset.cards = cards.join(" ");
+  node.dataset.backs = String(hidden);
   const spoken = cards.map(cardName).join(", ") + (hidden ? `${cards.length ? ", " : ""}${hidden} face down` : "");
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `${label}: ${spoken || "no cards"}`);

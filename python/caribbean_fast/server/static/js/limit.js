@@ -38,7 +38,12 @@ async function load() {
     l.limit === null ? "No limit is set." : `Your ante is limited to ${amount(l.limit)} (in each table's currency).`;
   const parts = [];
   if (l.changed) parts.push(`Last changed ${when(l.changed)}.`);
-  parts.push(l.may_change ? "You may change it now." : `You may change it again from ${when(l.next_change)}.`);
+  // lowering holds at once; raising or removing waits for the week (engine/limits.py)
+  parts.push(
+    l.may_change
+      ? "You may change it now."
+      : `You may lower it now; raise or remove it from ${when(l.next_change)}.`,
+  );
   $("limit-when").textContent = parts.join(" ");
   $("limit-rule").textContent = l.rule;
   state.seats = l.seats;
@@ -51,8 +56,9 @@ async function load() {
       return option;
     }),
   );
-  const can = l.may_change && l.seats.length > 0;
-  for (const id of ["limit-amount", "limit-table", "b-set-limit", "b-remove-limit"]) $(id).disabled = !can;
+  const seated = l.seats.length > 0;
+  for (const id of ["limit-amount", "limit-table", "b-set-limit"]) $(id).disabled = !seated; // lowering: any time
+  $("b-remove-limit").disabled = !(l.may_change && seated);
   if (!l.seats.length) {
     $("limit-message").replaceChildren(
       "Take a seat at any table to change your limit: the table records the change at your seat. ",

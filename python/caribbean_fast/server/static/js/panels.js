@@ -103,7 +103,7 @@ export class RecallList {
     const item = document.createElement("li");
     item.value = round;
     const against = board.length ? `board ${board.join(" ")}, dealer ${dealer.join(" ")}` : `dealer ${dealer.join(" ")}`;
-    const amount = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : "push";
+    const amount = net > 0 ? "won " + this.money(net) : net < 0 ? "lost " + this.money(-net) : `net ${this.money(0)}`;
     const outcome = folded ? `folded, ${amount}` : amount;
     item.textContent = `Round ${round}: ${cards.join(" ")} (${hand}) vs ${against}: ${outcome}`;
     const after = [...this.node.children].find((li) => Number(li.value) < round);

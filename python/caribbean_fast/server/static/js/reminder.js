@@ -3,7 +3,9 @@
 // an idle session, the notice before it ends (`idle_notice`); and the session on demand (the
 // "Session" button sends `session`). Each shows the session's time and net as the server counted
 // them. No timer and no rule here: when a reminder is due, and what the session came to, is the
-// server's.
+// server's. A reminder is modal (a <dialog> shown with showModal): the table behind it is inert, its
+// keys deal and decide nothing (the table page asks `reminderOpen()`), and Enter, Space or Escape
+// close it only through its buttons.
 //
 // The table page starts it with one line once its link is made:
 //     startReminder(state.link, () => state.table);
@@ -104,7 +106,7 @@ export class Reminder {
 
   show(kind, title, lines) {
     this.close();
-    const node = document.createElement("div");
+    const node = document.createElement("dialog");
     node.className = "reminder";
     node.dataset.kind = kind;
     node.setAttribute("role", kind === "idle" ? "alertdialog" : "dialog");
@@ -127,8 +129,13 @@ export class Reminder {
     lobby.className = "btn small";
     lobby.textContent = "Take a break: lobby";
     node.append(ok, " ", lobby);
+    // Escape would close the dialog without its buttons: a reminder is answered by one of them
+    node.addEventListener("cancel", (event) => event.preventDefault());
+    // a click beside it (on the backdrop, which the dialog takes) leaves the focus on its button
+    node.addEventListener("mousedown", (event) => event.target === node && event.preventDefault());
     document.body.append(node);
     this.node = node;
+    node.showModal();
     ok.focus();
   }
 
@@ -136,6 +143,11 @@ export class Reminder {
     if (this.node) this.node.remove();
     this.node = null;
   }
+}
+
+/** Whether a reminder is open: while one is, no key of the table's acts. */
+export function reminderOpen() {
+  return !!document.querySelector("dialog.reminder[open]");
 }
 
 /** The table page's one line: `startReminder(state.link, () => state.table)`. */

@@ -16,6 +16,9 @@ function render(r) {
   main.replaceChildren();
   const intro = el("p", `${r.rule_line}. Table ${r.table}, ${r.seats} seat${r.seats > 1 ? "s" : ""}.`, { class: "lead" });
   main.append(intro);
+  const returns = el("div", null, { id: "returns", "aria-live": "polite" });
+  returns.append(el("p", "Working out the return from the exact analysis…"));
+  main.append(section("Return to player", returns));
   const steps = el("ol", null, { class: "steps" });
   for (const step of r.how_to_play) steps.append(el("li", step));
   main.append(section("How to play", steps));
@@ -70,7 +73,22 @@ function render(r) {
   if (t.open_round_seconds) times.append(el("li", `A dealt round waits for you up to ${seconds(t.open_round_seconds)}.`));
   if (!times.children.length) times.append(el("li", "No time limit to bet or decide."));
   main.append(section("Time limits", times));
+  const session = el("ul");
+  for (const words of r.session_rules) session.append(el("li", words));
+  main.append(section("A lost connection and an idle session", session));
   main.append(section("Keys", grid(null, ["Key", "Does"], r.keys.map((k) => [k.keys, k.does]))));
+}
+
+/** The return to player and house edge under the best strategy, as the server's exact analysis
+ * of this table's variant gives them (GET /api/returns/<table>, words/returns.py). */
+async function renderReturns(table) {
+  const answer = await api(`/api/returns/${encodeURIComponent(table)}`);
+  const node = document.getElementById("returns");
+  if (!answer.ok) {
+    node.replaceChildren(el("p", answer.body.error ? answer.body.error.message : "The return could not be read."));
+    return;
+  }
+  node.replaceChildren(...answer.body.lines.map((line) => el("p", line)), ...answer.body.notes.map((n) => el("p", n, { class: "note" })));
 }
 
 async function main() {
@@ -81,6 +99,7 @@ async function main() {
     return;
   }
   render(answer.body);
+  renderReturns(answer.body.table);
 }
 
 main();

@@ -3,15 +3,19 @@
 // work, its refusals are shown in words, and the paytables come from /api/rules/<table>.
 
 import { askLogin, whoAmI } from "./auth.js";
-import { cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
+import { cardName, cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
 import { chipText, inputText, money as formatMoney, moneyHint, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
-import { startReminder } from "./reminder.js";
+import { reminderOpen, startReminder } from "./reminder.js";
+import { muteButton, play } from "./sound.js";
 import { Trainer } from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").pop());
+// /play/<game>?watch=<table> (or ?watch: the game's first table): the table live and read-only,
+// as its seats see it less any seat's cards (the server's public view, `watch`)
+const watchParam = new URLSearchParams(location.search).get("watch");
 
 const state = {
   me: null,
@@ -23,6 +27,8 @@ const state = {
   chip: 0,
   chips: [],
   link: null,
+  undo: [], // the bets before each chip, Double or rebet of this round's betting, newest last
+  session: null, // the server's session (`session`): its start on this clock, and its net here
 };
 
 // ---- money ------------------------------------------------------------------------------------
@@ -54,10 +60,21 @@ async function send(type, fields = {}) {
 const can = (action) => !!state.view && state.view.actions.includes(action);
 const sideBet = () => (state.rules.side_bets.length ? state.rules.side_bets[0] : null);
 
-/** The stake `times` of the rules' stake unit up (down), within the limits (words/rules.py, stake_step). */
+/** The largest ante the seat may place now, as the engine says it (`ante_most`: the table's
+ * maximum, game 1's third of the balance, the personal limit), else the table's maximum. */
+function anteMost() {
+  const most = state.view?.ante_most;
+  return most === null || most === undefined ? state.rules.limits.maximum : most;
+}
+
+/** The stake `times` of the rules' stake unit up (down), within the limits (words/rules.py,
+ * stake_step) and never above what the seat may place now. */
 function stakeStep(stake, times) {
-  const { minimum, maximum } = state.rules.limits;
-  return Math.max(minimum, Math.min(maximum, stake + times * state.rules.stakes.unit));
+  const { minimum } = state.rules.limits;
+  const most = Math.max(minimum, anteMost());
+  const next = Math.max(minimum, Math.min(most, stake + times * state.rules.stakes.unit));
+  if (times > 0 && next === stake) say(`The most you may stake now is ${money(anteMost())}`, true);
+  return next;
 }
 
 async function changeStake(times) {
@@ -69,16 +86,85 @@ async function changeStake(times) {
 async function placeChip(spot) {
   if (!state.view) return;
   const bets = state.view.bets;
+  const before = snapshot();
   if (spot === "ante") {
-    const answer = await send("ante", { amount: bets.ante + state.chip });
-    if (answer.ok) state.stake = state.view.bets.ante;
+    const most = anteMost();
+    if (bets.ante >= most) {
+      say(`The most you may stake now is ${money(most)}`, true);
+      return;
+    }
+    const answer = await send("ante", { amount: Math.min(most, bets.ante + state.chip) });
+    if (answer.ok) {
+      state.stake = state.view.bets.ante;
+      placed(before);
+    }
   } else if (spot === "side") {
     const bet = sideBet();
-    await send("side_bet", { name: bet.name, amount: Math.min(bet.maximum, (bets.side_bets[bet.name] || 0) + state.chip) });
+    const answer = await send("side_bet", { name: bet.name, amount: Math.min(bet.maximum, (bets.side_bets[bet.name] || 0) + state.chip) });
+    if (answer.ok) placed(before);
   } else if (spot === "progressive") {
     await toggleProgressive();
   }
   renderFigures();
+}
+
+/** The bets that Undo puts back: the ante, the side bet and the progressive's tick. */
+function snapshot() {
+  const b = state.view.bets;
+  const side = sideBet();
+  return { ante: b.ante, side: side ? b.side_bets[side.name] || 0 : 0, progressive: b.progressive > 0 };
+}
+
+function placed(before) {
+  state.undo.push(before);
+  play("chip");
+}
+
+/** Undo: the bets as they were before the last chip, Double or rebet (the server's commands). */
+async function undo() {
+  const before = state.undo.pop();
+  if (!before || !state.view) return;
+  const side = sideBet();
+  if (!before.ante) {
+    await send("clear");
+    if (before.progressive) await send("progressive", { on: true });
+  } else await send("ante", { amount: before.ante });
+  if (side && before.side !== snapshot().side) await send("side_bet", { name: side.name, amount: before.side });
+  state.stake = state.view.bets.ante || state.stake;
+  play("chip");
+  renderFigures();
+  render();
+}
+
+/** Double: the ante (or the stake, before any ante) and the side bet twice over, within what the
+ * seat may place now (`ante_most`) and the side bet's maximum. */
+async function double() {
+  if (!state.view || !can("ante")) return;
+  const before = snapshot();
+  const most = anteMost();
+  const ante = Math.min(most, 2 * (before.ante || state.stake));
+  if (ante <= before.ante) {
+    say(`The most you may stake now is ${money(most)}`, true);
+    return;
+  }
+  const answer = await send("ante", { amount: ante });
+  if (!answer.ok) return;
+  const side = sideBet();
+  if (side && before.side) await send("side_bet", { name: side.name, amount: Math.min(side.maximum, 2 * before.side) });
+  state.stake = state.view.bets.ante;
+  placed(before);
+  renderFigures();
+}
+
+/** Rebet and Deal in one key (R): the last round's bets, then the deal. The seed's `0` or Ins
+ * only repeats them, so that they can still be changed before Enter deals. */
+async function rebetAndDeal() {
+  if (!state.view || state.view.phase === "deciding") return;
+  if (can("rebet")) {
+    const answer = await rebet();
+    if (!answer.ok) return;
+  }
+  await deal();
 }
 
 async function toggleProgressive() {
@@ -92,9 +178,12 @@ async function toggleSideBet() {
 }
 
 async function rebet() {
+  const before = state.view ? snapshot() : null;
   const answer = await send("rebet");
+  if (answer.ok && before) placed(before);
   if (answer.ok && state.view.bets.ante) state.stake = state.view.bets.ante;
   renderFigures();
+  return answer;
 }
 
 async function deal() {
@@ -201,11 +290,19 @@ function renderSpots(v) {
  * showdown, the dealer's cards not yet shown are drawn face down, and so are the board's. */
 function renderCards(v) {
   const layout = state.rules.layout;
-  const hiding = v.cards.length > 0 && !v.revealed;
+  // a round is dealt to this seat, or (watching) to any seat: the unseen cards lie face down
+  const dealt = v.cards.length > 0 || (v.seat === null && v.others.some((o) => o.dealt));
+  const hiding = dealt && !v.revealed;
   const dealerHidden = hiding ? Math.max(0, layout.dealer - v.dealer.length) : 0;
-  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first);
-  if (layout.board) cardRow($("board"), v.board, v.cards.length > 0 ? Math.max(0, layout.board - v.board.length) : 0, "Board");
-  cardRow($("cards"), v.cards, 0, "Your cards");
+  // the winning five, as the server names them (words/views.py, winning_five): that side's rows
+  const win = v.winning_five;
+  const mark = (side) => (win && win.side === side ? win.cards : null);
+  cardRow($("dealer"), v.dealer, dealerHidden, "Dealer's cards", layout.hidden_first, mark("dealer"));
+  if (layout.board) {
+    const backs = dealt ? Math.max(0, layout.board - v.board.length) : 0;
+    cardRow($("board"), v.board, backs, "Board", false, win ? win.cards : null);
+  }
+  cardRow($("cards"), v.cards, 0, "Your cards", false, mark("seat"));
   $("hand").textContent = v.hand;
   const qualifies = v.revealed ? (v.dealer_qualifies ? "qualifies" : "does not qualify") : "";
   $("dealer-hand").textContent = [v.dealer_hand, qualifies].filter(Boolean).join(" · ");
@@ -224,14 +321,23 @@ function renderResult(v) {
   node.classList.add(net > 0 ? "won" : net < 0 ? "lost" : "push");
   const did = v.result.outcome.decision;
   const auto = v.result.auto ? `Decided for you (${state.rules.words.decisions[did] || did}) · ` : "";
-  node.textContent = auto + resultText(v.result.net);
+  node.textContent = auto + resultText(v.result);
 }
 
+const signed = (amount) => (amount < 0 ? `\u2212${money(-amount)}` : `+${money(amount)}`);
+
 // The round's net in words; exchange fees are named, so a win that the fees cancel never reads
-// as a push (game 4).
-function resultText(net) {
+// as a push (game 4); a net of nothing made of a win and a loss says which (never "Push").
+function resultText(result) {
+  const net = result.net;
   const fees = Math.abs(net.exchange_fees || 0);
-  const word = net.total > 0 ? "Won" : net.total < 0 ? "Lost" : fees ? "Even" : "Push";
+  const moved = (result.bets || []).filter((b) => b.net);
+  if (!net.total && (moved.length || fees)) {
+    const parts = moved.map((b) => `${b.title} ${signed(b.net)}`);
+    if (fees) parts.push(`exchange fees ${signed(-fees)}`);
+    return `Net ${money(0)}: ${parts.join(", ")}`;
+  }
+  const word = net.total > 0 ? "Won" : net.total < 0 ? "Lost" : "Push";
   const amount = net.total ? ` ${money(Math.abs(net.total))}` : "";
   return fees ? `${word}${amount} after ${money(fees)} in exchange fees` : `${word}${amount}`;
 }
@@ -260,6 +366,10 @@ function renderOthers(v) {
 
 function renderButtons(v) {
   const deciding = v.phase === "deciding" && v.cards.length && !v.result;
+  $("actions").dataset.phase = deciding ? "deciding" : "betting";
+  $("b-undo").disabled = !state.undo.length || !(can("ante") || can("clear"));
+  $("b-double").disabled = !can("ante");
+  $("b-rebet-deal").disabled = !(can("rebet") || can("deal"));
   $("b-rebet").disabled = !can("rebet");
   $("b-clear").disabled = !can("clear");
   $("b-deal").disabled = !(can("deal") || can("ante"));
@@ -281,6 +391,8 @@ function renderButtons(v) {
     $("b-exchange").textContent = `Exchange (${v.exchanges}/${most})`;
     $("b-exchange").setAttribute("aria-label", `Exchange the whole hand, ${v.exchanges} of ${most} exchanges used`);
   }
+  // a button that has just become disabled keeps no focus: the next Enter is the game's key
+  if (document.activeElement?.disabled) document.activeElement.blur();
 }
 
 function renderTimer(v) {
@@ -312,10 +424,16 @@ function render() {
 // ---- frames ---------------------------------------------------------------------------------------
 
 function onView(frame) {
-  if (frame.table !== state.table || frame.view.seat === null) return;
+  if (frame.table !== state.table || (frame.view.seat === null) !== !!state.watch) return;
+  if (state.watch) {
+    watchView(frame.view);
+    return;
+  }
   const v = frame.view;
   const previous = state.view;
   state.view = v;
+  if (!previous || previous.round !== v.round || (v.cards.length && !previous.cards.length)) state.undo = [];
+  news(previous, v);
   fairness.seen(v);
   if (!state.stake) state.stake = v.bets.ante || state.rules.stakes.default;
   $("sit").hidden = true;
@@ -323,11 +441,79 @@ function onView(frame) {
   if (v.result && (!previous || previous.round !== v.round || !previous.result)) {
     const round = { round: v.round, cards: v.cards, dealer: v.dealer, board: v.board, hand: v.result.hand || v.hand };
     recall.add({ ...round, net: v.result.net.total, folded: v.result.outcome?.decision === "fold" });
+    if (v.result.net.total > 0) play("win");
+    askSession();
   }
   fairness.check(v);
 }
 
+/** What a seat is dealt or shown, said to screen readers (the cards themselves are drawn with a
+ * short animation), with the deal's and the reveal's sounds. */
+function news(previous, v) {
+  const had = previous && previous.round === v.round ? previous : { cards: [], dealer: [], board: [], revealed: false };
+  const lines = [];
+  const fresh = (now, before) => now.filter((c) => !before.includes(c));
+  const mine = fresh(v.cards, had.cards);
+  if (mine.length) lines.push(`You are dealt ${mine.map(cardName).join(", ")}.`);
+  const board = fresh(v.board, had.board);
+  if (board.length) lines.push(`Board: ${board.map(cardName).join(", ")}.`);
+  const dealer = fresh(v.dealer, had.dealer);
+  if (dealer.length) lines.push(`Dealer shows ${dealer.map(cardName).join(", ")}.`);
+  if (v.winning_five && !(had.winning_five)) {
+    const whose = v.winning_five.side === "seat" ? "Your" : "The dealer's";
+    lines.push(`${whose} winning five: ${v.winning_five.cards.map(cardName).join(", ")}.`);
+  }
+  if (mine.length || board.length || dealer.length) play("deal", mine.length + board.length + dealer.length);
+  if (lines.length) $("deal-news").textContent = lines.join(" ");
+}
+
+/** The session's time and net (the server's `session`: the account's session, its net in this
+ * table's currency), asked when the seat is first seen and after each round. */
+async function askSession() {
+  const answer = await state.link.send("session");
+  if (!answer.ok) return;
+  const mine = answer.result.net.find((n) => n.currency === state.rules.currency.code);
+  state.session = { start: Date.now() - answer.result.seconds * 1000, net: mine ? mine.amount : 0 };
+  renderSession();
+}
+
+function renderSession() {
+  if (!state.session) return;
+  const seconds = Math.max(0, Math.floor((Date.now() - state.session.start) / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const sec = String(seconds % 60).padStart(2, "0");
+  $("session-clock").textContent = h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  const net = state.session.net;
+  const node = $("session-net");
+  node.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `\u2212${money(-net)}` : money(0);
+  node.className = net > 0 ? "won" : net < 0 ? "lost" : "";
+}
+
+/** A watched table's public view: the dealer, the board, every seat's bets and state and the
+ * backs of their cards, the timer; nothing to press. */
+function watchView(v) {
+  const previous = state.view;
+  state.view = v;
+  news(previous, v);
+  renderCards(v);
+  renderOthers(v);
+  renderTimer(v);
+  $("commitment").textContent = v.commitment || "–";
+  const seated = v.others.filter((o) => o.player).length;
+  $("watch-line").textContent =
+    `Watching ${state.table}, read-only: round ${v.round}, ${PHASE_WORDS[v.phase] || v.phase}; ` +
+    `${seated} of ${state.rules.seats} seats taken.`;
+}
+
+const PHASE_WORDS = { waiting: "waiting for players", betting: "bets open", deciding: "the seats decide", settled: "settled", closed: "closed" };
+
 async function onWelcome(frame) {
+  if (state.watch) {
+    const answer = await state.link.send("watch", { table: state.table }); // again after each reconnect
+    if (!answer.ok) say(refusal(answer));
+    return;
+  }
   if (!frame.account) {
     state.link.stopped = true;
     say("You are not logged in: log in to take a seat.");
@@ -342,6 +528,7 @@ async function onWelcome(frame) {
       return;
     }
     if (!state.historyLoaded) loadHistory();
+    askSession();
     return; // the server sends the seat's view and the rounds missed meanwhile
   }
   offerSeat(frame.wallets, state.tables.some((t) => t.table === state.table && mayBeFree(t)));
@@ -404,6 +591,7 @@ async function sitDown(event) {
   if (answer.ok) {
     $("sit").hidden = true;
     loadHistory();
+    askSession();
   }
 }
 
@@ -426,6 +614,7 @@ function renderStatic() {
   const r = state.rules;
   document.title = `${r.title} · caribbean-fast`;
   $("title").textContent = r.title;
+  $("rules-link").href = `/rules/${encodeURIComponent(state.table)}`;
   $("board-zone").hidden = !r.layout.board;
   $("meter-box").hidden = $("spot-progressive").hidden = $("b-progressive").hidden = !r.progressive;
   const side = sideBet();
@@ -473,8 +662,12 @@ function renderChips() {
 
 // ---- keys and taps -----------------------------------------------------------------------------
 
+/** What has focus and takes Enter and Space itself: a button, a link, a panel's summary. */
+const PRESSABLE = ["BUTTON", "A", "SUMMARY"];
+
 function onKey(event) {
   const target = event.target;
+  if (reminderOpen()) return; // a reminder is modal: its own buttons take the keys, the table none
   if (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || !state.view) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
@@ -482,8 +675,9 @@ function onKey(event) {
   let handled = true;
   if (key === "Insert" || key === "0") rebet();
   else if (key === "Enter") {
-    // the game's key whatever has focus (Space presses a focused button); a link still opens
-    if (target.tagName === "A") return;
+    // Enter presses what has focus (the browser's own click, once); with nothing pressable
+    // focused it is the seed's key: deal, or raise once dealt
+    if (PRESSABLE.includes(target.tagName)) return;
     enter();
   }
   else if (key === "-" || key === "Subtract") decide("fold");
@@ -491,6 +685,9 @@ function onKey(event) {
   else if ((key === "p" || key === "P") && state.rules.progressive) toggleProgressive();
   else if ((key === "b" || key === "B") && sideBet()) toggleSideBet();
   else if (key === "Delete" || key === ".") send("clear");
+  else if (key === "r" || key === "R") rebetAndDeal();
+  else if (key === "u" || key === "U" || key === "Backspace") undo();
+  else if (key === "d" || key === "D") double();
   else if (key === "ArrowUp") changeStake(step);
   else if (key === "ArrowDown") changeStake(-step);
   else handled = false;
@@ -499,6 +696,10 @@ function onKey(event) {
 
 function wire() {
   $("b-rebet").addEventListener("click", rebet);
+  $("b-rebet-deal").addEventListener("click", rebetAndDeal);
+  $("b-undo").addEventListener("click", undo);
+  $("b-double").addEventListener("click", double);
+  muteButton($("b-sound"));
   $("b-clear").addEventListener("click", () => send("clear"));
   $("b-deal").addEventListener("click", deal);
   $("b-fold").addEventListener("click", () => decide("fold"));
@@ -526,6 +727,7 @@ function wire() {
   });
   document.addEventListener("keydown", onKey);
   setInterval(() => state.view && renderTimer(state.view), 250);
+  setInterval(renderSession, 1000);
 }
 
 const fairness = new FairnessPanel($("fairness"), {
@@ -547,7 +749,8 @@ const trainer = new Trainer({
 
 async function main() {
   wire();
-  state.me = (await whoAmI()) || (await askLogin($("auth")));
+  state.watch = watchParam !== null;
+  if (!state.watch) state.me = (await whoAmI()) || (await askLogin($("auth")));
   const lobby = await api("/api/lobby");
   state.tables = lobby.body.tables.filter((t) => t.game === game);
   if (!state.tables.length) {
@@ -555,9 +758,27 @@ async function main() {
     return;
   }
   state.table = (state.tables.find(mayBeFree) || state.tables[0]).table;
+  if (state.watch) {
+    if (watchParam && !state.tables.some((t) => t.table === watchParam)) {
+      say(`No table ${watchParam} of ${game} here.`);
+      return;
+    }
+    state.table = watchParam || state.tables[0].table;
+    document.body.classList.add("watching");
+    $("watch-line").hidden = false;
+    await loadRules();
+    disableTable();
+    const sit = Object.assign(document.createElement("a"), { href: `/play/${encodeURIComponent(game)}`, textContent: "Take a seat" });
+    sit.className = "btn small";
+    $("session-slot").append(sit);
+    state.link = new Link({ onFrame, onStatus, table: state.table });
+    state.link.connect();
+    return;
+  }
   await loadRules();
   state.link = new Link({ onFrame, onStatus, table: state.table }); // the table's own socket
-  startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
+  const reminder = startReminder(state.link, () => state.table, { into: $("session-slot") }); // the server's reminders, and the session asked
+  $("session-clock").addEventListener("click", () => reminder.remind()); // the bar's clock shows the session too
   state.link.connect();
 }
 
