@@ -20,7 +20,7 @@ from caribbean_fast.variants import ExchangeCards, load_variant
 
 pytestmark = pytest.mark.slow
 
-ACTIONS = ("ante", "progressive", "rebet", "clear", "deal", "raise", "fold", "exchange")
+ACTIONS = ("reveal_seed", "ante", "progressive", "rebet", "clear", "deal", "raise", "fold", "exchange")
 
 
 def detached(table: Table) -> Table:
@@ -31,13 +31,15 @@ def detached(table: Table) -> Table:
     return twin
 
 
-def usual_command(table: Table, seat: int, action: str) -> Callable[[], list[object]]:
-    """The command `action` stands for in `actions`, with its usual arguments."""
+def usual_command(table: Table, seat: int, action: str, seed: str) -> Callable[[], list[object]]:
+    """The command `action` stands for in `actions`, with its usual arguments (`seed`: the one the
+    seat committed to)."""
     s = table.state.seats[seat]
     ante = s.bets.ante or (s.last_bets.ante if s.last_bets else table.limits.minimum)
     x = table.variant.exchanges
     first_card = s.cards[:1] if x is not None and x.cards is ExchangeCards.CHOOSE else None
     commands: dict[str, Callable[[], list[object]]] = {
+        "reveal_seed": lambda: list(table.reveal_seed(seat, seed)),
         "ante": lambda: list(table.ante(seat, ante)),
         "progressive": lambda: list(table.progressive(seat)),
         "rebet": lambda: list(table.rebet(seat)),
@@ -50,11 +52,11 @@ def usual_command(table: Table, seat: int, action: str) -> Callable[[], list[obj
     return commands[action]
 
 
-def taken(table: Table, seat: int, action: str) -> bool:
+def taken(table: Table, seat: int, action: str, seed: str) -> bool:
     """Whether the command is taken (it emits events) when run on a copy of the table."""
     twin = detached(table)
     try:
-        return bool(usual_command(twin, seat, action)())
+        return bool(usual_command(twin, seat, action, seed)())
     except CaribbeanFastError:
         return False
 
@@ -66,7 +68,8 @@ class ActionsMachine(TableMachine):
             return
         for seat in range(self.table.seats):
             before = (self.table.seq, self.table.state.ledger.balances.copy(), self.table.phase)
-            expected = [action for action in ACTIONS if taken(self.table, seat, action)]
+            seed = self.seeds.get(seat, "00")
+            expected = [action for action in ACTIONS if taken(self.table, seat, action, seed)]
             assert self.table.actions(seat) == expected, (seat, self.table.phase)
             assert (self.table.seq, self.table.state.ledger.balances, self.table.phase) == before
 

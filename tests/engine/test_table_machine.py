@@ -113,7 +113,8 @@ class TableMachine(RuleBasedStateMachine):
     def commit_seed(self, data: st.DataObject, seed: bytes) -> None:
         seat = self.seat(data)
         self.attempt(lambda: self.table.commit_seed(seat, seed_commitment(seed.hex())))
-        self.seeds[seat] = seed.hex()
+        if self.table.state.round.committed.get(seat) == seed_commitment(seed.hex()):  # taken
+            self.seeds[seat] = seed.hex()
 
     @rule(data=st.data(), honest=st.booleans())
     def reveal_seed(self, data: st.DataObject, honest: bool) -> None:
