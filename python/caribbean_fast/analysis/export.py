@@ -10,7 +10,7 @@ import re
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import ArgumentError, MissingExtraError
 from ..words.rules import how_to_play, paytable_columns, paytable_rows, summary
@@ -56,10 +56,15 @@ EXACT_WHOLE = 2**53  # a spreadsheet's number is a double: whole numbers past th
 
 def _inexact(cell: Cell) -> bool:
     """Whether a spreadsheet's number cannot hold the cell exactly: a fraction that is not whole,
-    or a whole number past 2^53 (game 4's counts of paths through its exchanges reach 10^33)."""
+    or a whole number past 2^53 (game 4's counts of paths through its exchanges reach 10^34)."""
     if isinstance(cell, Fraction) and cell.denominator != 1:
         return True
-    return isinstance(cell, (int, Fraction)) and not isinstance(cell, bool) and abs(cell) > EXACT_WHOLE
+    return _number(cell) and abs(Fraction(cell)) > EXACT_WHOLE
+
+
+def _number(cell: Cell) -> TypeGuard[int | Fraction]:
+    """A whole number or a fraction (not a flag, not a decimal already)."""
+    return isinstance(cell, (int, Fraction)) and not isinstance(cell, bool)
 
 
 def _exact_columns(t: DocTable) -> list[bool]:
@@ -68,7 +73,7 @@ def _exact_columns(t: DocTable) -> list[bool]:
 
 
 def _xlsx_value(cell: Cell) -> Any:
-    if isinstance(cell, (int, Fraction)) and not isinstance(cell, bool):
+    if _number(cell):
         return float(cell) if _inexact(cell) else int(cell)
     return cell
 
@@ -112,7 +117,7 @@ def write_xlsx(document: ParDocument, path: str | Path) -> Path:
                 cell = row[i] if i < len(row) else None
                 values.append(_xlsx_value(cell))
                 if has:
-                    values.append(str(cell) if isinstance(cell, (int, Fraction)) and not isinstance(cell, bool) else None)
+                    values.append(str(cell) if _number(cell) else None)
             sheet.append(values)
         for note in t.notes:
             sheet.append([note])
