@@ -25,6 +25,7 @@ from ..variants import Family, SideBet, Variant, as_variant
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
+from .tune_linear import linear_model
 from .tune_search import Grid, Point, SearchResult, search
 
 __all__ = [
@@ -237,6 +238,11 @@ def tune(
         return Point(c.rtp, c.rtp - 1, Fraction(1), c.decisions)
 
     grid, spans = _grid(variant, entries, ranges, step), zip(entries, ranges, strict=True)
+    model = (
+        linear_model(counts, grid.lows, grid.highs, lambda ks: _with(variant, entries, [k * step for k in ks]))
+        if kind == "main"
+        else None
+    )
     found = search(
         grid,
         target_rtp,
@@ -245,9 +251,10 @@ def tune(
         wager_span=_wager_span(variant) if kind == "main" and variant.exchanges else None,
         every_corner=kind == "main" and variant.exchanges is not None,
         most_settles=most_settles,
-        settles=lambda: len(tries),
+        settles=lambda: len(tries) + (0 if model is None else int(model.work)),
         start=tuple(int(min(max(_ceil_to(e.value(variant), step), lo), hi) / step) for e, (lo, hi) in spans),
         progress=progress,
+        model=model,
     )
     below, above = (_candidates(found_side, step, at) for found_side in (found.below, found.above))
     if not above:
