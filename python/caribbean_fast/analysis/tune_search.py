@@ -308,13 +308,14 @@ def _value_all(grid: Grid, box: _Box, found: _Nearest, model: Linear, seen: Box)
     gain = sums.net * r.denominator  # rtp - 1 = gain / over
     x = gain.astype(np.float64) / over.astype(np.float64)
     t = float(found.target - 1)
-    picks: set[int] = set()
-    for side, sign in ((x >= t - CLOSE, 1.0), (x < t + CLOSE, -1.0)):
-        rows = np.flatnonzero(side)
+    near = np.abs(x - t) <= CLOSE  # the side of these is told by their exact returns
+    picks = set(np.flatnonzero(near).tolist())
+    for gap in (x - t, t - x):  # the sure rows of each side: the n nearest, and any as near as the n-th
+        rows = np.flatnonzero(gap > CLOSE)
         if len(rows):
-            gap = sign * (x[rows] - t)
-            nth = np.partition(gap, min(found.n, len(gap)) - 1)[min(found.n, len(gap)) - 1]
-            picks.update(int(i) for i in rows[gap <= nth + 2 * CLOSE])
+            n = min(found.n, len(rows))
+            nth = np.partition(gap[rows], n - 1)[n - 1]
+            picks.update(rows[gap[rows] <= nth + 2 * CLOSE].tolist())
     for i in sorted(picks):
         found.offer(1 + Fraction(int(gain[i]), int(over[i])), tuple(int(k) for k in ks[i]))
 
