@@ -158,7 +158,8 @@ class TuneResult:
     range when one is asked), and the nearest candidates below and above the target. `proven`:
     the whole allowed grid (`grid_size` paytables) was searched; otherwise no allowed paytable not
     seen returns from the target to `bound`. `warnings`: what the designer should know (a paytable
-    that gives the player the edge)."""
+    that gives the player the edge). `settles`: the search's work in re-settles (the linear
+    model's counted in the same unit), against its budget."""
 
     entries: tuple[Entry, ...]
     target: Fraction
@@ -171,6 +172,7 @@ class TuneResult:
     bound: Fraction | None = None
     grid_size: int = 0
     warnings: tuple[str, ...] = ()
+    settles: int = 0
 
 
 def tune(
@@ -260,7 +262,7 @@ def tune(
     if not above:
         _out_of_reach(target_rtp, found, at(tuple(lo for lo, _ in ranges)), at(tuple(hi for _, hi in ranges)))
     result = _choose(entries, target_rtp, below, above, std_range, nearest, len(tries))
-    result = replace(result, proven=found.proven, bound=found.bound, grid_size=grid.size)
+    result = replace(result, proven=found.proven, bound=found.bound, grid_size=grid.size, settles=found.settles)
     assert all(_rising(variant, entries, c.values) for c in (*result.below, *result.above))
     return _edge_checked(result, kind, counts, allow_player_edge)
 
