@@ -7,8 +7,10 @@ the box's lowest corner raises all over it, one that folds at its highest corner
 it, and only the others (`mixed`) decide differently inside the box. The best strategy's expected
 net and wager at every paytable of the box are then an affine part, summed once, plus the mixed
 situations' values, summed for each paytable with numpy: every figure a whole number over one
-denominator, so exact. `Linear.work` counts the passes over the situations, the search's budget
-in re-settles (a re-settle is one such pass and a little more).
+denominator, so exact. The situations that decide alike over the whole grid are summed once (in
+hold'em 7,717 of 1,286,792 situations change their call over the default grid of the top three ante pays).
+`Linear.work` counts the element operations done in re-settles (a re-settle multiplies every
+situation's count columns), the unit of the search's budget.
 """
 
 from __future__ import annotations

@@ -16,9 +16,12 @@ trusted. What holds instead, and what the search rests on:
   entries in chain order (pays rise with the hands) split in two halves around one entry that is
   enumerated, each half's sums sorted, the nearest pairs found by binary search (meet in the middle).
 
-Boxes whose bounds cannot bring a paytable nearer than those found are dropped; the others are
-split. A budget of re-settles bounds the work: past it, the answer says the search was cut and how
-near an allowed paytable not yet seen could be.
+Without exchanges the search reads the game from `tune_linear`'s exact model instead of
+re-settles: a box where the play changes is valued whole (every paytable at once) when few
+situations change inside it, else split along the pays that change them. Boxes whose bounds
+cannot bring a paytable nearer than those found are dropped; the others are split. A budget of
+re-settles bounds the work: past it, the answer says the search was cut and how near an allowed
+paytable not yet seen could be.
 """
 
 from __future__ import annotations
