@@ -52,7 +52,7 @@ def five_entry_seconds(python_path: Path) -> tuple[float, int, str]:
         "from caribbean_fast.analysis.tune import tune; "
         f"t = cf.analyze({name!r}).rtp + Fraction(1, 200); s = time.perf_counter(); "
         f"r = tune({name!r}, t, {adjust!r}); "
-        "print(time.perf_counter() - s, r.tries, r.chosen.rtp)"
+        "print(time.perf_counter() - s, getattr(r, 'settles', r.tries), r.chosen.rtp)"
     )
     env = {**os.environ, "PYTHONPATH": str(python_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -92,12 +92,13 @@ def resettle_seconds(name: str) -> float:
     return statistics.median(times)
 
 
-def tune_seconds(name: str, adjust: list[str]) -> tuple[float, int]:
+def tune_seconds(name: str, adjust: list[str]) -> tuple[float, int, bool, int]:
+    """A whole tune: seconds, the search's work in re-settles, whether proven, the grid's size."""
     variant = load_variant(name)
     target = analyze(variant).rtp + Fraction(1, 200)
     start = time.perf_counter()
     result = tune(variant, target, adjust)
-    return time.perf_counter() - start, result.tries
+    return time.perf_counter() - start, result.settles, result.proven, result.grid_size
 
 
 def main() -> None:
@@ -105,14 +106,16 @@ def main() -> None:
     for game, (name, adjust) in GAMES.items():
         full = full_analyze_seconds(name)
         once = resettle_seconds(name)
-        whole, tries = tune_seconds(name, adjust)
+        whole, settles, proven, size = tune_seconds(name, adjust)
         out[game] = {
             "variant": name,
             "full_analyze_s": round(full, 2),
             "resettle_ms": round(1000 * once, 1),
             "ratio": round(full / once),
             "tune_s": round(whole, 2),
-            "tune_tries": tries,
+            "tune_settles": settles,
+            "tune_proven": proven,
+            "grid": size,
         }
     with tempfile.TemporaryDirectory() as folder:
         old = old_package(Path(folder))
@@ -121,7 +124,7 @@ def main() -> None:
     out["five-entry stud tune"] = {
         "variant": FIVE[0],
         "proven_s": round(new_s, 2),
-        "proven_tries": new_tries,
+        "proven_settles": new_tries,
         "proven_rtp": new_rtp,
         f"{OLD_SEARCH}_s": round(old_s, 2),
         f"{OLD_SEARCH}_tries": old_tries,

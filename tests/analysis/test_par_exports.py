@@ -70,3 +70,19 @@ def test_the_strategy_card_is_drawn(holdem: ParDocument, tmp_path: Path) -> None
 
     path = draw_strategy_card(holdem.card, tmp_path / "card.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 20_000
+
+
+def test_game_4s_counts_past_a_doubles_digits_keep_their_exact_integers(tmp_path: Path) -> None:
+    """Game 4's paths through its exchanges are counted to about 10^34: a spreadsheet's number (a
+    double) keeps 15 to 16 digits, so each count has its exact integer as text beside it."""
+    document = par_document("caribbean-poker")
+    path = write_document(document, tmp_path / "game4.xlsx", "xlsx")
+    sheet = openpyxl.load_workbook(path)["Net by amount"]
+    head = [c.value for c in sheet[2]]
+    at = head.index("combinations")
+    assert head[at + 1] == "combinations (exact)"
+    rows = [r for r in sheet.iter_rows(min_row=3, values_only=True) if r[at] is not None]
+    exact = [int(r[at + 1]) for r in rows]
+    assert sum(exact) == document.sheet.total_deals > 2**100  # every digit kept
+    for row, n in zip(rows, exact, strict=True):  # the numbers stay numbers, to a double's digits
+        assert row[at] == n if n <= 2**53 else isinstance(row[at], float) and row[at] == pytest.approx(n, rel=1e-15)

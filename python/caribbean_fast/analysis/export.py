@@ -10,7 +10,7 @@ import re
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import ArgumentError, MissingExtraError
 from ..words.rules import how_to_play, paytable_columns, paytable_rows, summary
@@ -51,17 +51,30 @@ def _rules_table(d: ParDocument) -> DocTable:
 # ---- spreadsheet ------------------------------------------------------------------------------
 
 
+EXACT_WHOLE = 2**53  # a spreadsheet's number is a double: whole numbers past this lose digits
+
+
+def _inexact(cell: Cell) -> bool:
+    """Whether a spreadsheet's number cannot hold the cell exactly: a fraction that is not whole,
+    or a whole number past 2^53 (game 4's counts of paths through its exchanges reach 10^34)."""
+    if isinstance(cell, Fraction) and cell.denominator != 1:
+        return True
+    return _number(cell) and abs(Fraction(cell)) > EXACT_WHOLE
+
+
+def _number(cell: Cell) -> TypeGuard[int | Fraction]:
+    """A whole number or a fraction (not a flag, not a decimal already)."""
+    return isinstance(cell, (int, Fraction)) and not isinstance(cell, bool)
+
+
 def _exact_columns(t: DocTable) -> list[bool]:
-    """The columns that hold a fraction that is not whole: each gets an exact column beside it."""
-    return [
-        any(isinstance(row[i], Fraction) and row[i].denominator != 1 for row in t.rows if i < len(row))  # type: ignore[union-attr]
-        for i in range(len(t.columns))
-    ]
+    """The columns with a cell a number cannot hold exactly: each gets an exact column beside it."""
+    return [any(_inexact(row[i]) for row in t.rows if i < len(row)) for i in range(len(t.columns))]
 
 
 def _xlsx_value(cell: Cell) -> Any:
-    if isinstance(cell, Fraction):
-        return cell.numerator if cell.denominator == 1 else float(cell)
+    if _number(cell):
+        return float(cell) if _inexact(cell) else int(cell)
     return cell
 
 
@@ -77,7 +90,7 @@ def _sheet_name(name: str, taken: set[str]) -> str:
 
 def write_xlsx(document: ParDocument, path: str | Path) -> Path:
     """A workbook with a sheet per table: numbers as numbers, and beside each column of
-    fractions its exact values as text ("-142031221/2718662100")."""
+    fractions or of whole numbers past 2^53 its exact values as text ("-142031221/2718662100")."""
     path = _checked(path, ".xlsx")
     try:
         from openpyxl import Workbook
@@ -104,7 +117,7 @@ def write_xlsx(document: ParDocument, path: str | Path) -> Path:
                 cell = row[i] if i < len(row) else None
                 values.append(_xlsx_value(cell))
                 if has:
-                    values.append(str(cell) if isinstance(cell, Fraction) else None)
+                    values.append(str(cell) if _number(cell) else None)
             sheet.append(values)
         for note in t.notes:
             sheet.append([note])

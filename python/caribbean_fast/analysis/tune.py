@@ -25,6 +25,7 @@ from ..variants import Family, SideBet, Variant, as_variant
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
+from .tune_linear import linear_model
 from .tune_search import Grid, Point, SearchResult, search
 
 __all__ = [
@@ -157,7 +158,8 @@ class TuneResult:
     range when one is asked), and the nearest candidates below and above the target. `proven`:
     the whole allowed grid (`grid_size` paytables) was searched; otherwise no allowed paytable not
     seen returns from the target to `bound`. `warnings`: what the designer should know (a paytable
-    that gives the player the edge)."""
+    that gives the player the edge). `settles`: the search's work in re-settles (the linear
+    model's counted in the same unit), against its budget."""
 
     entries: tuple[Entry, ...]
     target: Fraction
@@ -170,6 +172,7 @@ class TuneResult:
     bound: Fraction | None = None
     grid_size: int = 0
     warnings: tuple[str, ...] = ()
+    settles: int = 0
 
 
 def tune(
@@ -237,6 +240,11 @@ def tune(
         return Point(c.rtp, c.rtp - 1, Fraction(1), c.decisions)
 
     grid, spans = _grid(variant, entries, ranges, step), zip(entries, ranges, strict=True)
+    model = (
+        linear_model(counts, grid.lows, grid.highs, lambda ks: _with(variant, entries, [k * step for k in ks]))
+        if kind == "main"
+        else None
+    )
     found = search(
         grid,
         target_rtp,
@@ -245,15 +253,16 @@ def tune(
         wager_span=_wager_span(variant) if kind == "main" and variant.exchanges else None,
         every_corner=kind == "main" and variant.exchanges is not None,
         most_settles=most_settles,
-        settles=lambda: len(tries),
+        settles=lambda: len(tries) + (0 if model is None else int(model.work)),
         start=tuple(int(min(max(_ceil_to(e.value(variant), step), lo), hi) / step) for e, (lo, hi) in spans),
         progress=progress,
+        model=model,
     )
     below, above = (_candidates(found_side, step, at) for found_side in (found.below, found.above))
     if not above:
         _out_of_reach(target_rtp, found, at(tuple(lo for lo, _ in ranges)), at(tuple(hi for _, hi in ranges)))
     result = _choose(entries, target_rtp, below, above, std_range, nearest, len(tries))
-    result = replace(result, proven=found.proven, bound=found.bound, grid_size=grid.size)
+    result = replace(result, proven=found.proven, bound=found.bound, grid_size=grid.size, settles=found.settles)
     assert all(_rising(variant, entries, c.values) for c in (*result.below, *result.above))
     return _edge_checked(result, kind, counts, allow_player_edge)
 

@@ -16,9 +16,12 @@ trusted. What holds instead, and what the search rests on:
   entries in chain order (pays rise with the hands) split in two halves around one entry that is
   enumerated, each half's sums sorted, the nearest pairs found by binary search (meet in the middle).
 
-Boxes whose bounds cannot bring a paytable nearer than those found are dropped; the others are
-split. A budget of re-settles bounds the work: past it, the answer says the search was cut and how
-near an allowed paytable not yet seen could be.
+Without exchanges the search reads the game from `tune_linear`'s exact model instead of
+re-settles: a box where the play changes is valued whole (every paytable at once) when few
+situations change inside it, else split along the pays that change them. Boxes whose bounds
+cannot bring a paytable nearer than those found are dropped; the others are split. A budget of
+re-settles bounds the work: past it, the answer says the search was cut and how near an allowed
+paytable not yet seen could be.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..progress import ProgressCallback
+from .tune_linear import Box, Linear
 
 __all__ = ["Grid", "Point", "SearchResult", "search"]
 
@@ -133,12 +137,18 @@ def search(
     settles: Callable[[], int],
     start: Ks,
     progress: ProgressCallback | None = None,
+    model: Linear | None = None,
 ) -> SearchResult:
     """The nearest paytables of `grid` either side of `target`, reading each paytable with `at`.
     `wager_span`: the least and most a round can stake, where decisions need not grow with the pays
     (exchanges; then `every_corner` too), or None where the corners' wagers bound a box's.
     `settles()` counts the re-settles made so far against `most_settles`; `start`: the present
-    pays, from which the first paytables are tried (`_seed`)."""
+    pays, from which the first paytables are tried (`_seed`). `model`: where given (a game
+    without exchanges), every paytable is read from it (`tune_linear`) and a box whose best
+    strategy changes inside it is valued whole or split along the pays that change it.
+    """
+    if model is not None:
+        at = _reader(model)
     found, seq = _Nearest(target, max(nearest, 1)), itertools.count()
     _seed(grid, found, at, start)
     boxes = [_Box(Fraction(0), next(seq), grid.lows, grid.highs)]
@@ -154,7 +164,12 @@ def search(
         ):
             done += _size(box)
         else:
-            for child in _resolve(grid, box, found, at, wager_span, every_corner):
+            children = (
+                _resolve(grid, box, found, at, wager_span, every_corner)
+                if model is None
+                else _resolve_linear(grid, box, found, model)
+            )
+            for child in children:
                 heapq.heappush(boxes, _Box(_distance(target, child[2], child[3]), next(seq), *child))
             done = total - sum(_size(b) for b in boxes)
         if progress is not None:
@@ -230,11 +245,82 @@ def _resolve(
         found.offer(low.rtp, box.lows)
         return []
     axis = max(range(len(box.lows)), key=lambda i: box.highs[i] - box.lows[i])
+    return _halves(box, axis, bounds)
+
+
+def _reader(model: Linear) -> Callable[[Ks], Point]:
+    def at(ks: Ks) -> Point:
+        expected, wager = model.figures(ks)
+        return Point(1 + expected / wager, expected, wager, b"")
+
+    return at
+
+
+MOST_VALUED = 1 << 14  # paytables times mixed situations valued at once in a box; past it, split
+MOST_LISTED = 1 << 21  # paytables of a box listed at once
+
+
+def _resolve_linear(grid: Grid, box: _Box, found: _Nearest, model: Linear) -> list[Child]:
+    """As `_resolve`, from the model: a box with no mixed situation is affine and solved by
+    `_meet`; a box with few enough is valued whole (`_value_all`); the others are bounded and
+    split along the pay that moves the mixed situations most."""
+    seen = model.box(box.lows, box.highs)
+    low, high = (Point(1 + e / w, e, w, b"") for e, w in (seen.low, seen.high))
+    bounds = _bounds(low, high, None)
+    assert bounds is not None
+    if not found.worth(*bounds):
+        return []
+    if not len(seen.mixed):
+        weights = [int(w) for w in seen.fixed.slope]
+        affine = _Affine(*seen.low, weights, model.denominator)  # the net all over the box: fixed.at(k - lows)
+        span = sum(w * (h - lo) for w, h, lo in zip(weights, box.highs, box.lows, strict=True))
+        if span < 2**62 and _meet(grid, box, found, affine):
+            return []
+    size = _size(box)
+    if size * max(len(seen.mixed), 1) <= MOST_VALUED and size <= MOST_LISTED and seen.exact_sums:
+        _value_all(grid, box, found, model, seen)
+        return []
+    spans = [h - lo for lo, h in zip(box.lows, box.highs, strict=True)]
+    widest = max(range(len(spans)), key=spans.__getitem__)
+    return _halves(box, model.split_axis(seen, box.highs) if len(seen.mixed) else widest, bounds)
+
+
+def _halves(box: _Box, axis: int, bounds: tuple[Fraction, Fraction] | None) -> list[Child]:
     middle = (box.lows[axis] + box.highs[axis]) // 2
     first = (box.lows, (*box.highs[:axis], middle, *box.highs[axis + 1 :]))
     second = ((*box.lows[:axis], middle + 1, *box.lows[axis + 1 :]), box.highs)
     parent = bounds or (None, None)
     return [(*first, *parent), (*second, *parent)]
+
+
+CLOSE = 1e-12  # more than a float's error on a return near 1 computed from whole numbers
+
+
+def _value_all(grid: Grid, box: _Box, found: _Nearest, model: Linear, seen: Box) -> None:
+    """Every allowed paytable of the box valued from the model in whole numbers; those whose
+    float return could put them among the nearest either side are offered with their exact one."""
+    axes = [np.arange(lo, h + 1, dtype=np.int64) for lo, h in zip(box.lows, box.highs, strict=True)]
+    ks = np.stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")], axis=1)
+    for i, j in grid.pairs:
+        ks = ks[ks[:, i] <= ks[:, j]]
+    if not len(ks):
+        return
+    sums = model.sums(ks, seen)
+    r = model.raise_multiple
+    over = model.scale * (r.denominator * model.total + r.numerator * sums.raised)  # the exact return's denominator
+    gain = sums.net * r.denominator  # rtp - 1 = gain / over
+    x = gain.astype(np.float64) / over.astype(np.float64)
+    t = float(found.target - 1)
+    near = np.abs(x - t) <= CLOSE  # the side of these is told by their exact returns
+    picks = set(np.flatnonzero(near).tolist())
+    for gap in (x - t, t - x):  # the sure rows of each side: the n nearest, and any as near as the n-th
+        rows = np.flatnonzero(gap > CLOSE)
+        if len(rows):
+            n = min(found.n, len(rows))
+            nth = np.partition(gap[rows], n - 1)[n - 1]
+            picks.update(rows[gap[rows] <= nth + 2 * CLOSE].tolist())
+    for i in sorted(picks):
+        found.offer(1 + Fraction(int(gain[i]), int(over[i])), tuple(int(k) for k in ks[i]))
 
 
 def _corners(box: _Box) -> list[Ks]:
