@@ -16,6 +16,7 @@ import orjson
 import pytest
 
 from caribbean_fast import load_variant, simulate
+from caribbean_fast.engine.core import KEEP
 
 BENCHES = Path(__file__).parents[2] / "benches"
 
@@ -81,8 +82,14 @@ def test_the_simulation_bench_runs_as_the_readme_says() -> None:
     assert "cyberstud" in done.stdout
 
 
-def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
-    floor = _bench("floor_server").EngineFloor()
+def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does(tmp_path: Path) -> None:
+    bench = _bench("floor_server")
+    tables = tmp_path / "tables.toml"
+    tables.write_text('[[table]]\nvariant = "network-24h"\ncount = 2\n\n[[table]]\nvariant = "cyberstud"\ncount = 1\n')
+    floor = bench.EngineFloor(bench.open_tables(tables))
+    assert sorted(floor.tables) == ["cyberstud-1", "network-24h-1", "network-24h-2"]  # opened before the load
+    assert floor.tables["network-24h-1"].variant is floor.tables["network-24h-2"].variant  # loaded once
+    assert not floor.play("a", object(), {"table": "network-24h-3", "type": "sit", "buy_in": 10_000})  # no such table
     sock_a, sock_b = object(), object()  # stand-ins for the sockets: only handed back with the frames
     assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
     assert floor.play("b", sock_b, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
@@ -100,6 +107,22 @@ def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
         (0, "deciding", True),
         (1, "deciding", True),
     ]
+
+
+def test_the_engine_floor_keeps_only_the_latest_events(tmp_path: Path) -> None:
+    """A table of the engine floor plays many rounds and holds no more events than a served table
+    (`KEEP`): its memory does not climb with its past."""
+    bench = _bench("floor_server")
+    tables = tmp_path / "tables.toml"
+    tables.write_text('[[table]]\nvariant = "cyberstud"\ncount = 1\n')
+    floor = bench.EngineFloor(bench.open_tables(tables))
+    sock = object()
+    assert floor.play("a", sock, {"table": "cyberstud-1", "type": "sit", "buy_in": 10**7})
+    for _ in range(200):
+        for kind, fields in [("ante", {"amount": 500}), ("deal", {}), ("fold", {})]:
+            assert floor.play("a", sock, {"table": "cyberstud-1", "type": kind, **fields})
+    table = floor.tables["cyberstud-1"]
+    assert table.seq > 1000 and len(table.events) <= KEEP
 
 
 @pytest.mark.slow
