@@ -23,6 +23,15 @@ def _in(*parts: str) -> Callable[[list[str]], bool]:
     return lambda stack: any(part in frame for frame in stack for part in parts)
 
 
+WEB = ("starlette/", "uvicorn/", "websockets/", "asyncio/", "httptools/", f"{PKG}server/wire/serving.py")
+
+
+def _web(stack: list[str]) -> bool:
+    """The innermost frame is the web stack's (the socket's reads and writes, the loop's own
+    work), or no frame is the package's."""
+    return any(part in stack[-1] for part in WEB) or not any(PKG in frame for frame in stack)
+
+
 LAYERS: list[tuple[str, Callable[[list[str]], bool]]] = [
     ("wallets", _in(f"{PKG}server/store/wallets.py")),
     ("metrics", _in("prometheus_client/", f"{PKG}server/wire/metrics.py")),
@@ -31,9 +40,10 @@ LAYERS: list[tuple[str, Callable[[list[str]], bool]]] = [
     ("commit", _in(f"{PKG}server/store/", f"{PKG}server/tables/seating.py", "sqlite3", "_commit (", "_committed (")),
     ("engine", _in(f"{PKG}engine/", f"{PKG}variants/", f"{PKG}words/")),
     ("queue", _in(f"{PKG}server/tables/owner.py")),
-    ("writers", _in(f"{PKG}server/wire/hub.py")),  # each socket's queue and writer task, its sends
+    ("web stack", _web),  # uvicorn, starlette, websockets, the event loop: what the floor runs too
+    ("writers", _in(f"{PKG}server/wire/hub.py")),  # each socket's queue and writer task
     ("routing", _in(f"{PKG}server/")),  # the socket's loop, the command's checks, the gate
-    ("web stack", lambda stack: True),  # uvicorn, starlette, websockets, the event loop
+    ("other", lambda stack: True),
 ]
 """The layers in the order a sample is tested against them."""
 
@@ -56,6 +66,24 @@ def split(raw: str) -> Counter[str]:
         layer = next(name for name, meets in LAYERS if meets(stack))
         found[layer] += int(count)
     return found
+
+
+def hot(raw: str, cpu_us_per_command: float, n: int = 4) -> dict[str, list[tuple[str, float]]]:
+    """Each layer's `n` innermost frames that took most, in µs a command: where to look next."""
+    by: dict[str, Counter[str]] = {}
+    total = 0
+    for line in raw.splitlines():
+        stack_text, _, count = line.rpartition(" ")
+        if not stack_text or not count.isdigit():
+            continue
+        stack = stack_text.split(";")
+        layer = next(name for name, meets in LAYERS if meets(stack))
+        by.setdefault(layer, Counter())[stack[-1]] += int(count)
+        total += int(count)
+    return {
+        layer: [(frame, round(cpu_us_per_command * k / total, 1)) for frame, k in found.most_common(n)]
+        for layer, found in by.items()
+    }
 
 
 def per_command(samples: Counter[str], cpu_us_per_command: float) -> dict[str, float]:

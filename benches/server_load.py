@@ -429,6 +429,7 @@ def main() -> None:
         "--engine-floor", action="store_true", help="with --floor, also the floor that plays the engine in memory"
     )
     parser.add_argument("--split", action="store_true", help="then one more server run under py-spy: CPU by layer")
+    parser.add_argument("--stacks", type=Path, default=None, help="with --split: py-spy's raw stacks kept here")
     parser.add_argument(
         "--find-load",
         type=float,
@@ -481,7 +482,9 @@ def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, A
         return idle_memory(processes, tables, args.idle, host)
     if args.floor:
         return turns(args, folder, tables_file, tables, seats) | {"host": host}
-    return serve(args, folder / "server", tables_file, tables, seats)[1] | {"host": host}
+    raw = folder / "split.txt" if args.split else None  # alone, the server's one run is the one sampled
+    result = serve(args, folder / "server", tables_file, tables, seats, profile=raw)[1] | {"host": host}
+    return result | ({"split": by_layer(raw, result["cpu_us_per_command"], args.stacks)} if raw else {})
 
 
 def serve(
@@ -544,14 +547,22 @@ def turns(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int
 
 def split_run(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int, seats: Any) -> dict[str, Any]:
     """One more server run (not in the ratios) with py-spy sampling it: the CPU a command by layer."""
-    import layers
-
     raw = folder / "split.txt"
     _, result = serve(args, folder / "split-server", tables_file, tables, seats, profile=raw)
-    samples = layers.split(raw.read_text() if raw.exists() else "")
+    return by_layer(raw, result["cpu_us_per_command"], args.stacks)
+
+
+def by_layer(raw: Path, us: float, stacks: Path | None = None) -> dict[str, Any]:
+    """The CPU a command `us` split by layer from py-spy's samples in `raw` (`layers`)."""
+    import layers
+
+    text = raw.read_text() if raw.exists() else ""
+    if stacks is not None:
+        stacks.write_text(text)
     return {
-        "cpu_us_per_command": result["cpu_us_per_command"],
-        "us_per_command": layers.per_command(samples, result["cpu_us_per_command"]),
+        "cpu_us_per_command": us,
+        "us_per_command": layers.per_command(layers.split(text), us),
+        "hot": layers.hot(text, us),  # each layer's innermost frames that took most
     }
 
 
