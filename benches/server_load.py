@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import record
 import server_rows
 import uvloop
 import websockets
@@ -457,7 +458,7 @@ def main() -> None:
                 result = {**result, "at_load": measure(args, Path(folder) / f"at-load-{clients}", at)}
             results.append(result)
     if args.record:
-        server_rows.record.write(server_rows.rows(args, results, sys.argv[1:]), server_rows.RECORDED)
+        record.write(server_rows.rows(args, results, sys.argv[1:]), server_rows.RECORDED)
     print(json.dumps(results[0] if len(results) == 1 else {"loads": results}))
 
 
@@ -523,7 +524,7 @@ def turns(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int
         else:
             engine = tables_file if kind == "engine_floor" else None
             floor = FloorProcess(_free_port(), folder / f"{k}-{kind}.log", view_bytes, engine)
-            _, result = drive(args, [floor], tokens, seats, lambda f=floor: wait_answering(f))  # type: ignore[misc]
+            _, result = drive(args, [floor], tokens, seats, lambda f=floor: wait_answering(f))
         runs[kind].append(result)
     found: dict[str, Any] = {"clients": len(seats), "order": kinds + kinds[::-1]}
     found |= {kind: combined(results) for kind, results in runs.items()}

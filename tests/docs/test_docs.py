@@ -203,7 +203,8 @@ def test_a_recorded_row_is_marked_stale_once_a_file_it_names_changes(tmp_path: P
     )
 
     def readme() -> str:
-        return script.readme_table(script.load(results, tmp_path))
+        table: str = script.readme_table(script.load(results, tmp_path))
+        return table
 
     assert "| w | 2 times | ≤ 2.5: met |" in readme()
     (tmp_path / "other.py").write_text("y = 2\n")
