@@ -82,10 +82,13 @@ def write(rows: list[dict[str, Any]], files: list[str], path: Path = RESULTS) ->
     text = path.read_text()
     if f"[machines.{name}]" not in text:
         block = f"[machines.{name}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in keys.items())
-        first = text.index("[machines.")
+        found = re.search(r"(?m)^\[machines\.", text)
+        first = found.start() if found else len(text)
         text = text[:first] + block + "\n" + text[first:]
+    load = f"the machine's load average {os.getloadavg()[0]:.1f} at the end (other work slows a run)"
     for row in rows:
-        text = replaced(text, {**row, "machine": name, "commit": commit, "files": files})
+        note = f"{row['note']}; {load}" if row.get("note") else load
+        text = replaced(text, {**row, "note": note, "machine": name, "commit": commit, "files": files})
     path.write_text(text)
 
 

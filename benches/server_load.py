@@ -452,7 +452,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
         for clients in args.clients:
             result = measure(args, Path(folder) / f"clients-{clients}", clients)
-            if args.find_load and args.pace:
+            if args.find_load and args.pace and not results:  # after the first load only
                 cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
                 at = int(args.find_load / 100 * args.pace / cpu_s)
                 result = {**result, "at_load": measure(args, Path(folder) / f"at-load-{clients}", at)}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 from dataclasses import dataclass
 
 import record
@@ -77,18 +78,18 @@ def main() -> None:
     Console(width=150).print(table)
     if args.record:
         best = [(v, runs) for (v, strategy), runs in zip(rows, runs_by_row, strict=True) if strategy == "best"]
-        record.write([_row(v, runs, threads, args) for v, runs in best], RECORDED)
+        command = " ".join(["python benches/simulation.py", *(a for a in sys.argv[1:] if a != "--record")])
+        record.write([_row(v, runs, threads, command) for v, runs in best], RECORDED)
 
 
 RECORDED = ["benches/simulation.py", "python/caribbean_fast/simulation.py", "rust/sim", "rust/eval"]
 """The files whose change makes the recorded rows stale."""
 
 
-def _row(v: Variant, runs: list[Run], threads: int, args: argparse.Namespace) -> dict[str, object]:
+def _row(v: Variant, runs: list[Run], threads: int, command: str) -> dict[str, object]:
     """A variant's row of benches/results.toml: the median and range of its runs."""
     rates = sorted(run.result.rounds_per_second / 1e6 for run in runs)
-    command = f"python benches/simulation.py --rounds {args.rounds:g} --runs {args.runs}"
-    note = f"{len(runs)} runs in turn, {int(args.rounds):,} rounds each, seed {args.seed}; the steal at most "
+    note = f"{len(runs)} runs in turn, {runs[0].result.rounds:,} rounds each; the steal at most "
     note += f"{max(run.steal for run in runs):.0f}%; the simulated mean the same in every run"
     return {
         "id": f"simulation-{v.name}",
