@@ -448,7 +448,7 @@ def main() -> None:
     if args.engine_floor and not args.floor:
         parser.error("--engine-floor goes with --floor")
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    results = []
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
         for clients in args.clients:
             result = measure(args, Path(folder) / f"clients-{clients}", clients)
