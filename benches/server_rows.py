@@ -53,9 +53,12 @@ def rows(args: argparse.Namespace, results: list[dict[str, Any]], argv: list[str
         )
     if "at_load" in first and args.floor:
         at = first["at_load"]
-        what = f"p99 latency where one SQLite process uses {args.find_load:g}% of a core ({at['clients']:,} clients)"
-        cpu = at["server"]["runs_servers_cpu_percent"]
-        note = f"the floor at the same load: {max(at['floor']['runs_p99_ms'])} ms; the server at {cpu}% of a core"
+        what = (
+            f"p99 latency at the paced load the first run put at {args.find_load:g}% of a core "
+            f"({at['clients']:,} clients), beside the floor's"
+        )
+        cpu = " and ".join(f"{c[0]}%" for c in at["server"]["runs_servers_cpu_percent"])
+        note = f"the floor at the same load: {max(at['floor']['runs_p99_ms'])} ms; the server at {cpu} of a core"
         found.append(base | {"id": "server-p99-at-80", "what": what, "unit": "ms", "note": note})
         found[-1]["value"] = max(at["server"]["runs_p99_ms"])
     if args.minutes is not None and args.minutes >= 10 and not args.floor:
@@ -113,6 +116,7 @@ def _turns(base: dict[str, Any], results: list[dict[str, Any]], engine: bool) ->
             "values": {n: r["server"]["disk_bytes_per_command"] for n, r in by.items()},
             "unit": "bytes",
             "goal": "< 5000",
+            "readme": True,
         },
     ]
     if engine:
