@@ -9,19 +9,24 @@ sends views: the bench reports views a command for both). The process runs as `s
 (`tune_process`). No rule is checked, nothing is written to a disk: what is left is the web
 stack's own cost per command.
 
-With ``--engine`` each table is the real engine in memory (`engine.Table`, no store): a seat's
-command is `Table.play` (a refusal is answered as the server answers one) and its views are the
-engine's (`Table.view`, `view_to_json`). What is left beyond that floor is the server's own:
-persistence, wallets, routing, checks of the caller, framing and its tasks.
+With ``--engine`` each table is the real engine in memory (`engine.Table`): a seat's command is
+`Table.play` (a refusal is answered as the server answers one) and its views are the engine's
+(`Table.view`, `view_to_json`). As in the server, every table of the tables file (``--tables``)
+is opened before the load, each variant loaded once, and a table keeps only its latest events (a
+store that writes nowhere, `Discard`: the engine then keeps what a served table keeps, not its
+whole past). What is left beyond that floor is the server's own: persistence, wallets, routing,
+checks of the caller, framing and its tasks.
 
-Run: ``python benches/floor_server.py --port 8765 --view-bytes 900 [--engine]``
+Run: ``python benches/floor_server.py --port 8765 --view-bytes 900 [--engine --tables tables.toml]``
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -34,6 +39,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from caribbean_fast import CaribbeanFastError, load_variant
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.commands import PLAYED
+from caribbean_fast.engine.events import Event
+from caribbean_fast.engine.store import Row
 from caribbean_fast.server.host import tune_process
 from caribbean_fast.server.wire.protocol import MAX_FRAME
 from caribbean_fast.server.wire.serving import BurstWebSockets
@@ -90,19 +97,53 @@ class Floor:
         return text.replace('"pad":""', f'"pad":"{"x" * pad}"', 1)
 
 
+class Discard:
+    """An event store that keeps nothing: with a store, a table keeps only its latest events
+    (`engine.core.KEEP`), as the server's tables do; without one it would keep every event."""
+
+    def begin(self, meta: dict[str, str]) -> None:
+        return None
+
+    def write_meta(self, meta: dict[str, str]) -> None:
+        return None
+
+    def read_meta(self) -> dict[str, str]:
+        return {}
+
+    def append(self, event: Event) -> None:
+        return None
+
+    def rows(self, since: int = 0) -> list[Row]:
+        return []
+
+    def close(self) -> None:
+        return None
+
+
+def open_tables(path: Path) -> dict[str, Table]:
+    """Every table of a tables file (`[[table]]` with `variant` and `count`, as `serve` reads
+    it), named as the server names them (`cyberstud-1`, ...), each variant loaded once."""
+    tables = {}
+    for entry in tomllib.loads(path.read_text())["table"]:
+        variant = load_variant(entry["variant"])
+        for k in range(1, entry["count"] + 1):
+            tables[f"{entry['variant']}-{k}"] = Table(variant, store=Discard())
+    return tables
+
+
 @dataclass
 class EngineFloor:
     """Each table the engine in memory; a bot's seat is the table's next free one."""
 
-    tables: dict[str, Table] = field(default_factory=dict)
+    tables: dict[str, Table]
     seats: dict[str, dict[str, tuple[int, WebSocket]]] = field(default_factory=dict)  # table -> token -> seat
 
     def play(self, token: str, socket: WebSocket, command: dict[str, Any]) -> bool:
-        """The command on the table's engine: False where the engine refused it."""
+        """The command on the table's engine: False where the engine refused it (or no such table)."""
         name = command["table"]
-        if name not in self.tables:  # a table's id is its preset's name, then its number
-            self.tables[name] = Table(load_variant(name.rsplit("-", 1)[0]))
-        table = self.tables[name]
+        table = self.tables.get(name)
+        if table is None:
+            return False
         seats, kind = self.seats.setdefault(name, {}), command["type"]
         if token in seats:  # its socket may have come back
             seats[token] = (seats[token][0], socket)
@@ -166,8 +207,9 @@ async def _send(socket: WebSocket, text: str, more: bool) -> None:
         return
 
 
-async def health(_: Any) -> JSONResponse:
-    return JSONResponse({"tables": 0, "floor": True})
+async def health(request: Any) -> JSONResponse:
+    floor = request.app.state.floor
+    return JSONResponse({"tables": len(floor.tables) if isinstance(floor, EngineFloor) else 0, "floor": True})
 
 
 def main() -> None:
@@ -175,11 +217,15 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--view-bytes", type=int, default=900)
     parser.add_argument("--engine", action="store_true", help="each table the engine in memory, its own views")
+    parser.add_argument("--tables", type=Path, help="with --engine: the tables file the server serves")
     args = parser.parse_args()
+    if args.engine and args.tables is None:
+        parser.error("--engine needs --tables: the tables are opened before the load")
+    floor = EngineFloor(open_tables(args.tables)) if args.engine else Floor(args.view_bytes)
     tune_process()  # the collector and switch interval of a serving process
     sockets = [WebSocketRoute("/ws", endpoint), WebSocketRoute("/ws/{table}", endpoint)]  # as the server's
     app = Starlette(routes=[Route("/healthz", health), *sockets])
-    app.state.floor = EngineFloor() if args.engine else Floor(args.view_bytes)
+    app.state.floor = floor
     uvicorn.run(
         app,
         host="127.0.0.1",

@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import record
+import server_rows
 import uvloop
 import websockets
 
@@ -188,13 +190,13 @@ class FloorProcess(Process):
     """`floor_server.py`: the web stack doing only what a command must (`--floor`), its views
     `view_bytes` long."""
 
-    def __init__(self, port: int, log: Path, view_bytes: int, engine: bool = False) -> None:
-        self.view_bytes, self.engine = view_bytes, engine
+    def __init__(self, port: int, log: Path, view_bytes: int, engine: Path | None = None) -> None:
+        self.view_bytes, self.engine = view_bytes, engine  # engine: the tables file it opens
         super().__init__("", log.parent, port, log)
 
     def command(self) -> list[str]:
         floor = Path(__file__).with_name("floor_server.py")
-        engine = ["--engine"] if self.engine else []
+        engine = ["--engine", "--tables", str(self.engine)] if self.engine else []
         return [sys.executable, str(floor), "--port", str(self.port), "--view-bytes", str(self.view_bytes), *engine]
 
 
@@ -333,15 +335,39 @@ class Bot:
         return None
 
 
-async def load(bots: list[Bot], seconds: float, kill_at: float | None, processes: list[Process]) -> float:
+async def load(
+    bots: list[Bot], seconds: float, kill_at: float | None, processes: list[Process], rss: list[tuple[float, int]]
+) -> float:
+    """The bots' run; `rss` gets the (first) server's memory every `RSS_EVERY` seconds of it, the
+    last sample a second before the bots stop (every one still connected)."""
     start = time.monotonic()
     until = start + seconds
     tasks = [asyncio.create_task(b.run(until)) for b in bots]
+    sampler = asyncio.create_task(sample_rss(processes[0], start, until - 1, rss))
     if kill_at is not None:
         await asyncio.sleep(kill_at)
         await asyncio.to_thread(processes[0].kill_and_restart)
     await asyncio.gather(*tasks)
+    sampler.cancel()
     return time.monotonic() - start
+
+
+RSS_EVERY = 1.0
+
+
+async def sample_rss(process: Process, start: float, last: float, rss: list[tuple[float, int]]) -> None:
+    while (now := time.monotonic()) < last:
+        rss.append((now - start, process.rss_kb()))
+        await asyncio.sleep(min(RSS_EVERY, max(0.0, last - now)))
+    rss.append((time.monotonic() - start, process.rss_kb()))
+
+
+def rss_growth(rss: list[tuple[float, int]], window: tuple[float, float]) -> float:
+    """How much the RSS grew, in percent, from the sample nearest the window's start to the last
+    one at or before its end."""
+    inside = [kb for t, kb in rss if t <= window[1]] or [0]
+    first = min(rss, key=lambda sample: abs(sample[0] - window[0]))[1] if rss else 0
+    return round(100 * (inside[-1] - first) / first, 2) if first else 0.0
 
 
 async def idle(n: int, port: int) -> int:
@@ -389,17 +415,22 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--clients", type=int, nargs="+", default=[100], help="one load each, in turn")
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--minutes", type=float, default=None, help="a long run: the RSS from the 2nd to the 10th minute"
+    )
     parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
     parser.add_argument("--pace", type=float, default=None, help="each client acts about once every PACE s")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--kill-at", type=float, default=None, help="SIGKILL the (first) server this many s in")
     parser.add_argument("--idle", type=int, default=0, help="hold this many lobby watchers open instead")
-    parser.add_argument("--floor", action="store_true", help="then drive the floor server in turn, and compare")
+    parser.add_argument("--floor", action="store_true", help="the floor server in turn (ABBA), and the ratios")
     parser.add_argument(
         "--engine-floor", action="store_true", help="with --floor, also the floor that plays the engine in memory"
     )
+    parser.add_argument("--split", action="store_true", help="then one more server run under py-spy: CPU by layer")
+    parser.add_argument("--stacks", type=Path, default=None, help="with --split: py-spy's raw stacks kept here")
     parser.add_argument(
         "--find-load",
         type=float,
@@ -407,36 +438,68 @@ def main() -> None:
         metavar="PERCENT",
         help="after the run, the paced clients at which the server uses PERCENT of a core, run there (with --floor)",
     )
+    parser.add_argument("--record", action="store_true", help="write this run's rows of benches/results.toml")
     parser.add_argument("--format", choices=["json"], default="json")
     args = parser.parse_args()
+    if args.minutes is not None:
+        args.seconds = 60 * args.minutes
+    if args.floor and (args.database or args.processes > 1):
+        parser.error("--floor runs each server on a fresh SQLite file in turn: no --database, one process")
+    if args.engine_floor and not args.floor:
+        parser.error("--engine-floor goes with --floor")
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
-        result = measure(args, Path(folder) / "first", args.clients)
-        if args.find_load and args.pace:
-            cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
-            clients = int(args.find_load / 100 * args.pace / cpu_s)
-            result = {**result, "at_load": measure(args, Path(folder) / "at-load", clients)}
-        print(json.dumps(result))
+        for clients in args.clients:
+            result = measure(args, Path(folder) / f"clients-{clients}", clients)
+            if args.find_load and args.pace and not results:  # after the first load only
+                cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
+                at = int(args.find_load / 100 * args.pace / cpu_s)
+                result = {**result, "at_load": measure(args, Path(folder) / f"at-load-{clients}", at)}
+            results.append(result)
+    if args.record:
+        record.write(server_rows.rows(args, results, sys.argv[1:]), server_rows.RECORDED)
+    print(json.dumps(results[0] if len(results) == 1 else {"loads": results}))
+
+
+def rss_window(seconds: float) -> tuple[float, float]:
+    """The RSS growth's window: the 2nd to the 10th minute of a run that long (`--minutes`); in a
+    shorter run, from a fifth of it to its end (said in the output as `rss_window_s`)."""
+    return (120.0, 600.0) if seconds >= 600 else (seconds / 5, seconds)
 
 
 def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, Any]:
-    """One run against the game server at `clients` bots, then (`--floor`) the floor's with the
-    same bots; a fresh database each."""
+    """One run against the game server at `clients` bots; with `--floor`, the server and the
+    floors in turn, then in the reverse order (`turns`); a fresh database each server run."""
     folder.mkdir()
     host = describe()  # before the load: its load average is other work's
-    url = args.database or str(folder / "casino.db")
     text, tables, seats = plan(max(clients, 1))
     tables_file = folder / "tables.toml"
     tables_file.write_text(text)
-    tokens = seed_accounts(url, len(seats))
-    ports = [_free_port() for _ in range(args.processes)]
-    log = folder / "serve.log"
-    processes = [Process(url, tables_file, p, log) for p in ports]
     if args.idle:
+        url = args.database or str(folder / "casino.db")
+        seed_accounts(url, len(seats))
+        processes = [Process(url, tables_file, _free_port(), folder / "serve.log") for _ in range(args.processes)]
         return idle_memory(processes, tables, args.idle, host)
-    stats, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables))
+    if args.floor:
+        return turns(args, folder, tables_file, tables, seats) | {"host": host}
+    raw = folder / "split.txt" if args.split else None  # alone, the server's one run is the one sampled
+    result = serve(args, folder / "server", tables_file, tables, seats, profile=raw)[1] | {"host": host}
+    return result | ({"split": by_layer(raw, result["cpu_us_per_command"], args.stacks)} if raw else {})
+
+
+def serve(
+    args: argparse.Namespace, folder: Path, tables_file: Path, tables: int, seats: Any, profile: Path | None = None
+) -> tuple[list[str], dict[str, Any]]:
+    """The bots against `caribbean-fast serve` on a fresh database (`--database`: that one); the
+    bots' tokens and the run's figures, its books checked after."""
+    folder.mkdir()
+    url = args.database or str(folder / "casino.db")
+    tokens = seed_accounts(url, len(seats))
+    processes = [Process(url, tables_file, _free_port(), folder / "serve.log") for _ in range(args.processes)]
+    _, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables), profile)
     reconciled, rounds, failed = books(url)
-    result |= {
+    return tokens, result | {
         "tables": tables,
         "rounds": rounds,
         "rounds_per_second": round(rounds / result["seconds"], 1),
@@ -444,58 +507,121 @@ def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, A
         "audit_failures": failed[:5],
         "processes": args.processes,
         "database": "postgresql" if url.startswith("postgres") else "sqlite",
-        "host": host,
     }
-    if args.floor:
-        result |= against_floor(args, result, stats, tokens, seats, folder)
-    return result
 
 
-FLOOR_FIGURES = ("commands", "reconnects", "p50_ms", "p99_ms", "views_per_command", "view_bytes", "servers_cpu_percent")
-
-
-def against_floor(
-    args: argparse.Namespace, served: dict[str, Any], stats: Stats, tokens: list[str], seats: Any, folder: Path
-) -> dict[str, Any]:
-    """The floor server driven by the same bots, its views padded to the game server's mean size;
-    with `--engine-floor`, then the floor that plays the engine in memory (`engine_floor`)."""
-    floor = FloorProcess(_free_port(), folder / "floor.log", stats.view_bytes // max(stats.views, 1))
-    _, result = drive(args, [floor], tokens, seats, lambda: wait_answering(floor))
-    found = {
-        "floor": {k: result[k] for k in FLOOR_FIGURES},
-        "floor_cpu_us_per_command": result["cpu_us_per_command"],
-        "cpu_ratio_to_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
+def turns(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int, seats: Any) -> dict[str, Any]:
+    """The server, the floor (and the engine floor) in turn, then the same in reverse (ABBA), the
+    same bots each time: each kind's figures over its two runs, and the ratios the goals read.
+    The floor's views are padded to the first server run's mean size."""
+    kinds = ["server", "floor", *(["engine_floor"] if args.engine_floor else [])]
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    tokens, view_bytes = [f"floor-{k}" for k in range(len(seats))], 900
+    for k, kind in enumerate(kinds + kinds[::-1]):
+        if kind == "server":
+            _, result = serve(args, folder / f"{k}-server", tables_file, tables, seats)
+            view_bytes = view_bytes if runs["server"] else result["view_bytes"]
+        else:
+            engine = tables_file if kind == "engine_floor" else None
+            floor = FloorProcess(_free_port(), folder / f"{k}-{kind}.log", view_bytes, engine)
+            _, result = drive(args, [floor], tokens, seats, lambda f=floor: wait_answering(f))
+        runs[kind].append(result)
+    found: dict[str, Any] = {"clients": len(seats), "order": kinds + kinds[::-1]}
+    found |= {kind: combined(results) for kind, results in runs.items()}
+    server, floor = found["server"], found["floor"]
+    found |= {
+        "cpu_us_per_command": server["cpu_us_per_command"],
+        "cpu_ratio_to_floor": _ratio(server["cpu_us_per_command"], floor["cpu_us_per_command"]),
+        "memory_ratio_to_floor": _ratio(server["kb_per_client"], floor["kb_per_client"]),
+        "reconciled": all(r["reconciled"] for r in runs["server"]),
     }
     if args.engine_floor:
-        engine = FloorProcess(_free_port(), folder / "engine-floor.log", 0, engine=True)
-        _, result = drive(args, [engine], tokens, seats, lambda: wait_answering(engine))
+        engine = found["engine_floor"]
         found |= {
-            "engine_floor": {k: result[k] for k in FLOOR_FIGURES} | {"refused": result["refused"]},
-            "engine_floor_cpu_us_per_command": result["cpu_us_per_command"],
-            "cpu_ratio_to_engine_floor": round(served["cpu_us_per_command"] / max(result["cpu_us_per_command"], 1), 2),
+            "engine_floor_ratio_to_floor": _ratio(engine["cpu_us_per_command"], floor["cpu_us_per_command"]),
+            "cpu_ratio_to_engine_floor": _ratio(server["cpu_us_per_command"], engine["cpu_us_per_command"]),
         }
-    return found
+    if args.split:
+        found["split"] = split_run(args, folder, tables_file, tables, seats)
+    return found | {"runs": runs}
+
+
+def split_run(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int, seats: Any) -> dict[str, Any]:
+    """One more server run (not in the ratios) with py-spy sampling it: the CPU a command by layer."""
+    raw = folder / "split.txt"
+    _, result = serve(args, folder / "split-server", tables_file, tables, seats, profile=raw)
+    return by_layer(raw, result["cpu_us_per_command"], args.stacks)
+
+
+def by_layer(raw: Path, us: float, stacks: Path | None = None) -> dict[str, Any]:
+    """The CPU a command `us` split by layer from py-spy's samples in `raw` (`layers`)."""
+    import layers
+
+    text = raw.read_text() if raw.exists() else ""
+    if stacks is not None:
+        stacks.write_text(text)
+    return {
+        "cpu_us_per_command": us,
+        "us_per_command": layers.per_command(layers.split(text), us),
+        "hot": layers.hot(text, us),  # each layer's innermost frames that took most
+    }
+
+
+def combined(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A kind's figures over its runs: the CPU a command over every command of them, each run's
+    latency and memory figures, the memory a client their mean."""
+    commands = sum(r["commands"] for r in results)
+    cpu = sum(r["cpu_us_per_command"] * r["commands"] for r in results)
+    each = ("cpu_us_per_command", "p50_ms", "p99_ms", "servers_cpu_percent", "rss_growth_percent", "errors")
+    return {
+        "cpu_us_per_command": round(cpu / max(commands, 1)),
+        "commands": commands,
+        "kb_per_client": round(sum(r["kb_per_client"] for r in results) / len(results), 1),
+        "views_per_command": results[0]["views_per_command"],
+        "view_bytes": results[0]["view_bytes"],
+        "disk_bytes_per_command": round(sum(r["disk_bytes_per_command"] for r in results) / len(results)),
+    } | {f"runs_{key}": [r[key] for r in results] for key in each}
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else 0.0
 
 
 def drive(
-    args: argparse.Namespace, processes: list[Process], tokens: list[str], seats: Any, ready: Any
+    args: argparse.Namespace,
+    processes: list[Process],
+    tokens: list[str],
+    seats: Any,
+    ready: Any,
+    profile: Path | None = None,
 ) -> tuple[Stats, dict[str, Any]]:
-    """The bots against the processes, once they are `ready`; the load's figures."""
+    """The bots against the processes, once they are `ready`; the load's figures. `profile`:
+    py-spy samples the first process over the load, into that file (`layers`)."""
     ports = [p.port for p in processes]
+    rss: list[tuple[float, int]] = []
+    spy = None
     try:
         ready()
         stats = Stats()
         bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
+        rss_before = processes[0].rss_kb()  # every table open, no client yet
+        if profile is not None:
+            import layers
+
+            spy = layers.start(processes[0].proc.pid, profile, args.seconds - 1)
         cpu_before, disk_before, ticks = _cpu(processes), sum(p.disk_bytes() for p in processes), cpu_ticks()
-        elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
+        elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes, rss))  # the server's loop too
         cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
         disk = sum(p.disk_bytes() for p in processes) - disk_before
         steal = steal_since(ticks)
+        if spy is not None:
+            spy.wait(60)
     finally:
         for p in processes:
             p.stop()
     commands = max(stats.commands, 1)
+    window = rss_window(elapsed)
     return (
         stats,
         {
@@ -518,6 +644,12 @@ def drive(
             "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
             "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
             "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
+            # The (first) server's memory: before any client, with every client connected, a client's.
+            "rss_before_kb": rss_before,
+            "rss_end_kb": rss[-1][1] if rss else 0,
+            "kb_per_client": round(((rss[-1][1] if rss else 0) - rss_before) / max(len(bots), 1), 1),
+            "rss_growth_percent": rss_growth(rss, window),
+            "rss_window_s": [round(window[0]), round(window[1])],
         },
     )
 

@@ -8,7 +8,8 @@ rounds, both cores). With ``--runs``, each row's rate and time a round are the m
 many runs and its steal the largest; the rows' runs are taken in turn, so that the host's drift
 touches all alike, and a run whose mean differs from the row's first stops the bench.
 ``--threads 1 --rounds 2e8 --strategies best always-raise`` puts one thread's cost of the best
-strategy beside a threshold's (a strategy a variant does not have is skipped).
+strategy beside a threshold's (a strategy a variant does not have is skipped). ``--record``
+writes the best strategy's rows of benches/results.toml (`record`), on every core.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 from dataclasses import dataclass
 
+import record
 from rich.console import Console
 from rich.table import Table
 
@@ -28,7 +31,7 @@ from caribbean_fast.variants import Family
 from host import cpu_ticks, describe, steal_since
 
 # A row's columns after its variant and strategy (`_figures`).
-FIGURES = ("M rounds/s", "range", "ns/round/thread", "steal %", "goal", "simulated mean", "stderr", "exact", "z")
+FIGURES = ("M rounds/s", "range", "ns/round/thread", "steal %", "simulated mean", "stderr", "exact", "z")
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ def main() -> None:
     parser.add_argument("--variants", nargs="*", default=["cyberstud", "casino-holdem"])
     parser.add_argument("--strategies", nargs="*", default=["best"])
     parser.add_argument("--threads", type=int, default=None, help="default: every core (more inflate ns/round/thread)")
+    parser.add_argument("--record", action="store_true", help="write the best strategy's rows of results.toml")
     args = parser.parse_args()
     known = {name for family in Family for name in strategies(family)}
     if unknown := sorted(set(args.strategies) - known):
@@ -70,10 +74,34 @@ def main() -> None:
         table.add_column(column, justify="left" if column in ("variant", "strategy") else "right")
     for (v, strategy), runs in zip(rows, runs_by_row, strict=True):
         exact = float(analyze(v, strategy).expected_return)
-        # issue 17's goals: the best strategy on two cores
-        goal = ("100" if v.family == "stud" else "50") if strategy == "best" and threads == 2 else "-"
-        table.add_row(v.name, strategy, *_figures(runs, threads, goal, exact))
+        table.add_row(v.name, strategy, *_figures(runs, threads, exact))
     Console(width=150).print(table)
+    if args.record:
+        best = [(v, runs) for (v, strategy), runs in zip(rows, runs_by_row, strict=True) if strategy == "best"]
+        command = " ".join(["python benches/simulation.py", *(a for a in sys.argv[1:] if a != "--record")])
+        record.write([_row(v, runs, threads, command) for v, runs in best], RECORDED)
+
+
+RECORDED = ["benches/simulation.py", "python/caribbean_fast/simulation.py", "rust/sim", "rust/eval"]
+"""The files whose change makes the recorded rows stale."""
+
+
+def _row(v: Variant, runs: list[Run], threads: int, command: str) -> dict[str, object]:
+    """A variant's row of benches/results.toml: the median and range of its runs."""
+    rates = sorted(run.result.rounds_per_second / 1e6 for run in runs)
+    note = f"{len(runs)} runs in turn, {runs[0].result.rounds:,} rounds each; the steal at most "
+    note += f"{max(run.steal for run in runs):.0f}%; the simulated mean the same in every run"
+    return {
+        "id": f"simulation-{v.name}",
+        "section": "Simulation",
+        "what": f"simulated rounds, best strategy, {threads} threads: {v.name}",
+        "value": round(statistics.median(rates), 1),
+        "range": [round(rates[0], 1), round(rates[-1], 1)],
+        "unit": "M rounds/s",
+        "command": command,
+        "readme": True,
+        "note": note,
+    }
 
 
 def _run(v: Variant, strategy: str, rounds: int, seed: int, threads: int) -> Run:
@@ -84,9 +112,9 @@ def _run(v: Variant, strategy: str, rounds: int, seed: int, threads: int) -> Run
     return Run(result, steal_since(start))
 
 
-def _figures(runs: list[Run], threads: int, goal: str, exact: float) -> list[str]:
+def _figures(runs: list[Run], threads: int, exact: float) -> list[str]:
     """A row's `FIGURES`: the runs' median rate, their range ("-" for one run) and the median's
-    time a round a thread, the largest steal of the runs, the goal, and the simulated mean (the
+    time a round a thread, the largest steal of the runs, and the simulated mean (the
     same in every run: the same seed) against the exact one."""
     rates = sorted(run.result.rounds_per_second for run in runs)
     median = statistics.median(rates)
@@ -96,7 +124,6 @@ def _figures(runs: list[Run], threads: int, goal: str, exact: float) -> list[str
         f"{rates[0] / 1e6:.1f}-{rates[-1] / 1e6:.1f}" if len(rates) > 1 else "-",
         f"{threads * 1e9 / median:.1f}",
         f"{max(run.steal for run in runs):.0f}",
-        goal,
         f"{result.mean:+.6f}",
         f"{result.stderr:.6f}",
         f"{exact:+.6f}",

@@ -6,14 +6,19 @@ recorded.
 current figures between their markers (``<!-- figures:start -->`` and ``<!-- figures:end -->``);
 ``--check`` only says whether both are current (exit 1 when not). tests/docs/test_docs.py fails when
 either page is not what this writes. The results file's own comments say what a row holds.
+
+A row a bench wrote (`--record`: benches/record.py) names the commit it ran on and the files its
+figure measures; where git says one of those files has changed since that commit, the row is
+marked stale on both pages (`stale`), until the bench is run again on the current code.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
@@ -56,6 +61,10 @@ class Row:
     met: bool | None = None
     readme: bool = False
     note: str | None = None
+    id: str | None = None
+    commit: str | None = None
+    files: tuple[str, ...] = ()
+    stale: bool = False  # worked out (`stale`), never written in the results file
 
     def figure(self) -> str:
         """The figure with its unit: `75.2 M rounds/s (72.0-85.1)`, `123.0-167.0 M hands/s`,
@@ -70,6 +79,8 @@ class Row:
         text = f"{text} {self.unit}".rstrip() if self.unit else text
         if self.value is not None and self.range is not None:
             text += f" ({number(self.range[0])}-{number(self.range[1])})"
+        if self.stale:
+            text += f" (stale: its files changed since {(self.commit or '')[:7]}; run it again)"
         return text
 
     def verdict(self) -> str | None:
@@ -105,7 +116,7 @@ class Row:
         return f"{goal}: {self.verdict()}"
 
 
-ROW_KEYS = {f.name for f in dataclass_fields(Row)}
+ROW_KEYS = {f.name for f in dataclass_fields(Row)} - {"stale"}
 MACHINE_KEYS = {f.name for f in dataclass_fields(Machine)} - {"name"}
 
 
@@ -169,6 +180,10 @@ def parse(data: dict[str, Any]) -> Results:
             fields["values"] = {k: _number(where, v) for k, v in fields["values"].items()}
             if "value" in fields or "range" in fields:
                 raise ValueError(f"{where}: `values` stands alone, without `value` or `range`")
+        if ("commit" in fields) != ("files" in fields):
+            raise ValueError(f"{where}: `commit` and `files` go together (a bench's `--record` writes both)")
+        if "files" in fields:
+            fields["files"] = tuple(fields["files"])
         if not {"value", "range", "values"} & set(fields):
             raise ValueError(f"{where}: no figure (`value`, `range` or `values`)")
         goal, met = fields.get("goal"), fields.get("met")
@@ -184,9 +199,26 @@ def parse(data: dict[str, Any]) -> Results:
     return Results(machines, rows)
 
 
-def load(path: Path = RESULTS) -> Results:
+def load(path: Path = RESULTS, root: Path = ROOT) -> Results:
+    """The results file, its rows marked stale where their files changed (`stale`)."""
     with path.open("rb") as file:
-        return parse(tomllib.load(file))
+        results = parse(tomllib.load(file))
+    return Results(results.machines, [replace(r, stale=stale(r, root)) for r in results.rows])
+
+
+def stale(row: Row, root: Path = ROOT) -> bool:
+    """Whether a file the row names has changed since the row's commit, in the git repository at
+    `root` (a commit git does not know counts as changed). A row without a commit, or a folder
+    that is no git repository, is not marked."""
+    if row.commit is None or not (root / ".git").exists():
+        return False
+    found = subprocess.run(
+        ["git", "log", "--format=%H", "-1", f"{row.commit}..HEAD", "--", *row.files],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    return found.returncode != 0 or bool(found.stdout.strip())
 
 
 def _cell(text: str) -> str:
@@ -219,7 +251,8 @@ def page_tables(results: Results) -> str:
         cells = []
         for r in rows:
             figure = f"{r.figure()}; {r.note}" if r.note else r.figure()
-            cells.append([r.what, figure, r.goal_cell(), f"`{r.machine}`", f"`{r.command}`"])
+            machine = f"`{r.machine}` at `{r.commit[:7]}`" if r.commit else f"`{r.machine}`"
+            cells.append([r.what, figure, r.goal_cell(), machine, f"`{r.command}`"])
         lines += ["", f"### {section}", "", *_table(["what", "figure", "goal", "machine", "command"], cells)]
     return "\n".join(lines)
 

@@ -7,6 +7,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +17,7 @@ import orjson
 import pytest
 
 from caribbean_fast import load_variant, simulate
+from caribbean_fast.engine.core import KEEP
 
 BENCHES = Path(__file__).parents[2] / "benches"
 
@@ -59,11 +61,11 @@ def test_a_rows_figures_are_the_median_and_range_of_its_runs() -> None:
     runs = [simulation.Run(replace(base, seconds=base.rounds * base.seats / rate), steal) for rate, steal in rated]
 
     def cells(runs: list[Any], threads: int) -> dict[str, str]:
-        return dict(zip(simulation.FIGURES, simulation._figures(runs, threads, "100", -0.05), strict=True))
+        return dict(zip(simulation.FIGURES, simulation._figures(runs, threads, -0.05), strict=True))
 
     three = cells(runs, 2)
     assert (three["M rounds/s"], three["range"], three["ns/round/thread"]) == ("2.0", "1.0-5.0", "1000.0")
-    assert (three["steal %"], three["goal"], three["exact"]) == ("3", "100", "-0.050000")
+    assert (three["steal %"], three["exact"]) == ("3", "-0.050000")
     assert three["simulated mean"] == f"{base.mean:+.6f}"
     one = cells(runs[1:2], 1)
     assert (one["M rounds/s"], one["range"], one["ns/round/thread"], one["steal %"]) == ("5.0", "-", "200.0", "3")
@@ -81,8 +83,14 @@ def test_the_simulation_bench_runs_as_the_readme_says() -> None:
     assert "cyberstud" in done.stdout
 
 
-def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
-    floor = _bench("floor_server").EngineFloor()
+def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does(tmp_path: Path) -> None:
+    bench = _bench("floor_server")
+    tables = tmp_path / "tables.toml"
+    tables.write_text('[[table]]\nvariant = "network-24h"\ncount = 2\n\n[[table]]\nvariant = "cyberstud"\ncount = 1\n')
+    floor = bench.EngineFloor(bench.open_tables(tables))
+    assert sorted(floor.tables) == ["cyberstud-1", "network-24h-1", "network-24h-2"]  # opened before the load
+    assert floor.tables["network-24h-1"].variant is floor.tables["network-24h-2"].variant  # loaded once
+    assert not floor.play("a", object(), {"table": "network-24h-3", "type": "sit", "buy_in": 10_000})  # no such table
     sock_a, sock_b = object(), object()  # stand-ins for the sockets: only handed back with the frames
     assert floor.play("a", sock_a, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
     assert floor.play("b", sock_b, {"table": "network-24h-1", "type": "sit", "buy_in": 10_000})
@@ -102,6 +110,22 @@ def test_the_engine_floor_plays_the_engine_and_refuses_as_it_does() -> None:
     ]
 
 
+def test_the_engine_floor_keeps_only_the_latest_events(tmp_path: Path) -> None:
+    """A table of the engine floor plays many rounds and holds no more events than a served table
+    (`KEEP`): its memory does not climb with its past."""
+    bench = _bench("floor_server")
+    tables = tmp_path / "tables.toml"
+    tables.write_text('[[table]]\nvariant = "cyberstud"\ncount = 1\n')
+    floor = bench.EngineFloor(bench.open_tables(tables))
+    sock = object()
+    assert floor.play("a", sock, {"table": "cyberstud-1", "type": "sit", "buy_in": 10**7})
+    for _ in range(200):
+        for kind, fields in [("ante", {"amount": 500}), ("deal", {}), ("fold", {})]:
+            assert floor.play("a", sock, {"table": "cyberstud-1", "type": kind, **fields})
+    table = floor.tables["cyberstud-1"]
+    assert table.seq > 1000 and len(table.events) <= KEEP
+
+
 @pytest.mark.slow
 def test_the_readers_bench_runs_its_phases_in_turn() -> None:
     """benches/server_readers.py on a small run: the old table's record built, its history bounded,
@@ -119,3 +143,32 @@ def test_the_readers_bench_runs_its_phases_in_turn() -> None:
     assert found["ratio"] == round(found["p99_ms_readers"] / found["p99_ms_alone"], 2)
     one_phase_each = [p["p99_ms"] for p in found["phases"]]  # the p99 over each kind's commands
     assert [found["p99_ms_alone"], found["p99_ms_readers"]] == one_phase_each
+
+
+def test_a_bench_records_its_own_row_in_place_or_at_its_sections_end() -> None:
+    """`record.replaced`: a row with the `id` of one in the file takes its place; a new one goes
+    after the last row of its section; either way the figures script reads the file back."""
+    record = _bench("record")
+    spec = importlib.util.spec_from_file_location("figures_table", BENCHES.parent / "docs" / "figures_table.py")
+    assert spec is not None and spec.loader is not None
+    figures = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = figures  # where its dataclasses look themselves up
+    spec.loader.exec_module(figures)
+    text = (
+        'machine = "m"\n\n[machines.m]\nprocessor = "p"\ncores = 2\ndate = "d"\n\n# A\n\n'
+        '[[row]]\nid = "a-1"\nsection = "A"\nwhat = "old"\nvalue = 1\nunit = "s"\ncommand = "c"\n\n'
+        '[[row]]\nsection = "A"\nwhat = "kept"\nvalue = 2\nunit = "s"\ncommand = "c"\n\n'
+        '# B\n\n[[row]]\nsection = "B"\nwhat = "b"\nvalue = 3\nunit = "s"\ncommand = "c"\n'
+    )
+    row = {"section": "A", "what": "new", "values": {"clients-1000": 2.31, "hold'em": 1}, "unit": "x", "command": "c"}
+    text = record.replaced(text, row | {"id": "a-1", "note": 'a "quoted" note'})
+    text = record.replaced(text, row | {"id": "a-2", "commit": "abc", "files": ["benches/x.py"]})
+    rows = figures.parse(tomllib.loads(text)).rows
+    assert [(r.section, r.what, r.id) for r in rows] == [
+        ("A", "new", "a-1"),
+        ("A", "kept", None),
+        ("A", "new", "a-2"),
+        ("B", "b", None),
+    ]
+    assert rows[0].values == {"clients-1000": 2.31, "hold'em": 1} and rows[0].note == 'a "quoted" note'
+    assert rows[2].commit == "abc" and rows[2].files == ("benches/x.py",)

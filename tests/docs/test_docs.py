@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -173,6 +174,55 @@ def test_the_results_file_refuses_a_row_it_cannot_render(change: dict[str, objec
     data = {"machine": "m", "machines": {"m": {"processor": "p", "cores": 2, "date": "d"}}, "row": [row]}
     with pytest.raises(ValueError, match=message):
         script.parse(data)
+
+
+def test_a_recorded_row_is_marked_stale_once_a_file_it_names_changes(tmp_path: Path) -> None:
+    """A row a bench recorded (`commit`, `files`) shows as measured while its files are as they
+    were at its commit, and stale on both pages once a later commit changes one of them; a change
+    to another file leaves it current."""
+    script = load_figures_table()
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=tmp_path, capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    git("init", "-q")
+    git("config", "user.email", "bench@example.com")
+    git("config", "user.name", "bench")
+    (tmp_path / "measured.py").write_text("x = 1\n")
+    (tmp_path / "other.py").write_text("y = 1\n")
+    git("add", ".")
+    git("commit", "-qm", "first")
+    ran_on = git("rev-parse", "HEAD")
+    row = {"section": "S", "what": "w", "value": 2, "unit": "times", "goal": "<= 2.5", "command": "c"}
+    row |= {"readme": True, "commit": ran_on, "files": ["measured.py"]}
+    results = tmp_path / "results.toml"
+    results.write_text(
+        'machine = "m"\n[machines.m]\nprocessor = "p"\ncores = 2\ndate = "d"\n[[row]]\n'
+        + "".join(f"{k} = {json.dumps(v)}\n" for k, v in row.items())
+    )
+
+    def readme() -> str:
+        table: str = script.readme_table(script.load(results, tmp_path))
+        return table
+
+    assert "| w | 2 times | ≤ 2.5: met |" in readme()
+    (tmp_path / "other.py").write_text("y = 2\n")
+    git("commit", "-qam", "another file")
+    assert "| w | 2 times | ≤ 2.5: met |" in readme()
+    (tmp_path / "measured.py").write_text("x = 2\n")
+    git("commit", "-qam", "the measured file")
+    stale = f"| w | 2 times (stale: its files changed since {ran_on[:7]}; run it again) | ≤ 2.5: met |"
+    assert stale in readme()
+    assert stale.replace("| ≤ 2.5: met |", "") in script.page_tables(script.load(results, tmp_path))
+    with pytest.raises(ValueError, match="`commit` and `files` go together"):
+        script.parse(
+            {
+                "machine": "m",
+                "machines": {"m": {"processor": "p", "cores": 2, "date": "d"}},
+                "row": [{k: v for k, v in row.items() if k != "files"}],
+            }
+        )
 
 
 def test_the_development_guides_layout_is_written_from_the_code() -> None:

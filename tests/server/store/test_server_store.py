@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from caribbean_fast.engine.events import Event, chain_hash, event_from_dict, eve
 from caribbean_fast.errors import InsufficientFundsError, ServerError
 from caribbean_fast.server.accounts import create_account
 from caribbean_fast.server.store.book import ServerBook, TableBook
-from caribbean_fast.server.store.db import CHECKPOINT_BYTES, PAGE_SIZE, Database, Sqlite, Tx, connect
+from caribbean_fast.server.store.db import BUSY_MS, CHECKPOINT_BYTES, PAGE_SIZE, Database, Sqlite, Tx, connect
 from caribbean_fast.server.store.record import TableRecord, events_in, pack, unpack
 from caribbean_fast.server.store.wallets import balance, debit, grant
 
@@ -432,3 +433,31 @@ def test_a_new_sqlite_file_has_small_pages_and_an_existing_one_keeps_its_own(tmp
         held = dialect.tx().one("PRAGMA page_size"), dialect.tx().one("PRAGMA wal_autocheckpoint")
         assert held == ((page,), (CHECKPOINT_BYTES // page,))
         dialect.close()
+
+
+def test_a_sqlite_batch_begins_on_the_loop_unless_another_writer_holds_the_lock(tmp_path: Path) -> None:
+    """`begin_at_once` begins where the write lock is free, and where another connection holds
+    it returns False at once, nothing begun and the busy timeout as it was (the batch then waits
+    for the lock in the connection's thread); a batch behind a held lock still commits once it
+    is let go."""
+    path = tmp_path / "casino.db"
+    db = Sqlite(str(path))
+    assert db.begin_at_once() and db._db.in_transaction
+    db.commit()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    assert not db.begin_at_once() and not db._db.in_transaction
+    assert time.monotonic() - started < 0.5  # did not wait for the lock
+    assert db._db.execute("PRAGMA busy_timeout").fetchone()[0] == BUSY_MS
+
+    async def batch_behind_the_lock() -> int:
+        database = Database(db)
+        database.start()
+        asyncio.get_running_loop().call_later(0.2, other.execute, "COMMIT")
+        await database.run(lambda tx: create_account(tx, "somebody", "x", 5))
+        await database.stop()
+        return database.commits
+
+    assert asyncio.run(batch_behind_the_lock()) == 1
+    assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 1

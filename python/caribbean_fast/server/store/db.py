@@ -134,6 +134,23 @@ class Sqlite:
         self.rollback()  # a transaction a failure left open ends here, never in the next batch
         self._db.execute("BEGIN IMMEDIATE")
 
+    def begin_at_once(self) -> bool:
+        """`begin` where no other connection holds the write lock (False: one does, and nothing
+        was begun): it does not wait, so it runs on the loop, where `begin`, which may wait up to
+        the busy timeout, runs in the connection's thread. The thread's turn cost more CPU than
+        the begin (a hand-off at the interpreter lock each way)."""
+        self.rollback()
+        self._db.execute("PRAGMA busy_timeout=0")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            if getattr(err, "sqlite_errorname", "") != "SQLITE_BUSY":
+                raise
+            return False
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        return True
+
     def commit(self) -> None:
         self._db.execute("COMMIT")
 
@@ -407,13 +424,15 @@ class Database:
         return outcomes
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
-        """`_batch` for SQLite: the statements on the loop; the begin (which may wait for another
-        process's write lock, up to the busy timeout) and the commit (the fsync, which the loop would
-        otherwise wait for) in the connection's thread, while the loop runs the commands of other
-        tables (whose rows wait for the next batch); nothing else touches the connection meanwhile
-        (`_work` runs one batch at a time, and `run_now` refuses a started database)."""
+        """`_batch` for SQLite: the statements on the loop; the begin where it would wait for another
+        process's write lock (up to the busy timeout: `Sqlite.begin_at_once`) and the commit (the
+        fsync, which the loop would otherwise wait for) in the connection's thread, while the loop
+        runs the commands of other tables (whose rows wait for the next batch); nothing else touches
+        the connection meanwhile (`_work` runs one batch at a time, and `run_now` refuses a started
+        database)."""
         try:
-            await self._in_thread(self.dialect.begin)
+            if not (isinstance(self.dialect, Sqlite) and self.dialect.begin_at_once()):
+                await self._in_thread(self.dialect.begin)
             outcomes = self._jobs_run(batch)
             await self._in_thread(self.dialect.commit)
         except BaseException:

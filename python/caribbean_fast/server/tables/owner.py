@@ -552,7 +552,8 @@ class Owner:
         self.book.settle()
         fresh = self._fresh_events()
         self._tell_sessions(fresh)  # before the index follows the engine: a seat stood up now names its holder
-        self._sync_players()
+        if any(e.kind in _SEATING for e in fresh):  # only these events change who sits where
+            self._sync_players()
         self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._broadcast()
         self._call_waiting()
