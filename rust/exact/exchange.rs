@@ -189,6 +189,11 @@ const TRIPLES_OF_FIVE: [(usize, usize, usize); 10] = [
     (2, 3, 4),
 ];
 
+fn sorted4(mut x: [u8; 4]) -> [u8; 4] {
+    x.sort_unstable();
+    x
+}
+
 /// The sorted union of two disjoint sorted sets.
 fn union(a: &[u8], b: &[u8], out: &mut [u8; 10]) -> usize {
     let (mut i, mut j, mut k) = (0, 0, 0);
@@ -240,7 +245,10 @@ impl<'a> OneExchange<'a> {
         let free: Vec<u8> = (0..self.deck.len() as u8)
             .filter(|p| !h.contains(p))
             .collect();
-        let avoiding = Avoiding::new(self.e, &h, &free);
+        let avoiding = match discards {
+            Discards::Out => Avoiding::new(self.e, &h, &free),
+            Discards::Back => Avoiding::empty(self.deck.len()),
+        };
         let category = |s: u16| -> usize {
             if s < self.qualifier {
                 0
@@ -267,11 +275,23 @@ impl<'a> OneExchange<'a> {
                         + avoiding.two[pair(q2, q3)]
                         - avoiding.three[triple(q1, q2, q3)];
                     let c3 = c2 + choose3(q3);
+                    // Each card x of the hand put among q1, q2, q3: where x < q4, the index of
+                    // D + x is this one's plus C(q4, 5); otherwise D's own plus C(x, 5).
+                    let below = h.map(|x| index_of(&sorted4([q1, q2, q3, x])));
                     for &q4 in &free[i3 + 1..] {
                         let four = c3 + choose4(q4);
                         let g = match discards {
                             Discards::Back => all,
                             Discards::Out => {
+                                let mut holding = self.e.four[four] as i64;
+                                for (k, &x) in h.iter().enumerate() {
+                                    let five = if x < q4 {
+                                        below[k] + choose_k(q4, 5)
+                                    } else {
+                                        four + choose_k(x, 5)
+                                    };
+                                    holding -= self.e.has(five) as i64;
+                                }
                                 p3 - avoiding.one[q4 as usize]
                                     + avoiding.two[pair(q1, q4)]
                                     + avoiding.two[pair(q2, q4)]
@@ -279,7 +299,7 @@ impl<'a> OneExchange<'a> {
                                     - avoiding.three[triple(q1, q2, q4)]
                                     - avoiding.three[triple(q1, q3, q4)]
                                     - avoiding.three[triple(q2, q3, q4)]
-                                    + self.holding_four(four, &[q1, q2, q3, q4], &h)
+                                    + holding
                             }
                         };
                         debug_assert!(g >= 0);
@@ -289,28 +309,6 @@ impl<'a> OneExchange<'a> {
             }
         }
         out
-    }
-
-    /// How many exchanged hands hold the four positions `d` (index `four`) and avoid `h`.
-    #[inline]
-    fn holding_four(&self, four: usize, d: &[u8; 4], h: &[u8; 5]) -> i64 {
-        let mut n = self.e.four[four] as i64;
-        for &x in h {
-            // The index of d with x put in its place: the cards above x move up one.
-            let mut i = 0;
-            let mut below = 0;
-            for (k, &y) in d.iter().enumerate() {
-                if y < x {
-                    i += choose_k(y, k + 1);
-                    below += 1;
-                } else {
-                    i += choose_k(y, k + 2);
-                }
-            }
-            i += choose_k(x, below + 1);
-            n -= self.e.has(i) as i64;
-        }
-        n
     }
 
     /// Every round with one exchange whose final hand is `hand`, however the dealer stands: the
@@ -399,6 +397,30 @@ struct Avoiding {
 }
 
 impl Avoiding {
+    fn empty(n: usize) -> Self {
+        Avoiding {
+            none: 0,
+            one: vec![0; n],
+            two: vec![0; choose(n, 2)],
+            three: vec![0; choose(n, 3)],
+        }
+    }
+
+    /// e_h of a free triple b: those holding b, less those holding b and a card of h, plus those
+    /// holding b and two (a hand has five cards).
+    fn triple(e: &Exchanged, h: &[u8; 5], b: [u8; 3]) -> i64 {
+        let mut n = e.three[index_of(&b)] as i64;
+        for (i, &x) in h.iter().enumerate() {
+            n -= e.four[index_of(&sorted4([b[0], b[1], b[2], x]))] as i64;
+            for &y in &h[i + 1..] {
+                let mut five = [b[0], b[1], b[2], x, y];
+                five.sort_unstable();
+                n += e.has(index_of(&five)) as i64;
+            }
+        }
+        n
+    }
+
     fn new(e: &Exchanged, h: &[u8; 5], free: &[u8]) -> Self {
         let n = e.one.len();
         let subsets = subsets_of(h);
@@ -423,7 +445,7 @@ impl Avoiding {
             two[index_of(&p)] = avoiding(&p);
         }
         for p in combinations::<3>(free) {
-            three[index_of(&p)] = avoiding(&p);
+            three[index_of(&p)] = Self::triple(e, h, p);
         }
         Avoiding {
             none: avoiding(&[]),
@@ -441,27 +463,54 @@ mod tests {
     use crate::exact::stud::direct_counts;
 
     /// Counted by visiting every dealer hand and every exchanged hand: the slow check.
-    fn brute(t: &Tables, deck: &Deck, exchanges: &dyn Fn(&[Card; 5]) -> bool, hand: &[Card; 5], q: u16) -> Showdowns {
+    fn brute(
+        t: &Tables,
+        deck: &Deck,
+        exchanges: &dyn Fn(&[Card; 5]) -> bool,
+        hand: &[Card; 5],
+        q: u16,
+    ) -> Showdowns {
         let s = t.strength(hand);
-        let rest: Vec<Card> = deck.cards.iter().copied().filter(|c| !hand.contains(c)).collect();
+        let rest: Vec<Card> = deck
+            .cards
+            .iter()
+            .copied()
+            .filter(|c| !hand.contains(c))
+            .collect();
         let mut out = [0u64; 4];
         for d in combinations::<4>(&rest) {
             let ds = t.strength(&[deck.up, d[0], d[1], d[2], d[3]]);
-            let k = if ds < q { 0 } else if ds < s { 1 } else if ds == s { 2 } else { 3 };
+            let k = if ds < q {
+                0
+            } else if ds < s {
+                1
+            } else if ds == s {
+                2
+            } else {
+                3
+            };
             let left: Vec<Card> = rest.iter().copied().filter(|c| !d.contains(c)).collect();
-            out[k] += combinations::<5>(&left).iter().filter(|x| exchanges(x)).count() as u64;
+            out[k] += combinations::<5>(&left)
+                .iter()
+                .filter(|x| exchanges(x))
+                .count() as u64;
         }
         out
     }
 
     /// An arbitrary set of hands: about half of them, by a hash of the cards.
     fn hashed(h: &[Card; 5]) -> bool {
-        let x = h.iter().fold(0x9e37_79b9_u64, |a, &c| (a ^ c as u64).wrapping_mul(0x100_0000_01b3));
+        let x = h.iter().fold(0x9e37_79b9_u64, |a, &c| {
+            (a ^ c as u64).wrapping_mul(0x100_0000_01b3)
+        });
         x >> 17 & 1 == 1
     }
 
     fn cards(text: &str) -> [Card; 5] {
-        let v: Vec<Card> = text.split_whitespace().map(|w| crate::cards::parse_card(w).expect(w)).collect();
+        let v: Vec<Card> = text
+            .split_whitespace()
+            .map(|w| crate::cards::parse_card(w).expect(w))
+            .collect();
         v.try_into().expect("five")
     }
 
@@ -479,7 +528,12 @@ mod tests {
         for rule in rules {
             let e = Exchanged::build(&deck, rule);
             let one = OneExchange::new(t, &deck, &e, q);
-            for hand in ["Ah Kd Qc Js 9h", "8c 8d Th Ts Ac", "Ac Kc Qc Jc 9c", "9s 9h 9d Ks Qd"] {
+            for hand in [
+                "Ah Kd Qc Js 9h",
+                "8c 8d Th Ts Ac",
+                "Ac Kc Qc Jc 9c",
+                "9s 9h 9d Ks Qd",
+            ] {
                 let hand = cards(hand);
                 let fast = one.counts(&hand, Discards::Out);
                 assert_eq!(fast, brute(t, &deck, rule, &hand, q), "{hand:?}");
