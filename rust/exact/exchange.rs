@@ -19,10 +19,13 @@
 //! Two exchanges would need, for every (H, D), the number of disjoint pairs of exchanged hands
 //! avoiding both: no table of small subsets gives that (see docs/games/caribbean-poker.md).
 
-use super::symmetry::combinations;
+use super::symmetry::{canonical, combinations, CLUB_FIXING_PERMS};
 use crate::cards::Card;
 use crate::combinations::{choose, index_of};
-use crate::eval::Tables;
+use crate::eval::{tables, Tables};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Dealer hands (each counted with its weight) by showdown against one final hand: not
 /// qualifying, qualifying and lower, equal, higher.
@@ -345,6 +348,45 @@ fn choose_k(n: u8, k: usize) -> usize {
     BINOMIAL[n as usize][k] as usize
 }
 
+/// One part of a whole count: against the up card `4 * up_rank` (a club), with the hands of
+/// `exchanged` given up (canonical rows, each standing for its images under the renamings that
+/// keep clubs), each final hand of `finals` (canonical rows): its dealer counts where `calls`
+/// (zeros elsewhere), and its paths. `progress(rows done)` is called as rows finish.
+pub fn one_exchange_part(
+    qualifier: u16,
+    up_rank: u8,
+    exchanged: &[[Card; 5]],
+    finals: &[[Card; 5]],
+    calls: &[bool],
+    discards: Discards,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (Vec<Showdowns>, Vec<u64>) {
+    let t = tables();
+    let up = 4 * up_rank;
+    let deck = Deck::full(up);
+    let given_up: HashSet<[Card; 5]> = exchanged.iter().copied().collect();
+    let e = Exchanged::build(&deck, |h| {
+        given_up.contains(&canonical(h, &CLUB_FIXING_PERMS))
+    });
+    let one = OneExchange::new(t, &deck, &e, qualifier);
+    let done = AtomicUsize::new(0);
+    let rows: Vec<(Showdowns, u64)> = finals
+        .par_iter()
+        .zip(calls)
+        .map(|(hand, &call)| {
+            let counts = if call {
+                one.counts(hand, discards)
+            } else {
+                [0; 4]
+            };
+            let paths = one.paths(hand, discards);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            (counts, paths)
+        })
+        .collect();
+    rows.into_iter().unzip()
+}
+
 #[inline(always)]
 fn choose2(n: u8) -> usize {
     let n = n as usize;
@@ -462,6 +504,8 @@ mod tests {
     use crate::eval::{tables, LOWEST_ACE_KING};
     use crate::exact::stud::direct_counts;
 
+    type Rule<'a> = &'a dyn Fn(&[Card; 5]) -> bool;
+
     /// Counted by visiting every dealer hand and every exchanged hand: the slow check.
     fn brute(
         t: &Tables,
@@ -524,7 +568,7 @@ mod tests {
         let deck = Deck::new(up, &small);
         let pair = t.strength(&cards("2c 2d 3h 4s 5c"));
         let below_pair = move |h: &[Card; 5]| tables().strength(h) < pair;
-        let rules: [&dyn Fn(&[Card; 5]) -> bool; 2] = [&below_pair, &hashed];
+        let rules: [Rule; 2] = [&below_pair, &hashed];
         for rule in rules {
             let e = Exchanged::build(&deck, rule);
             let one = OneExchange::new(t, &deck, &e, q);
