@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path))
 
 
+@cache
 def given_up(up_rank: int) -> tuple[np.ndarray, int]:
     """The rows given up against a club of `up_rank`, and how many hands they stand for."""
     rows = stud_rows(ONE)
@@ -66,14 +68,21 @@ def test_every_deal_after_an_exchange_is_counted_once() -> None:
     assert deals == 4 * n * math.comb(46, 5) * math.comb(41, 4)
 
 
+@cache
+def row_of(up_rank: int) -> dict[bytes, int]:
+    """The situations' rows against `up_rank` by their hand's bytes."""
+    s = stud_rows(ONE).situations
+    at = np.flatnonzero(s.up_rank == up_rank)
+    return {bytes(h): int(i) for i, h in zip(at, s.hand[at], strict=True)}
+
+
 def back_counts(
     q: int, up_rank: int, exchanged: np.ndarray, finals: np.ndarray, calls: np.ndarray, out: bool
 ) -> Counted:
     """The core's counts with the discards put back, from the situations (the identity above)."""
     assert not out
     s = stud_rows(ONE).situations
-    at = np.flatnonzero(s.up_rank == up_rank)
-    keys = {bytes(h): i for i, h in zip(at, s.hand[at], strict=True)}
+    keys = row_of(up_rank)
     rows = np.array([keys[bytes(h)] for h in finals])
     n = given_up(up_rank)[1]
     counts = np.where(calls[:, None], s.counts[rows].astype(np.int64) * n, 0)
@@ -103,3 +112,16 @@ def test_more_exchanges_or_other_discards_are_refused() -> None:
     with pytest.raises(ArgumentError, match="finals: row 0"):
         exchanged, _ = given_up(0)
         _core.one_exchange_counts(ONE.qualifier.strength, 0, exchanged, exchanged[:1, ::-1].copy(), np.ones(1, bool))
+
+
+@pytest.mark.slow
+def test_parts_counted_on_dask_give_the_same_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(exchange_out, "_count", back_counts)
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote = exchange_out.dealt_table(ONE, "back", client=client)
+    monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path / "counted here"))
+    assert remote == exchange_out.dealt_table(ONE, "back")
