@@ -276,7 +276,7 @@ impl<'a> OneExchange<'a> {
                     let p3 = p2 - avoiding.one[q3 as usize]
                         + avoiding.two[pair(q1, q3)]
                         + avoiding.two[pair(q2, q3)]
-                        - avoiding.three[triple(q1, q2, q3)];
+                        - avoiding.three[triple(q1, q2, q3)] as i64;
                     let c3 = c2 + choose3(q3);
                     // Each card x of the hand put among q1, q2, q3: where x < q4, the index of
                     // D + x is this one's plus C(q4, 5); otherwise D's own plus C(x, 5).
@@ -299,9 +299,9 @@ impl<'a> OneExchange<'a> {
                                     + avoiding.two[pair(q1, q4)]
                                     + avoiding.two[pair(q2, q4)]
                                     + avoiding.two[pair(q3, q4)]
-                                    - avoiding.three[triple(q1, q2, q4)]
-                                    - avoiding.three[triple(q1, q3, q4)]
-                                    - avoiding.three[triple(q2, q3, q4)]
+                                    - avoiding.three[triple(q1, q2, q4)] as i64
+                                    - avoiding.three[triple(q1, q3, q4)] as i64
+                                    - avoiding.three[triple(q2, q3, q4)] as i64
                                     + holding
                             }
                         };
@@ -435,7 +435,7 @@ struct Avoiding {
     none: i64,
     one: Vec<i64>,
     two: Vec<i64>,
-    three: Vec<i64>,
+    three: Vec<i32>, // narrow: the walk reads it at random, and it should stay in cache
 }
 
 impl Avoiding {
@@ -451,13 +451,24 @@ impl Avoiding {
     /// e_h of a free triple b: those holding b, less those holding b and a card of h, plus those
     /// holding b and two (a hand has five cards).
     fn triple(e: &Exchanged, h: &[u8; 5], b: [u8; 3]) -> i64 {
+        // Each card of h (ascending) with the triple: its place among b, and the index terms of
+        // b's cards with none, one or two cards of h below them (k + 1, k + 2, k + 3).
+        let below = h.map(|x| b.iter().filter(|&&y| y < x).count());
+        let term = |shift: usize, k: usize| choose_k(b[k], k + 1 + shift);
         let mut n = e.three[index_of(&b)] as i64;
         for (i, &x) in h.iter().enumerate() {
-            n -= e.four[index_of(&sorted4([b[0], b[1], b[2], x]))] as i64;
-            for &y in &h[i + 1..] {
-                let mut five = [b[0], b[1], b[2], x, y];
-                five.sort_unstable();
-                n += e.has(index_of(&five)) as i64;
+            let m = below[i];
+            let four: usize =
+                (0..3).map(|k| term((k >= m) as usize, k)).sum::<usize>() + choose_k(x, m + 1);
+            n -= e.four[four] as i64;
+            for (j, &y) in h.iter().enumerate().skip(i + 1) {
+                let my = below[j]; // at least m: y is above x
+                let five: usize = (0..3)
+                    .map(|k| term((k >= m) as usize + (k >= my) as usize, k))
+                    .sum::<usize>()
+                    + choose_k(x, m + 1)
+                    + choose_k(y, my + 2);
+                n += e.has(five) as i64;
             }
         }
         n
@@ -479,7 +490,7 @@ impl Avoiding {
         };
         let mut one = vec![0i64; n];
         let mut two = vec![0i64; choose(n, 2)];
-        let mut three = vec![0i64; choose(n, 3)];
+        let mut three = vec![0i32; choose(n, 3)];
         for &x in free {
             one[x as usize] = avoiding(&[x]);
         }
@@ -487,7 +498,7 @@ impl Avoiding {
             two[index_of(&p)] = avoiding(&p);
         }
         for p in combinations::<3>(free) {
-            three[index_of(&p)] = Self::triple(e, h, p);
+            three[index_of(&p)] = Self::triple(e, h, p) as i32;
         }
         Avoiding {
             none: avoiding(&[]),
