@@ -26,8 +26,9 @@ ONE = replace(GAME4, exchanges=replace(GAME4.exchanges, most_per_round=1))
 
 
 @pytest.fixture(autouse=True)
-def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path))
+def own_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's parts under a kind of their own (the tests' cache keeps the enumeration)."""
+    monkeypatch.setattr(exchange_out, "KIND", f"exchange-out {tmp_path.name}")
 
 
 @cache
@@ -123,5 +124,5 @@ def test_parts_counted_on_dask_give_the_same_table(monkeypatch: pytest.MonkeyPat
         distributed.Client(cluster) as client,
     ):
         remote = exchange_out.dealt_table(ONE, "back", client=client)
-    monkeypatch.setenv("CARIBBEAN_FAST_CACHE", str(tmp_path / "counted here"))
+    monkeypatch.setattr(exchange_out, "KIND", f"exchange-out {tmp_path.name} counted here")
     assert remote == exchange_out.dealt_table(ONE, "back")
