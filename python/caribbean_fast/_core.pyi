@@ -54,6 +54,15 @@ def stud_situations(
 def holdem_situations(
     qualifier: int, progress: Callable[[float], None] | None = None
 ) -> dict[str, npt.NDArray[np.generic]]: ...
+def one_exchange_counts(
+    qualifier: int,
+    up_rank: int,
+    exchanged: npt.NDArray[np.uint8],
+    finals: npt.NDArray[np.uint8],
+    calls: npt.NDArray[np.bool_],
+    out: bool = True,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, npt.NDArray[np.uint64]]: ...
 
 CHUNK_ROUNDS: int
 

@@ -24,7 +24,7 @@ import platformdirs
 from ..variants import Variant
 from ..variants.toml_io import to_toml
 
-__all__ = ["cache_dir", "cached_arrays", "cached_by_key", "cached_files"]
+__all__ = ["cache_dir", "cached_arrays", "cached_by_key", "cached_files", "is_cached"]
 
 Arrays = dict[str, npt.NDArray[np.int64]]
 AnyArrays = dict[str, npt.NDArray[Any]]
@@ -66,6 +66,11 @@ def cached_by_key(kind: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     except OSError:
         pass
     return arrays
+
+
+def is_cached(kind: str, key: str) -> bool:
+    """Whether `cached_by_key` would read the arrays of `key` rather than count them."""
+    return (cache_dir() / f"{_name(kind, key)}.npz").is_file()
 
 
 def cached_files(kind: str, key: str, names: Collection[str], build: Callable[[], AnyArrays]) -> AnyArrays:
