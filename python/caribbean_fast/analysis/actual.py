@@ -267,12 +267,14 @@ def theoretical(variant: Variant) -> Theoretical:
     return found
 
 
-def rounds_to_detect(shift: float, variance: float, level: float = LEVELS[1]) -> int:
+def rounds_to_detect(shift: float, variance: float, level: float = LEVELS[1], power: float = 0.99) -> int:
     """The bets of one unit after which a house win per unit lower by `shift` than the theoretical
-    puts the expected actual at the band's edge (`level`): n shift = z sd sqrt(n)."""
+    falls below the band at `level` with chance `power`: n shift = (z_band + z_power) sd sqrt(n)
+    (`variance`: per unit, the larger of the honest and the changed paytable's)."""
     if shift <= 0:
         raise ValueError(f"shift: the players' gain per unit must be above 0, not {shift}")
-    return math.ceil((z_of(level) ** 2) * variance / shift**2)
+    z = z_of(level) + NormalDist().inv_cdf(power)
+    return math.ceil(z * z * variance / shift**2)
 
 
 def bernstein_p(excess: float, variance: float, most: float) -> float:

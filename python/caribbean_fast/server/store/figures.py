@@ -52,8 +52,9 @@ _TABLE = f"""INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, {_SLOTS})
 _POINT = f"INSERT INTO figure_points VALUES (?, ?, ?, ?, ?, {_SLOTS})"
 STEP = 50
 """A table's running figures are kept every `STEP` rounds (its chart's points)."""
-_ACCOUNT = f"""INSERT INTO account_figures VALUES (?, ?, ?, ?, {_SLOTS})
-    ON CONFLICT (account, game, currency, spot) DO UPDATE SET {_ADD.format(t="account_figures")}"""
+_ACCOUNT = f"""INSERT INTO account_figures VALUES (?, ?, ?, ?, ?, {_SLOTS})
+    ON CONFLICT (account, game, currency, spot) DO UPDATE SET {_ADD.format(t="account_figures")},
+    most = CASE WHEN excluded.most > account_figures.most THEN excluded.most ELSE account_figures.most END"""
 
 
 def _values(m: Moments) -> tuple[Any, ...]:
@@ -96,6 +97,7 @@ class FiguresSummary:
         by_table: dict[tuple[str, str], Moments] = defaultdict(Moments)
         rounds: dict[str, int] = defaultdict(int)
         by_account: dict[tuple[str, str], Moments] = defaultdict(Moments)
+        most: dict[tuple[str, str], int] = defaultdict(int)  # an account's largest unit at a spot
         counted: set[int] = set()
         points: list[tuple[Any, ...]] = []
         for e in events:
@@ -111,6 +113,7 @@ class FiguresSummary:
                 for spot, (wagered, win, unit, meter) in _spots(e, self.meter).items():
                     for m in (by_table[(day, spot)], by_account[(account, spot)], self.totals[spot]):
                         m.add(wagered, win, unit, meter)
+                    most[(account, spot)] = max(most[(account, spot)], unit)
             elif e.kind == "round_closed" and e.round in counted and self.rounds % STEP == 0:  # settled here
                 points += self._point(e)
             self.meter += pools.moved(e.transfers)
@@ -122,7 +125,7 @@ class FiguresSummary:
             (day, self.table_id, game, spot, currency, pool, rounds[day] if spot == MAIN else 0, *_values(m))
             for (day, spot), m in by_table.items()
         ]
-        accounts = [(account, game, currency, spot, *_values(m)) for (account, spot), m in by_account.items()]
+        accounts = [(a, game, currency, spot, most[(a, spot)], *_values(m)) for (a, spot), m in by_account.items()]
         return [(_TABLE, table), (_ACCOUNT, accounts)] + ([(_POINT, points)] if points else [])
 
     def _point(self, e: Event) -> list[tuple[Any, ...]]:
@@ -166,6 +169,7 @@ class Row:
     key: dict[str, str]
     rounds: int
     moments: Moments
+    most: int = 0  # an account's largest unit staked at the spot
 
 
 def _moments(values: Sequence[Any]) -> Moments:
@@ -190,12 +194,12 @@ def table_rows(tx: Tx, first: str = "", last: str = "9999-12-31", table_id: str 
 
 def account_rows(tx: Tx, least_hands: int = 1) -> list[Row]:
     """Every account's counters (of accounts with at least `least_hands` hands at some spot)."""
-    sql = f"""SELECT account, game, currency, spot, {_LIST} FROM account_figures
+    sql = f"""SELECT account, game, currency, spot, most, {_LIST} FROM account_figures
         WHERE hands >= ? ORDER BY account, game, currency, spot"""
     found = []
-    for account, game, currency, spot, *counts in tx.all(sql, (least_hands,)):
+    for account, game, currency, spot, most, *counts in tx.all(sql, (least_hands,)):
         key = {"account": account, "game": game, "currency": currency, "spot": spot}
-        found.append(Row(key, 0, _moments(counts)))
+        found.append(Row(key, 0, _moments(counts), int(most)))
     return found
 
 

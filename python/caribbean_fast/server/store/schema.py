@@ -84,7 +84,7 @@ SCHEMA = [
         meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL, meter3 DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (day, table_id, game, spot))""",
     """CREATE TABLE IF NOT EXISTS account_figures (
-        account TEXT NOT NULL, game TEXT NOT NULL, currency TEXT NOT NULL, spot TEXT NOT NULL,
+        account TEXT NOT NULL, game TEXT NOT NULL, currency TEXT NOT NULL, spot TEXT NOT NULL, most BIGINT NOT NULL,
         hands BIGINT NOT NULL, wagered BIGINT NOT NULL, win BIGINT NOT NULL, units BIGINT NOT NULL,
         units2 BIGINT NOT NULL, meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL,
         meter3 DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, game, currency, spot))""",
