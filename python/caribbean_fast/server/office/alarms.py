@@ -3,8 +3,10 @@ side, and an account whose results lie beyond a bound luck rarely reaches, with 
 keeps false alarms in check across thousands of accounts.
 
 - **A table or a game** alarms when its house win lies below its theoretical by more than the
-  99.9% band allows (`Band.outside`): the normal band, whose per-look chance of a false alarm is
-  0.05% for each line looked at. A line warns (not alarms) outside the 99% band.
+  99.9% band allows (`Band.outside`), over all its wagers or at one of them (the main game, a
+  side bet, the progressive: a jackpot's variance would hide a main game's shift in the total):
+  the normal band, whose chance of a false alarm is 0.05% a look, so at most 0.2% a line of four
+  looks. A line warns (not alarms) outside the 99% band.
 - **An account** is tested on its main game and side bets (the progressive left out: a jackpot
   is luck the meter pays for, and it would make every bound useless). Its gain over its
   theoretical gets a p-value from Bernstein's inequality (`analysis.actual.bernstein_p`), which
@@ -42,15 +44,18 @@ class Alarm:
 
 
 def line_alarms(found: Iterable[Line], kind: str) -> list[Alarm]:
-    """The lines (of tables or games) below their band: an alarm at 99.9%, a warning at 99%."""
+    """The lines (of tables or games) below their band, over all their wagers or at one of them
+    (a progressive's variance would hide a main game's shift in the total): an alarm at 99.9%, a
+    warning at 99%, one per line, the worst."""
     alarms = []
     for line in found:
-        b = line.band
+        looks = [("all wagers", line.band), *line.spots.items()]
+        spot, b = min(looks, key=lambda look: look[1].z)
         for level, word in ((LEVELS[1], "alarm"), (LEVELS[0], "warning")):
             if b.outside(level):
                 why = (
-                    f"hold {b.hold:.2%} against {b.theoretical_hold:.2%} theoretical over {b.wagered} wagered: "
-                    f"{-b.z:.2f} standard deviations on the players' side, beyond the {level:.1%} band"
+                    f"{spot}: hold {b.hold:.2%} against {b.theoretical_hold:.2%} theoretical over {b.wagered} "
+                    f"wagered, {-b.z:.2f} standard deviations on the players' side, beyond the {level:.1%} band"
                 )
                 alarms.append(Alarm(kind, line.key, word, why))
                 break
