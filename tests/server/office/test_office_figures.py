@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from office_tables import HONEST, play, rigged
 
-from caribbean_fast.analysis.actual import LEVELS, MAIN, rounds_to_detect, theoretical
+from caribbean_fast.analysis.actual import LEVELS, MAIN, Moments, rounds_to_detect, theoretical
 from caribbean_fast.server.office import alarms
 from caribbean_fast.server.office import figures as office
 from caribbean_fast.server.store import figures
@@ -73,7 +73,7 @@ def test_the_changed_table_alarms_within_the_predicted_rounds_and_the_honest_one
     assert 'cf_office_alarms{kind="account",level="alarm"} 0.0' in text
 
 
-def _points(db: Database, table: str) -> list[tuple[int, str, dict[str, figures.Moments]]]:
+def _points(db: Database, table: str) -> list[tuple[int, str, dict[str, Moments]]]:
     return db.run_now(lambda tx: figures.points(tx, table, HONEST.name))
 
 
