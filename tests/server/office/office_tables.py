@@ -12,9 +12,12 @@ from tables import START, Clock
 from caribbean_fast.analysis import analyze
 from caribbean_fast.engine import Table
 from caribbean_fast.engine.autoplay import following, play_round
-from caribbean_fast.server.store import figures
+from caribbean_fast.server.store import figures, pools, wallets
+from caribbean_fast.server.store.accounts import insert_account
 from caribbean_fast.server.store.db import Database
+from caribbean_fast.server.store.jackpots import open_summary
 from caribbean_fast.server.store.record import TableRecord
+from caribbean_fast.server.store.schema import Tx
 from caribbean_fast.variants import Variant, load_variant, preset_path
 
 HONEST = load_variant("network-24h")
@@ -39,15 +42,36 @@ def play(
     ante: int = 100,
     progressive: bool = True,
     seconds: float = 1.0,
+    leave: bool = False,
 ) -> Table:
     """`rounds` rounds of `seats` seats playing the variant's best strategy (each seat its own
-    account), committed every few rounds as an owner commits them; `seconds` between rounds."""
+    account, its buy-in from its wallet), committed every few rounds as an owner commits them;
+    `seconds` between rounds; with `leave`, every seat leaves at the end, back to its wallet."""
     record = TableRecord(table_id)
     record.figures = figures.FiguresSummary(table_id, variant)
     clock = Clock(START)
     table = Table(variant, seats=seats, seed=seed, store=record, clock=clock)
+    currency, buy_in = variant.currency.code, 10**9
+
+    def opened(tx: Tx) -> None:  # the progressive's summary and pool, as an owner opens them
+        record.summary = summary = open_summary(tx, record, table.meter, variant)
+        key, p = pools.pool_key(variant), variant.progressive
+        if summary is not None and key is not None and p is not None:
+            pools.open_pool(tx, key, p.reset, "tests")
+            summary.pool, summary.shard = key, "tests"
+
+    db.run_now(opened)
     for k in range(seats):
-        table.sit(k, f"{table_id}-{k}", 10**9)
+        account = f"{table_id}-{k}"
+
+        def sat(tx: Tx, account: str = account, k: int = k) -> None:
+            insert_account(tx, account, "-", True, START.isoformat())
+            wallets.grant(tx, account, currency, buy_in)
+            wallets.debit(tx, account, currency, buy_in)
+            table.sit(k, account, buy_in)
+            record.flush(tx)
+
+        db.run_now(sat)
     strategy = following(analyze(variant).table)
     for r in range(rounds):
         play_round(table, strategy, ante, progressive)
@@ -55,4 +79,13 @@ def play(
         if r % 20 == 19:
             db.run_now(record.flush)
     db.run_now(record.flush)
+    for k in range(seats) if leave else ():
+
+        def left(tx: Tx, k: int = k) -> None:
+            account = table.account(k)
+            returned = next(e.public["returned"] for e in table.leave(k) if e.kind == "stood")
+            wallets.credit(tx, account, currency, int(returned))
+            record.flush(tx)
+
+        db.run_now(left)
     return table
