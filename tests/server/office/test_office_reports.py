@@ -72,3 +72,35 @@ def test_csv_and_xlsx_hold_the_same_numbers(report: tuple[Database, reports.Repo
     assert [c.value for c in sheet[1]] == list(reports.COLUMNS)
     assert [row[6].value for row in sheet.iter_rows(min_row=2)] == [r["win"] for r in found.lines]
     assert book["Pools"].max_row == len(found.pools) + 1
+
+
+def test_a_served_tables_commits_keep_the_figures(database_url: str) -> None:
+    """Through a server (SQLite, PostgreSQL): the owner's commits keep the figures, which equal
+    the records, and the account's."""
+    from live_server import Client, LiveServer, query, settings
+
+    from caribbean_fast.server.tables.owner import TableSpec
+    from caribbean_fast.variants import load_variant
+
+    cyberstud = load_variant("cyberstud")
+    with LiveServer(settings(database_url, tables=[TableSpec("cyberstud-1", cyberstud, 1)])) as live:
+        alice = Client(live.ws, live.guest())
+        alice.ok("sit", table="cyberstud-1", buy_in=20_000)
+        for decision in ("raise", "fold", "raise"):
+            alice.ok("ante", table="cyberstud-1", amount=500)
+            alice.ok("progressive", table="cyberstud-1", on=True)
+            alice.ok("deal", table="cyberstud-1")
+            alice.ok(decision, table="cyberstud-1")
+        alice.close()
+    rows = query(database_url, "SELECT spot, rounds, hands, wagered, win FROM figures ORDER BY spot")
+    assert [(s, r, h) for s, r, h, _, _ in rows] == [("main", 3, 3), ("progressive", 0, 3)]
+    assert rows[1][3] == 3 * (cyberstud.progressive.stake if cyberstud.progressive else 0)
+    (account,) = {a for (a,) in query(database_url, "SELECT account FROM account_figures")}
+    assert query(database_url, "SELECT SUM(win) FROM account_figures") == [(sum(r[4] for r in rows),)]
+    db = Database(connect(database_url))
+    try:
+        (day,) = db.run_now(figures.days)
+        assert db.run_now(partial(figures.reconcile, day=day))["USD"] == (sum(r[4] for r in rows),) * 2
+    finally:
+        db.dialect.close()
+    assert account.startswith("guest")
