@@ -65,6 +65,8 @@ def test_the_changed_table_alarms_within_the_predicted_rounds_and_the_honest_one
     found = db.run_now(office.read_lines(VARIANTS, "table"))
     standing = alarms.line_alarms(found.lines, "table")
     assert {(a.key["table"], a.level) for a in standing} == {("changed-1", "alarm")}
+    every = db.run_now(alarms.read_alarms(VARIANTS))  # the game of three tables, one changed: diluted
+    assert [a for a in every if a.kind == "table"] == standing and not [a for a in every if a.kind == "account"]
     assert "main" in standing[0].why and "players' side" in standing[0].why
     metrics = Metrics()
     alarms.publish(metrics, standing)

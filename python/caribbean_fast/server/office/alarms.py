@@ -20,16 +20,18 @@ keeps false alarms in check across thousands of accounts.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ...analysis.actual import LEVELS, PROGRESSIVE, Band, bernstein_p, holm, theoretical
 from ...variants import Variant
+from ..store import figures as counters
 from ..store.figures import Row
+from ..store.schema import Tx
 from ..wire.metrics import Metrics
-from .figures import Line
+from .figures import Line, lines
 
-__all__ = ["ALPHA", "Alarm", "account_alarms", "line_alarms", "publish"]
+__all__ = ["ALPHA", "Alarm", "account_alarms", "line_alarms", "publish", "read_alarms"]
 
 ALPHA = 0.01
 """The accounts' family-wise error: the chance that the rule flags any honest account at all."""
@@ -88,6 +90,19 @@ def account_alarms(rows: Iterable[Row], variants: Mapping[str, Variant], alpha: 
         )
         alarms.append(Alarm("account", {"account": account, "currency": currency}, "alarm", why))
     return alarms
+
+
+def read_alarms(variants: Mapping[str, Variant], alpha: float = ALPHA) -> Callable[[Tx], list[Alarm]]:
+    """A read job (`Reads.run`): every alarm standing now, over every day of the figures: the
+    tables', the games', the accounts'."""
+
+    def job(tx: Tx) -> list[Alarm]:
+        rows = counters.table_rows(tx)
+        found = line_alarms(lines(rows, variants, "table").lines, "table")
+        found += line_alarms(lines(rows, variants, "game").lines, "game")
+        return found + account_alarms(counters.account_rows(tx), variants, alpha)
+
+    return job
 
 
 def publish(metrics: Metrics, alarms: Iterable[Alarm]) -> None:
