@@ -100,6 +100,7 @@ class TableRecord:
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
         self.summary: Summary | None = None  # its rows go with each take, in the same transaction
+        self.figures: Summary | None = None  # the office's counters (`figures`), the same way
         self._meta: dict[str, str] = {}
         self._rows: list[Row] | None = []
         self._firsts: list[int] = []  # each loaded row's first seq
@@ -191,8 +192,9 @@ class TableRecord:
                 rows.append(self._row(pending[start:k]))
                 start = k
         writes.append((INSERT, rows))
-        if self.summary is not None:
-            writes += self.summary.rows([e for e, _, _ in pending])
+        for summary in (self.summary, self.figures):
+            if summary is not None:
+                writes += summary.rows([e for e, _, _ in pending])
         self._pending_meta, self._pending = {}, []
         return writes
 

@@ -74,6 +74,26 @@ SCHEMA = [
         pool TEXT NOT NULL, table_id TEXT NOT NULL, seq INTEGER NOT NULL, round INTEGER NOT NULL,
         time TEXT NOT NULL, amount BIGINT NOT NULL, prizes TEXT, PRIMARY KEY (table_id, seq))""",
     "CREATE INDEX IF NOT EXISTS pool_points_by_time ON pool_points (pool, time)",
+    # The office's figures (`figures`), counters each commit upserts: by day, table, game and
+    # spot, and by account, game, currency and spot; the meter's sums are floats (their squares
+    # outgrow 64 bits), the money exact
+    """CREATE TABLE IF NOT EXISTS figures (
+        day TEXT NOT NULL, table_id TEXT NOT NULL, game TEXT NOT NULL, spot TEXT NOT NULL,
+        currency TEXT NOT NULL, pool TEXT NOT NULL, rounds BIGINT NOT NULL, hands BIGINT NOT NULL,
+        wagered BIGINT NOT NULL, win BIGINT NOT NULL, units BIGINT NOT NULL, units2 BIGINT NOT NULL,
+        meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL, meter3 DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (day, table_id, game, spot))""",
+    """CREATE TABLE IF NOT EXISTS account_figures (
+        account TEXT NOT NULL, game TEXT NOT NULL, currency TEXT NOT NULL, spot TEXT NOT NULL, most BIGINT NOT NULL,
+        hands BIGINT NOT NULL, wagered BIGINT NOT NULL, win BIGINT NOT NULL, units BIGINT NOT NULL,
+        units2 BIGINT NOT NULL, meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL,
+        meter3 DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, game, currency, spot))""",
+    # a table's running sums every `figures.STEP` rounds of a game: its chart's points
+    """CREATE TABLE IF NOT EXISTS figure_points (
+        table_id TEXT NOT NULL, game TEXT NOT NULL, rounds BIGINT NOT NULL, spot TEXT NOT NULL, time TEXT NOT NULL,
+        hands BIGINT NOT NULL, wagered BIGINT NOT NULL, win BIGINT NOT NULL, units BIGINT NOT NULL,
+        units2 BIGINT NOT NULL, meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL,
+        meter3 DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, game, rounds, spot))""",
 ]
 
 OLD_RECORD = "table_events"

@@ -31,6 +31,7 @@ from ...variants import Variant
 from ..store import leases, pools, wallets
 from ..store.book import ServerBook, TableBook
 from ..store.db import Database, Tx
+from ..store.figures import open_figures
 from ..store.holds import Holds
 from ..store.jackpots import open_summary
 from ..store.record import TableRecord
@@ -132,6 +133,8 @@ class Owner:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
         record.summary = open_summary(tx, record, table.meter, s.variant)
+        held = {k: seat.account for k, seat in enumerate(table.state.seats) if seat.account is not None}
+        record.figures = open_figures(tx, record, table.meter, s.variant, held)
         if self.pool.key is not None and record.summary is not None and s.variant.progressive is not None:
             pools.open_pool(tx, self.pool.key, s.variant.progressive.reset, self.endpoint)
             record.summary.pool, record.summary.shard = self.pool.key, self.endpoint

@@ -39,6 +39,9 @@ class Metrics:
             "cf_tables_given", "Tables given to the process the hash names, between rounds", registry=r
         )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
+        self.office_alarms = Gauge(
+            "cf_office_alarms", "The office's standing alarms: tables, games, accounts", ["kind", "level"], registry=r
+        )
         self._children: dict[tuple[Counter, str], Any] = {}
 
     def count(self, counter: Counter, label: str) -> None:

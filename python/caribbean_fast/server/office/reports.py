@@ -1,0 +1,112 @@
+"""The office's reports: per day and per game, table and currency, the rounds, amount wagered,
+house win, hold and theoretical; and each progressive pool's movements by day; as CSV or XLSX.
+
+Read from the summaries the commits keep (`store.figures`, the pools' `pool_points`) on the read
+side. Money is in minor units, as the books keep it: a day's wins summed over its lines equal the
+records' settled nets for that day (`store.figures.reconcile`), and over every day, once every
+seat has left, the money the wallets sent to the tables (`store.wallets.reconcile`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...errors import MissingExtraError
+from ...variants import Variant
+from ..store import figures as counters
+from ..store.schema import Tx
+from .figures import lines
+
+__all__ = ["COLUMNS", "POOL_COLUMNS", "Report", "day_totals", "read_report", "to_csv", "write_xlsx"]
+
+COLUMNS = ("day", "game", "table", "currency", "rounds", "wagered", "win", "hold", "theoretical", "theoretical_win")
+"""The day's lines' columns (money in minor units; holds as fractions of the amount wagered)."""
+POOL_COLUMNS = ("day", "pool", "commits", "moved", "paid_from_meter", "added")
+"""A pool's day: commits that moved it, its net move, the prizes paid from it, what came in
+(contributions and the house's top-ups: moved plus paid)."""
+
+
+@dataclass(frozen=True)
+class Report:
+    lines: list[dict[str, Any]]
+    pools: list[dict[str, Any]]
+    unknown: list[str]  # games the server no longer serves: their counters are left out
+
+
+def _pools(tx: Tx, first: str, last: str) -> list[dict[str, Any]]:
+    day = "SUBSTR(time, 1, 10)"
+    where = f"{day} >= ? AND {day} <= ?"
+    sql = f"SELECT {day}, pool, COUNT(*), SUM(amount) FROM pool_points WHERE {where} GROUP BY {day}, pool"
+    found = {(str(d), str(p)): [int(n), int(a), 0] for d, p, n, a in tx.all(sql, (first, last))}
+    sql = f"SELECT {day}, pool, prizes FROM pool_points WHERE {where} AND prizes IS NOT NULL"
+    for d, p, prizes in tx.all(sql, (first, last)):
+        found[(str(d), str(p))][2] += sum(int(m) for _, _, m in json.loads(prizes))
+    rows = []
+    for (d, p), (n, moved, paid) in sorted(found.items()):
+        rows.append(dict(zip(POOL_COLUMNS, (d, p, n, moved, paid, moved + paid), strict=True)))
+    return rows
+
+
+def read_report(variants: Mapping[str, Variant], first: str, last: str) -> Callable[[Tx], Report]:
+    """A read job (`Reads.run`): the report of the days `first` to `last` (ISO dates, included)."""
+
+    def job(tx: Tx) -> Report:
+        found = lines(counters.table_rows(tx, first, last), variants, "day")
+        rows = []
+        for line in found.lines:
+            d = line.as_dict()
+            rows.append({c: d[c] for c in COLUMNS})
+        return Report(rows, _pools(tx, first, last), found.unknown)
+
+    return job
+
+
+def day_totals(report: Report) -> dict[tuple[str, str], int]:
+    """The house win by (day, currency): what the books hold each day to."""
+    found: dict[tuple[str, str], int] = defaultdict(int)
+    for row in report.lines:
+        found[(row["day"], row["currency"])] += int(row["win"])
+    return dict(found)
+
+
+def to_csv(report: Report) -> str:
+    """The day's lines, then a blank line, then the pools' days; a header row each."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    for columns, rows in ((COLUMNS, report.lines), (POOL_COLUMNS, report.pools)):
+        if columns is POOL_COLUMNS:
+            w.writerow([])
+        w.writerow(columns)
+        w.writerows([row[c] for c in columns] for row in rows)
+    return out.getvalue()
+
+
+def write_xlsx(report: Report, path: str | Path) -> Path:
+    """The report as a workbook: a sheet of the day's lines, one of the pools' days; numbers as
+    numbers (the `export` extra's openpyxl)."""
+    try:
+        from openpyxl import Workbook
+        from openpyxl.styles import Font
+    except ImportError:
+        raise MissingExtraError("spreadsheets need openpyxl: pip install 'caribbean-fast[export]'") from None
+    book = Workbook()
+    first = book.active
+    assert first is not None
+    book.remove(first)
+    for title, columns, rows in (("Days", COLUMNS, report.lines), ("Pools", POOL_COLUMNS, report.pools)):
+        sheet = book.create_sheet(title)
+        sheet.append(list(columns))
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in rows:
+            sheet.append([row[c] for c in columns])
+    path = Path(path)
+    book.save(path)
+    return path
