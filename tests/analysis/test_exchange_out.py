@@ -22,6 +22,7 @@ from caribbean_fast.analysis.stud import stud_exchange_plan, stud_rows
 from caribbean_fast.errors import ArgumentError
 
 GAME4 = load_variant("caribbean-poker")
+assert GAME4.exchanges is not None
 ONE = replace(GAME4, exchanges=replace(GAME4.exchanges, most_per_round=1))
 
 
