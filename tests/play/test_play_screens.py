@@ -74,12 +74,12 @@ def test_other_seats_show_that_they_decided_never_what(monkeypatch: pytest.Monke
 
     async def script(app: PlayApp, pilot: object) -> None:
         await pilot.press("enter")  # type: ignore[attr-defined]
-        text = app.screen_text()  # seat 1 raised A-K-J-9-8, seat 2 folded: RULES.md, game 3, hides which
+        text = app.screen_text()  # seat 2 raised A-K-J-9-8, seat 3 folded: RULES.md, game 3, hides which
         assert text.count("[##] [##] [##] [##] [##]   decided") == 2 and "raises" not in text and "folds" not in text
         await pilot.press("enter")  # type: ignore[attr-defined]
         text = app.screen_text()  # after the showdown too, nothing of the others' hands (RULES.md, game 3)
+        assert "Seat 3  [##] [##] [##] [##] [##]   settled" in text  # seats count from 1 for people
         assert "Seat 2  [##] [##] [##] [##] [##]   settled" in text
-        assert "Seat 1  [##] [##] [##] [##] [##]   settled" in text
         assert not {"3c", "4d", "Qd", "Ac", "Kd", "Jc"} & set(re.findall(r"\[(..)\]", text))
 
     play(table, script)

@@ -26,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = commands.add_parser("play", help="play a table in the terminal, with the seed's keys")
     p.add_argument("variant", metavar="NAME_OR_PATH")
     p.add_argument("--balance", type=positive, default=None, help="the opening balance, in the currency (1000)")
-    p.add_argument("--seats", type=int, default=None, help="seats (1); you are seat 0, the rest play --others")
+    p.add_argument("--seats", type=int, default=None, help="seats (1); you are seat 1, the rest play --others")
     p.add_argument("--seed", type=seed, default=None, help="seeded decks (default: the secrets module)")
     p.add_argument("--limits", type=int, default=None, help="the game's table of limits, 0 first (0)")
     p.add_argument("--store", type=Path, default=None, help="record the session; start again to restore it")

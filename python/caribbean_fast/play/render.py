@@ -169,7 +169,7 @@ def _bets(table: SeatTable, view: SeatView) -> Text:
 
 def table_area(session: SeatKeys) -> RenderableType:
     table, view = session.table, session.table.view(session.seat)
-    mine = Text(f"Seat {session.seat}  ", style="bold")
+    mine = Text(f"Seat {session.seat + 1}  ", style="bold")  # seats count from 1 for people, as on the page
     mine.append_text(_cards(view.cards, picked=frozenset(session.selected)))
     if hand := hand_words(view):
         mine.append(f"  {hand}", style="green")
@@ -183,7 +183,7 @@ def table_area(session: SeatKeys) -> RenderableType:
         parts.append(Text(f"Last    {outcome_words(view.result, table.variant.currency)}", style="cyan"))
     fmt = table.variant.currency.format
     for other in view.others:
-        line = Text(f"Seat {other.seat}  ")
+        line = Text(f"Seat {other.seat + 1}  ")
         line.append_text(_cards((), hidden=table.variant.layout.hand if other.dealt else 0))  # never its cards
         if other.settled:
             line.append("  settled")
