@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from caribbean_fast.server.accounts import hash_password
+from caribbean_fast.server.office.auth import COOKIE
 from caribbean_fast.server.office.totp import STEP, code_at, new_secret
 from caribbean_fast.server.store import operators
 from caribbean_fast.server.store.db import Database, connect
@@ -21,7 +22,7 @@ _names = itertools.count()
 
 def add_operator(database: str, role: str, name: str | None = None) -> tuple[str, str]:
     """A new operator of `role` in the server's database: (its name, its TOTP secret)."""
-    name = name or f"{role}{next(_names)}x{int(time.time() * 1000) % 100000}"
+    name = name or f"{'olga' if role == 'operator' else 'audrey'}-{next(_names)}"
     secret, hashed = new_secret(), hash_password(PASSWORD)
     db = Database(connect(database))
     try:
@@ -44,17 +45,16 @@ class Office:
     """An operator's browser, as httpx: the office cookie, and the CSRF token on every POST."""
 
     def __init__(self, http: str, database: str, role: str = "operator") -> None:
+        self.http = http
         self.name, self.secret = add_operator(database, role)
-        self.client = httpx.Client(base_url=http)
-        answer = self.client.post(
-            "/office/api/login", json={"name": self.name, "password": PASSWORD, "code": code(self.secret)}
-        )
+        answer = login(http, self.name, self.secret)
         assert answer.status_code == 200, answer.text
         self.csrf: str = answer.json()["csrf"]
+        self.cookies = {COOKIE: answer.cookies[COOKIE]}
 
     def get(self, path: str, **params: Any) -> httpx.Response:
-        return self.client.get(path, params=params)
+        return httpx.get(f"{self.http}{path}", params=params, cookies=self.cookies)
 
     def post(self, path: str, body: dict[str, Any] | None = None, csrf: str | None = None) -> httpx.Response:
         headers = {"X-CSRF-Token": self.csrf if csrf is None else csrf}
-        return self.client.post(path, json=body or {}, headers=headers)
+        return httpx.post(f"{self.http}{path}", json=body or {}, headers=headers, cookies=self.cookies)

@@ -42,6 +42,7 @@ IDLE = 15 * 60  # seconds a session may go unused
 ABSOLUTE = 8 * 3600  # seconds a session lasts at most: a shift
 TOUCH = 30  # seconds between writes of a session's last use (a read of the office writes at most this often)
 BODY = 4096
+NAME_FAILURES, ADDRESS_FAILURES, FAILURE_WINDOW = 5, 20, 300.0  # failed logins a window of seconds allows
 _hasher = PasswordHasher()
 _NOBODY = _hasher.hash(secrets.token_hex(16))  # verified against for an unknown name: the same time taken
 
@@ -106,19 +107,22 @@ class Gate:
     """The office's logins and the check of every request."""
 
     def __init__(self) -> None:
-        self.failures = RateLimiter(most=5, window=300.0, what="failed office logins")
+        self.by_name = RateLimiter(most=NAME_FAILURES, window=FAILURE_WINDOW, what="failed logins of this operator")
+        self.by_address = RateLimiter(most=ADDRESS_FAILURES, window=FAILURE_WINDOW, what="failed logins from here")
 
     async def login(self, request: Request) -> tuple[str, Who]:
         """A new session for the name, password and current code; the token and who it is."""
         host, body = host_of(request), await read_body(request)
         name, password, code = _text(body, "name", 64), _text(body, "password"), _text(body, "code", 8)
         address = request.client.host if request.client else "?"
-        self.failures.check(f"name:{name}", f"address:{address}")
+        self.by_name.check(name)
+        self.by_address.check(address)
         found = await host.reads.run(lambda tx: operators.operator(tx, name))
         good = await asyncio.to_thread(_verify, found.hash if found else _NOBODY, password)
         step = matching_step(found.totp, code, time.time()) if found and good else None
         if found is None or step is None:
-            self.failures.note(f"name:{name}", f"address:{address}")
+            self.by_name.note(name)
+            self.by_address.note(address)
             raise ServerError("the name, the password or the code is wrong", "unauthorized")
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
 

@@ -157,7 +157,7 @@ async def open_round(host: OfficeHost, table: str, number: int) -> dict[str, Any
         return q.meta(tx, table), rows, before, q.rows_through(tx, table, number), q.seats_in(tx, table, number)
 
     meta, rows, before, through, seats = await host.reads.run(job)
-    events = [e for _, _, text in rows for e in (Row(text, "").events) if e.round == number]
+    events = [e for _, _, text in rows for e in Row(text, "").events]  # the round's place: its bets' commands too
     closed = any(e.kind == "round_closed" for e in events)
     variant = table_config(meta)["variant"]
     dealt = sorted({int(e.seat) for e in events if e.kind == "dealt" and e.seat is not None})

@@ -87,7 +87,8 @@ def office_mount() -> Mount:
 
     async def me(request: Request) -> Response:
         who = await gate.check(request)
-        return _json(_me(who) | {"screens": SCREENS, "idle": IDLE, "absolute": ABSOLUTE})
+        tables = sorted(host_of(request).tables())
+        return _json(_me(who) | {"screens": SCREENS, "tables": tables, "idle": IDLE, "absolute": ABSOLUTE})
 
     async def rounds(request: Request) -> Response:
         await gate.check(request)
