@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from live_server import Client, LiveServer, query, recorded, settings
 from office_helpers import PASSWORD, add_operator, code
 from playwright.sync_api import Browser, Page, expect
+
+from caribbean_fast.server.office.paytables import figures
+from caribbean_fast.variants import load_variant
 
 SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save the office's screenshots there
 TABLE = "cyberstud-1"
@@ -155,3 +160,30 @@ def test_an_auditor_is_offered_no_action(server: LiveServer, browser: Browser) -
     expect(page).to_have_url(f"{server.http}/office/login")
     page.goto(f"{server.http}/office/rounds")
     expect(page).to_have_url(f"{server.http}/office/login")
+
+
+def test_a_paytable_is_proposed_shown_and_approved_by_another(server: LiveServer, browser: Browser) -> None:
+    first = logged_in(browser, server)
+    first.get_by_role("link", name="Paytables").click()
+    first.locator("select[name=game]").select_option("cyberstud")
+    first.locator("select[name=source]").select_option("preset")
+    first.locator("select[name=preset]").select_option("atlantic-city")
+    first.get_by_label("New variant name").fill("cyberstud-ac")
+    first.locator("#propose").get_by_label("Why").fill("the royal flush pays 200")
+    first.get_by_role("button", name="Analyse and propose").click()
+    change = first.locator("section.change").first
+    analysis = 180_000  # ms: the proposal waits for two exact analyses
+    expect(change.get_by_role("heading")).to_contain_text("cyberstud → cyberstud-ac", timeout=analysis)
+    proposed = figures(replace(load_variant("atlantic-city"), name="cyberstud-ac"))
+    row = change.locator("tr", has_text="Return per amount wagered")
+    expect(row).to_contain_text(proposed["rtp"])
+    expect(change.locator("tr", has_text="royal flush")).to_contain_text("200")
+    expect(change.get_by_role("button", name="Approve")).to_be_disabled()  # not by its proposer
+    second = logged_in(browser, server)
+    second.goto(f"{server.http}/office/paytables")
+    change = second.locator("section.change").first
+    expect(change.get_by_role("button", name="Approve")).to_be_enabled()
+    shot(second, "paytables")
+    change.get_by_label("Why").fill("checked the par sheet")
+    change.get_by_role("button", name="Approve").click()
+    expect(second.locator("section.change").first.locator(".badge")).to_have_text(re.compile("approved by olga-"))

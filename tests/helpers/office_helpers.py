@@ -57,4 +57,5 @@ class Office:
 
     def post(self, path: str, body: dict[str, Any] | None = None, csrf: str | None = None) -> httpx.Response:
         headers = {"X-CSRF-Token": self.csrf if csrf is None else csrf}
-        return httpx.post(f"{self.http}{path}", json=body or {}, headers=headers, cookies=self.cookies)
+        url = f"{self.http}{path}"  # a paytable's proposal waits for its exact analysis
+        return httpx.post(url, json=body or {}, headers=headers, cookies=self.cookies, timeout=300)

@@ -16,14 +16,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from ...errors import ServerError
+from ...variants import Variant, list_examples, list_variants
 from ..pages import Files
 from ..store import office_log, operators
 from ..store import office_reads as q
+from ..store import paytables as paytable_store
 from ..store.schema import Tx
 from ..web import STATIC
 from .auth import ABSOLUTE, COOKIE, IDLE, PATH, Gate, Who, log, now_text, read_body
 from .disputes import MOST, currency_of, export, find_rounds, open_round, summary
 from .host import host_of
+from .paytables import analysed, candidate
 
 __all__ = ["SCREENS", "office_mount"]
 
@@ -31,6 +34,7 @@ SCREENS = [
     {"path": "rounds", "title": "Disputes", "what": "find a round; its events, replay, proof and export"},
     {"path": "players", "title": "Players", "what": "an account's wallets, limit, seats and rounds"},
     {"path": "log", "title": "Office log", "what": "every action the office took, its chain checked"},
+    {"path": "paytables", "title": "Paytables", "what": "a paytable changed through the analysis, by two"},
     {"path": "figures", "title": "Figures", "what": "actual against theoretical, by table, game and pool"},
 ]
 """The office's screens, in the order of its navigation."""
@@ -183,6 +187,49 @@ def office_mount() -> Mount:
         found: dict[str, Any] = await module.figures(host_of(request))
         return _json({"available": True} | found)
 
+    def _game(request: Request, game: object) -> Variant:
+        found = [s.variant for s in host_of(request).tables().values() if s.variant.name == game]
+        if not found:
+            raise ServerError(f"game: no table plays {game!r}", "bad_field")
+        return found[0]
+
+    async def paytables(request: Request) -> Response:
+        await gate.check(request)
+        specs = host_of(request).tables().values()
+        games = sorted({s.variant.name for s in specs})
+        tables = {g: sorted(s.id for s in specs if s.variant.name == g) for g in games}
+        found = await host_of(request).reads.run(lambda tx: paytable_store.changes(tx))
+        body: dict[str, Any] = {"games": [{"game": g, "tables": tables[g]} for g in games], "changes": found}
+        body["sources"] = {"preset": list_variants(), "example": list_examples()}
+        return _json(body)
+
+    async def propose(request: Request) -> Response:
+        who = await gate.check(request, acts=True)
+        body, host = await read_body(request), host_of(request)
+        why, current = _why(body), _game(request, body.get("game"))
+        proposed = candidate(body, current)
+        text, digest, sheet = await analysed(host, current, proposed)
+        now = now_text()
+
+        def job(tx: Tx) -> int:
+            paytable_store.keep_text(tx, digest, text)
+            return paytable_store.propose(tx, current.name, proposed.name, digest, sheet, who.operator, now, why)
+
+        ident = await host.db.run(job)
+        target = f"{current.name} -> {proposed.name}"
+        await log(host, who.operator, "propose_paytable", target, why, {"id": ident, "hash": digest})
+        found = await host.reads.run(lambda tx: paytable_store.change(tx, ident))
+        return _json(found, 201)
+
+    async def approve(request: Request) -> Response:
+        who = await gate.check(request, acts=True)
+        body, host = await read_body(request), host_of(request)
+        why, ident = _why(body), _int(request.path_params["id"], "id")
+        found = await host.db.run(lambda tx: paytable_store.approve(tx, ident, who.operator, now_text()))
+        target = f"{found['game']} -> {found['name']}"
+        await log(host, who.operator, "approve_paytable", target, why, {"id": ident, "hash": found["hash"]})
+        return _json(found)
+
     routes: list[BaseRoute] = [
         Route("/", shell),
         Route("/login", shell),
@@ -201,5 +248,8 @@ def office_mount() -> Mount:
         Route("/api/player/{name}", one_player),
         Route("/api/log", office_log_page),
         Route("/api/figures", figures),
+        Route("/api/paytables", paytables),
+        Route("/api/paytables", propose, methods=["POST"]),
+        Route("/api/paytables/{id}/approve", approve, methods=["POST"]),
     ]
     return Mount(PATH, routes=routes)

@@ -244,9 +244,92 @@ async function figures() {
   main.replaceChildren(el("h1", {}, "Figures"), ...sections);
 }
 
+const FIGURES = [
+  ["rtp", "Return per amount wagered"],
+  ["house_edge", "House edge (per ante)"],
+  ["element_of_risk", "Element of risk"],
+  ["average_wager", "Average wager (antes)"],
+  ["std_dev", "Standard deviation (antes)"],
+  ["hit_frequency", "Hit frequency"],
+];
+
+function changeSection(c) {
+  const s = c.sheet;
+  const classes = Object.keys(s.proposed.paytable);
+  const pays = grid(
+    [["Hand", (k) => k.replaceAll("_", " ")], ["Now pays", (k) => s.current.paytable[k] ?? "", "num"], ["Proposed", (k) => el("span", { class: s.current.paytable[k] !== s.proposed.paytable[k] ? "changed" : null }, s.proposed.paytable[k]), "num"]],
+    classes,
+    "The raise's paytable (to 1)",
+  );
+  const figures = grid([["Figure", ([, t]) => t], [`${c.game} now`, ([k]) => s.current[k], "num"], [`${c.name} proposed`, ([k]) => s.proposed[k], "num"]], FIGURES, "Exact, under the best strategy");
+  const pool = s.pool
+    ? el("p", { class: "pool" }, `Progressive: the tables of ${c.name} play a new pool (${s.pool.new_pool}), opened at its reset; the pool ${s.pool.old_pool} keeps its meter (${s.pool.old_meter ?? "not opened"} minor units) for the tables still on ${c.game}. The prize schedule ${s.pool.schedule_changed ? "changes" : "stays the same"}.`)
+    : [];
+  const why = el("input", { name: "why", placeholder: "why (kept in the office's log)", size: 40 });
+  const mine = c.proposed_by === me.operator;
+  const can = me.may_act && !mine && !c.approved_by;
+  const approve = el("form", { class: "row approve" }, el("label", {}, "Why", why), el("button", { type: "submit", disabled: !can }, "Approve"));
+  approve.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    await api(`paytables/${c.id}/approve`, { method: "POST", body: { why: why.value } });
+    location.reload();
+  });
+  const state = c.approved_by
+    ? el("span", { class: "badge ok" }, `approved by ${c.approved_by}`)
+    : el("span", { class: "badge wait" }, mine ? "waiting for a second operator" : "waiting for approval");
+  return el("section", { class: "change", "data-id": c.id },
+    el("h2", {}, `#${c.id} ${c.game} → ${c.name} `, state),
+    el("p", {}, `Proposed by ${c.proposed_by}, ${when(c.proposed)}: ${c.why}`),
+    el("p", {}, "Variant text SHA-256 ", el("code", {}, c.hash)),
+    el("div", { class: "two" }, figures, pays),
+    pool,
+    c.approved_by ? el("p", { class: "lead" }, `Approved ${when(c.approved)}. Not applied to the tables yet: applying a change at a table's next round boundary is not built.`) : approve,
+  );
+}
+
+async function paytables() {
+  const found = await api("paytables");
+  const field = (name, label, input) => el("label", { "data-source": name }, label, input);
+  const source = el("select", { name: "source" }, ["preset", "example", "text", "designer"].map((s) => el("option", { value: s }, s)));
+  const form = el("form", { id: "propose" },
+    el("div", { class: "row" },
+      el("label", {}, "Game", el("select", { name: "game" }, found.games.map((g) => el("option", { value: g.game }, `${g.game} (${g.tables.length} table${g.tables.length === 1 ? "" : "s"})`)))),
+      el("label", {}, "From", source),
+      field("preset", "Preset", el("select", { name: "preset" }, found.sources.preset.map((p) => el("option", { value: p }, p)))),
+      field("example", "Example file", el("select", { name: "example" }, found.sources.example.map((p) => el("option", { value: p }, p)))),
+      field("designer", "Target return", el("input", { name: "target", placeholder: "0.97", size: 8 })),
+      field("designer", "Entry to adjust", el("input", { name: "adjust", placeholder: "raise:royal-flush", size: 18 })),
+      el("label", {}, "New variant name", el("input", { name: "name", required: true, placeholder: "cyberstud-2027" })),
+      el("label", {}, "Why", el("input", { name: "why", required: true, size: 30 })),
+    ),
+    field("text", "Variant TOML", el("textarea", { name: "text", rows: 8, cols: 90 })),
+    el("button", { type: "submit", disabled: !me.may_act }, "Analyse and propose"),
+    el("span", { id: "analysing", hidden: true }, " analysing exactly…"),
+  );
+  const show = () => form.querySelectorAll("[data-source]").forEach((n) => (n.hidden = n.dataset.source !== source.value));
+  source.addEventListener("change", show);
+  show();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = Object.fromEntries([...new FormData(form)].filter(([k]) => !form.querySelector(`[name=${k}]`).closest("[hidden]")));
+    document.getElementById("analysing").hidden = false;
+    try {
+      await api("paytables", { method: "POST", body: data });
+      location.reload();
+    } finally {
+      document.getElementById("analysing").hidden = true;
+    }
+  });
+  main.replaceChildren(
+    el("h1", {}, "Paytables"),
+    el("section", {}, el("p", { class: "lead" }, "A change is a new variant under a new name (a preset is never changed in place), analysed exactly before anything changes, its text kept by its hash, and approved by a second operator."), form),
+    ...(found.changes.length ? found.changes.map(changeSection) : [el("section", {}, el("p", {}, "No change proposed yet."))]),
+  );
+}
+
 // ---- the frame --------------------------------------------------------------------------------
 
-const SCREENS = { rounds, players, log: officeLog, figures };
+const SCREENS = { rounds, players, log: officeLog, figures, paytables };
 
 async function start() {
   const parts = location.pathname.replace(/^\/office\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
