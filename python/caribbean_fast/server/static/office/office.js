@@ -4,7 +4,9 @@
 // server refuses it anyway. Every POST carries the session's CSRF token.
 
 import { money } from "/static/js/money.js";
-import { verifyProof } from "/static/js/fair.js";
+import { cardText, verifyProof } from "/static/js/fair.js";
+
+const CARDS = new Set(["cards", "hole", "up", "flop", "turn_river"]); // the events' fields of card ids
 
 const main = document.getElementById("main");
 let me = null;
@@ -166,7 +168,8 @@ async function round(table, number) {
   });
   const detail = (ev) => {
     const { seq, round: _r, kind: _k, time: _t, seat: _s, ...rest } = ev;
-    return el("code", {}, JSON.stringify(rest));
+    const readable = (key, value) => (CARDS.has(key) && Array.isArray(value) ? value.map(cardText).join(" ") : value);
+    return el("code", {}, JSON.stringify(rest, readable));
   };
   main.replaceChildren(
     el("h1", {}, `Round ${found.id}`),
