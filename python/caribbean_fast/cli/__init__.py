@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..errors import CaribbeanFastError
-from . import analyze, evaluate, play, plot, serve, simulate, table, tune, variants
+from . import analyze, evaluate, office, play, plot, serve, simulate, table, tune, variants
 from .arguments import OneLineParser
 
 Command = Callable[[argparse.Namespace], int]
@@ -20,7 +20,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="caribbean-fast", description=__doc__)
     parser.add_argument("--version", action="version", version=f"caribbean-fast {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (evaluate, variants, analyze, tune, simulate, table, play, plot, serve):
+    for module in (evaluate, variants, analyze, tune, simulate, table, play, plot, serve, office):
         module.add_parser(commands)
     return parser
 

@@ -23,6 +23,7 @@ from ..errors import ServerError
 from .accounts import Session
 from .config import Settings
 from .front import Door, Front
+from .office import office_mount
 from .web import web_routes
 from .wire.forwarded import Forwarded, Trusted
 from .wire.gate import Gate
@@ -36,6 +37,7 @@ from .ws import COOKIE, endpoint, token_of
 __all__ = ["asgi_app", "door"]
 
 _STATUS = {"bad_field": 400, "malformed": 400, "unauthorized": 401, "demo_off": 403, "name_taken": 409}
+_STATUS |= {"forbidden": 403}  # the office: an auditor acting, a request without its CSRF token
 _STATUS |= {"rate_limited": 429, "no_table": 404, "unavailable": 503, "too_big": 413, "wrong_host": 421}
 BODY = 4096  # bytes a request's body may hold (the account endpoints' names and passwords)
 
@@ -287,6 +289,7 @@ def asgi_app(settings: Settings, host: Callable[[Settings, Metrics], Front]) -> 
         WebSocketRoute("/ws", endpoint),
         WebSocketRoute("/ws/{table}", endpoint),
         *web_routes(),
+        office_mount(),  # the operator's office at /office (office/)
     ]
     app = Starlette(
         routes=routes,

@@ -26,6 +26,21 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS sessions (
         token_hash TEXT PRIMARY KEY, account TEXT NOT NULL, expires TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS limits (account TEXT PRIMARY KEY, amount BIGINT, changed TEXT)",
+    # The operator's office (`operators`, `office_log`): its accounts apart from the players', their
+    # sessions (a token's hash, its CSRF token, its start and last use), and its append-only log
+    """CREATE TABLE IF NOT EXISTS operators (
+        name TEXT PRIMARY KEY, role TEXT NOT NULL, hash TEXT NOT NULL, totp TEXT NOT NULL,
+        last_step BIGINT NOT NULL, created TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS office_sessions (
+        token_hash TEXT PRIMARY KEY, operator TEXT NOT NULL, csrf TEXT NOT NULL, started TEXT NOT NULL,
+        seen TEXT NOT NULL)""",
+    "CREATE TABLE IF NOT EXISTS office_log (seq BIGINT PRIMARY KEY, chain TEXT NOT NULL, body TEXT NOT NULL)",
+    # paytable changes the office proposes and a second operator approves (`paytables`), each
+    # variant's text kept by its SHA-256, so a round played under it still replays from its text
+    "CREATE TABLE IF NOT EXISTS variant_texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS paytable_changes (
+        id BIGINT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL, sheet TEXT NOT NULL,
+        proposed_by TEXT NOT NULL, proposed TEXT NOT NULL, why TEXT NOT NULL, approved_by TEXT, approved TEXT)""",
     # the seconds between reality checks each account chose (`reminders`); none: the server's default
     "CREATE TABLE IF NOT EXISTS reminders (account TEXT PRIMARY KEY, every INTEGER NOT NULL)",
     """CREATE TABLE IF NOT EXISTS seats (

@@ -1,0 +1,60 @@
+"""The office with several processes on PostgreSQL, as the tables run: a session opened at one
+process serves at the other (it lives in the database), a round one process played is found,
+replayed and exported at the other, both processes append to one office log whose chain holds,
+and a logout at one ends the session at both."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+from live_server import Client, ServerProcess, split, two_tables
+from office_helpers import add_operator, login
+
+from caribbean_fast.server.office.auth import COOKIE
+
+TABLE = "cyberstud-1"
+
+
+def test_the_office_works_across_processes(postgres_cluster: str | None, tmp_path: Path) -> None:
+    if postgres_cluster is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
+        pytest.skip("PostgreSQL is not installed here (initdb not found)")
+    from pg_server import fresh_database
+
+    database, tables = fresh_database(postgres_cluster), str(two_tables(tmp_path))
+    processes = [ServerProcess(database, tables), ServerProcess(database, tables)]
+    try:
+        where = split(processes, [TABLE, "network-24h-1"], database)
+        playing = where[TABLE]
+        other = processes[1 - processes.index(playing)]
+        guest = httpx.post(f"{playing.http}/api/guest").json()["token"]
+        c = Client(f"{playing.ws}/{TABLE}", guest)
+        c.ok("sit", table=TABLE, buy_in=5_000)
+        c.ok("ante", table=TABLE, amount=100)
+        c.ok("deal", table=TABLE)
+        c.ok("fold", table=TABLE)
+        c.close()
+        name, secret = add_operator(database, "operator")
+        answer = login(playing.http, name, secret)
+        assert answer.status_code == 200, answer.text
+        cookies, headers = {COOKIE: answer.cookies[COOKIE]}, {"X-CSRF-Token": answer.json()["csrf"]}
+        me = httpx.get(f"{other.http}/office/api/me", cookies=cookies).json()
+        assert me["operator"] == name and TABLE in me["tables"]
+        found = httpx.get(f"{other.http}/office/api/round/{TABLE}/1", cookies=cookies, timeout=30).json()
+        assert found["replay"]["same"] is True and found["chain_holds"] is True
+        for process in processes:  # each process appends to the one log
+            url = f"{process.http}/office/api/round/{TABLE}/1/answer"
+            assert (
+                httpx.post(url, json={"why": f"at {process.port}"}, cookies=cookies, headers=headers).status_code == 200
+            )
+        log = httpx.get(f"{playing.http}/office/api/log", cookies=cookies).json()
+        assert log["ok"] and [e["action"] for e in log["entries"]] == ["answer_dispute", "answer_dispute", "login"]
+        assert httpx.post(f"{other.http}/office/api/logout", cookies=cookies, headers=headers).status_code == 200
+        assert httpx.get(f"{playing.http}/office/api/me", cookies=cookies).status_code == 401
+    finally:
+        for process in processes:
+            process.stop()
