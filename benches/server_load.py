@@ -102,11 +102,12 @@ def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
 def seed_accounts(url: str, n: int) -> list[str]:
     """n accounts with play money and a session each; their tokens."""
     hashed, tokens = hash_password("bench password"), [secrets.token_urlsafe(24) for _ in range(n)]
+    currencies = sorted({load_variant(name).currency.code for name in PRESETS})  # every table's
     expires = "9999-01-01T00:00:00+00:00"
 
     def job(tx: Tx) -> None:
         for k in range(len(tokens)):
-            create_account(tx, f"bot-{k}", hashed, WALLET)
+            create_account(tx, f"bot-{k}", hashed, WALLET, currencies=currencies)
         tx.many(
             "INSERT INTO sessions VALUES (?, ?, ?)",
             [(hashlib.sha256(t.encode()).hexdigest(), f"bot-{k}", expires) for k, t in enumerate(tokens)],

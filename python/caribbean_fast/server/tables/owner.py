@@ -25,6 +25,7 @@ from ...engine import Table, restore
 from ...engine.commands import EngineCommand
 from ...engine.events import Event
 from ...engine.seats import STAND_AFTER
+from ...engine.seeding import REVEAL_SECONDS
 from ...engine.views import SeatView
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant
@@ -66,6 +67,21 @@ class TableSpec:
         check_table_id(self.id)  # it reaches URLs, logs and the proxy's map (`names`)
 
 
+def _next_due(table: Table, away: float) -> float:
+    """A time (wall-clock seconds) before which none of the table's clock rules can act, from
+    now on: each deadline is one of the state's times plus one of the limits (the variant's, the
+    seeds' reveal, a seat's time away), and a command from now on stamps times no earlier than
+    now, so the earliest time plus the shortest limit bounds them all. A bound, never the rule:
+    the engine's tick stays the one that decides, asked again from that time on."""
+    state, timing = table.state, table.variant.timing
+    limits = [timing.bet_seconds, timing.decision_seconds, timing.idle_seconds, timing.open_round_seconds]
+    limits += [REVEAL_SECONDS, away] + [s.stand_after for s in state.seats if s.away is not None]
+    r = state.round
+    times = [state.last_activity, r.opened_at, r.dealt_at, r.sealed_at] + [s.away for s in state.seats]
+    earliest = min([t.timestamp() for t in times if t is not None] + [time.time()])
+    return earliest + min(limit for limit in limits if limit is not None)
+
+
 def _unavailable(why: str) -> ServerError:
     return ServerError(f"the table is stopped until it is restored from its record ({why}); try again", "unavailable")
 
@@ -98,6 +114,7 @@ class Owner:
         self._queue: asyncio.Queue[tuple[Command, str | None, asyncio.Future[dict[str, Any]]] | None]
         self._queue = asyncio.Queue()
         self._tick_queued = False
+        self._not_before = 0.0  # wall-clock seconds: no deadline of the table falls before (`_next_due`)
         self._idle = False  # the owner waits for its queue: nothing of a command is under way
         self._free = asyncio.Event()  # cleared while a command runs in its caller's task (`submit`)
         self._free.set()
@@ -118,6 +135,7 @@ class Owner:
         table = await self.db.run(lambda tx: self._open_job(tx, record, holds))
         self.record, self.holds, self.table = record, holds, table
         self._seen = table.seq
+        self._not_before = 0.0
         self.frames.forget()
         self._sync_players()
 
@@ -233,8 +251,9 @@ class Owner:
         """The server's clock. An idle owner's table is ticked here and now: mostly nothing has
         run out, and a tick that does nothing records nothing, so the owner is not woken for it
         (1,700 tables woke their owners every second). Otherwise, or when the tick moved the
-        table, a tick joins the queue (unless one waits there already) and the owner commits."""
-        if self.down is not None:
+        table, a tick joins the queue (unless one waits there already) and the owner commits.
+        Before the time `_next_due` gave, nothing can run out: the table is not asked."""
+        if self.down is not None or time.time() < self._not_before:
             return
         if (
             self._idle
@@ -245,6 +264,7 @@ class Owner:
         ):
             try:
                 if not self.t.tick() and not self.t.overdue():
+                    self._not_before = _next_due(self.t, self.spec.away)
                     return
             except Exception:
                 _log.exception("table %s: the clock's step failed", self.spec.id)
