@@ -38,6 +38,9 @@ class Metrics:
         self.tables_given = Counter(
             "cf_tables_given", "Tables given to the process the hash names, between rounds", registry=r
         )
+        self.tables_closed = Counter(
+            "cf_tables_closed", "Players' own tables closed, their seat empty between rounds", registry=r
+        )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
         self._children: dict[tuple[Counter, str], Any] = {}
 
