@@ -339,7 +339,7 @@ class Server:
         """The kinds of own tables, as the lobby lists them: a game and its limits, its pool's meter."""
         entries = []
         for spec in self.specs.kinds.values():
-            entry = {**fixed(spec), "table": None, "kind": spec.id, "own": True}
+            entry = {**fixed(spec), "table": None, "kind": spec.id, "own": True, "limit_table": spec.limits}
             key = pools.pool_key(spec.variant)
             if key in self.pools:
                 entry["meter"] = self.pools[key]
