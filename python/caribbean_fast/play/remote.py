@@ -253,8 +253,8 @@ class RemoteSession(SeatKeys):
             self.table_id = held[0]["table"]
             welcome = self.link.retarget(self.table_id)
         rules = _http(self.base, f"/api/rules/{self.table_id}")
-        limits, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
-        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))
+        bounds, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
+        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(bounds["minimum"], bounds["maximum"]))
         if held:
             self.seat = int(held[0]["seat"])
         else:
