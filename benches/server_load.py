@@ -7,7 +7,11 @@ SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watc
 and reports the server's memory per connection; ``--floor`` then drives `floor_server.py`, the web
 stack doing only what a command must, with the same bots, and prints the ratio of the CPU per
 command (``--engine-floor`` also the floor that plays the engine in memory, and that ratio);
-``--find-load 80`` runs again at the paced load where the server uses 80% of a core).
+``--find-load 80`` runs again at the paced load where the server uses 80% of a core;
+``--own-tables`` then runs the same bots, each betting the progressive, at tables of their own
+(issue 45: a one-seat game's table opens at its player's sit) beside the tables file's (every
+bot betting the progressive there too), and reports what a table costs in memory and to open and
+a pooled commit's time beside every commit's: `own_tables`).
 Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
 reconciles and every table's record audits clean afterwards), the host it ran on (`host`), the
@@ -48,6 +52,7 @@ from caribbean_fast.server.host import quiet_gc
 from caribbean_fast.server.store.db import Database, Tx, connect
 from caribbean_fast.server.store.record import TableRecord
 from caribbean_fast.server.store.wallets import reconcile
+from caribbean_fast.server.tables.own import own_table
 from caribbean_fast.variants import PRESETS, load_variant
 
 from host import cpu_ticks, describe, steal_since
@@ -66,6 +71,7 @@ class Stats:
     reconnects: int = 0
     moves: int = 0  # sockets opened again where `moved` said the table is served
     latencies: list[float] = field(default_factory=list)
+    sits: list[float] = field(default_factory=list)  # the first sit's latency (at an own table: its opening too)
     views: int = 0  # view frames the bots received, and their bytes
     view_bytes: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
@@ -95,6 +101,21 @@ def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
             ]
             tables += count
     return text, tables, seats_of
+
+
+def plan_own(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
+    """`plan`'s bots, each one-seat game's at a table of its own (`own = true` kinds): the tables
+    file (its shared tables alone are opened at start), how many shared tables, each bot's table."""
+    _, _, seats = plan(clients)
+    shared = sorted({t for t, _, _ in seats if load_variant(t.rsplit("-", 1)[0]).seats > 1})
+    text = "".join(f'[[table]]\nvariant = "{n}"\nown = true\n\n' for n in PRESETS if load_variant(n).seats == 1)
+    games = {n: sum(1 for t in shared if t.rsplit("-", 1)[0] == n) for n in PRESETS if load_variant(n).seats > 1}
+    text += "".join(f'[[table]]\nvariant = "{n}"\ncount = {c}\n\n' for n, c in games.items() if c)
+    own = [
+        (t if t in shared else own_table(t.rsplit("-", 1)[0], f"bot-{k}"), minimum, place)
+        for k, (t, minimum, place) in enumerate(seats)
+    ]
+    return text, len(shared), own
 
 
 def seed_accounts(url: str, n: int) -> list[str]:
@@ -150,6 +171,16 @@ class Process:
             return answer
         except OSError:
             return None
+
+    def metrics(self) -> dict[str, float]:
+        """The server's counters (/metrics) by name, for the commits' times."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as r:
+                text = r.read().decode()
+        except OSError:
+            return {}
+        lines = (line.split() for line in text.splitlines() if line and not line.startswith("#"))
+        return {f[0]: float(f[1]) for f in lines if len(f) == 2}
 
     def rss_kb(self) -> int:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -213,9 +244,18 @@ def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> 
 
 class Bot:
     def __init__(
-        self, token: str, table: str, minimum: int, place: int, ports: list[int], stats: Stats, pace: float | None
+        self,
+        token: str,
+        table: str,
+        minimum: int,
+        place: int,
+        ports: list[int],
+        stats: Stats,
+        pace: float | None,
+        pooled: bool = False,
     ) -> None:
         self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
+        self.pooled, self.sat = pooled, False  # `pooled`: bets the progressive each round (`--own-tables`)
         self.stats, self.pace, self.rng = stats, pace, random.Random(token)
         self.url = self._socket(ports[place % len(ports)])  # the table's socket: `moved` says where it is
         self.moved_to: str | None = None
@@ -299,7 +339,11 @@ class Bot:
         return answer
 
     async def _play(self, ws: Any, until: float) -> None:
+        start = time.perf_counter()
         sit = await self._command(ws, "sit", buy_in=1000 * self.minimum)
+        if not self.sat and sit and sit["ok"]:
+            self.sat = True
+            self.stats.sits.append((time.perf_counter() - start) * 1000)
         if sit and not sit["ok"] and sit["error"]["code"] != "seat_taken":
             return
         while time.monotonic() < until:
@@ -324,6 +368,8 @@ class Bot:
             return ("top_up", {"amount": 1000 * self.minimum})
         if phase in ("waiting", "settled") or (phase == "betting" and not v["bets"]["ante"]):
             return ("ante", {"amount": self.minimum})
+        if phase == "betting" and self.pooled and "progressive" in actions and not v["bets"]["progressive"]:
+            return ("progressive", {"on": True})
         if phase == "betting":
             return ("deal", {})
         if "raise" in actions:
@@ -407,11 +453,18 @@ def main() -> None:
         metavar="PERCENT",
         help="after the run, the paced clients at which the server uses PERCENT of a core, run there (with --floor)",
     )
+    parser.add_argument(
+        "--own-tables",
+        action="store_true",
+        help="then the same bots at tables of their own (one-seat games), every bot betting the progressive",
+    )
     parser.add_argument("--format", choices=["json"], default="json")
     args = parser.parse_args()
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
         result = measure(args, Path(folder) / "first", args.clients)
+        if args.own_tables:
+            result = {**result, "own_tables": own_tables(args, result, Path(folder) / "own", args.clients)}
         if args.find_load and args.pace:
             cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
             clients = int(args.find_load / 100 * args.pace / cpu_s)
@@ -434,7 +487,10 @@ def measure(args: argparse.Namespace, folder: Path, clients: int) -> dict[str, A
     processes = [Process(url, tables_file, p, log) for p in ports]
     if args.idle:
         return idle_memory(processes, tables, args.idle, host)
-    stats, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables))
+    found: dict[str, Any] = {}
+    stats, result = drive(args, processes, tokens, seats, lambda: ready(processes, tables, found))
+    result["rss_start_kb"] = found["rss_start_kb"]  # every table open, no socket yet
+    result["start_ms_per_table"] = round(1000 * found["ready_seconds"] / max(tables, 1), 3)  # opened at start
     reconciled, rounds, failed = books(url)
     result |= {
         "tables": tables,
@@ -477,21 +533,70 @@ def against_floor(
     return found
 
 
+def ready(processes: list[Process], tables: int, into: dict[str, Any]) -> None:
+    """Every table of the file served (own tables open later); how long that took from the
+    processes' start, and the first process's memory then, with its tables and no socket."""
+    start = time.monotonic()
+    wait_served(processes, tables)
+    into["ready_seconds"] = time.monotonic() - start
+    into["rss_start_kb"] = processes[0].rss_kb()
+
+
+def own_tables(args: argparse.Namespace, fixed: dict[str, Any], folder: Path, clients: int) -> dict[str, Any]:
+    """The same bots at tables of their own (`plan_own`), on a fresh database: the load's figures,
+    what a table costs in memory (the first run's memory at start, every table open, against this
+    run's, its shared tables alone) and to open (its first sit's latency against the first run's),
+    and a pooled commit's time against every commit's."""
+    folder.mkdir()
+    url = args.database or str(folder / "casino.db")
+    text, shared, seats = plan_own(max(clients, 1))
+    tokens = seed_accounts(url, len(seats))
+    log, tables = folder / "serve.log", folder / "tables.toml"
+    tables.write_text(text)
+    processes = [Process(url, tables, _free_port(), log) for _ in range(args.processes)]
+    found: dict[str, Any] = {}
+    _, result = drive(args, processes, tokens, seats, lambda: ready(processes, shared, found), pooled=True)
+    reconciled, rounds, failed = books(url)
+    opened = fixed["tables"] - shared  # the first run's tables that this one opens as its players sit
+    return result | {
+        "shared_tables": shared,
+        "rounds": rounds,
+        "rounds_per_second": round(rounds / result["seconds"], 1),
+        "reconciled": reconciled,
+        "audit_failures": failed[:5],
+        "rss_start_kb": found["rss_start_kb"],
+        "kb_per_table": round((fixed["rss_start_kb"] - found["rss_start_kb"]) / max(opened, 1), 1),
+        "open_ms": round(result["sit_p50_ms"] - fixed["sit_p50_ms"], 2),
+        "cpu_ratio_to_fixed": round(result["cpu_us_per_command"] / max(fixed["cpu_us_per_command"], 1), 2),
+    }
+
+
 def drive(
-    args: argparse.Namespace, processes: list[Process], tokens: list[str], seats: Any, ready: Any
+    args: argparse.Namespace,
+    processes: list[Process],
+    tokens: list[str],
+    seats: Any,
+    ready: Any,
+    pooled: bool | None = None,
 ) -> tuple[Stats, dict[str, Any]]:
-    """The bots against the processes, once they are `ready`; the load's figures."""
+    """The bots against the processes, once they are `ready`; the load's figures (`pooled`: the
+    bots bet the progressive; default: with `--own-tables`, so both runs play alike)."""
     ports = [p.port for p in processes]
+    pooled = args.own_tables if pooled is None else pooled
     try:
         ready()
         stats = Stats()
-        bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
+        bots = [
+            Bot(tok, t, m, k, ports, stats, args.pace, pooled) for tok, (t, m, k) in zip(tokens, seats, strict=True)
+        ]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
         cpu_before, disk_before, ticks = _cpu(processes), sum(p.disk_bytes() for p in processes), cpu_ticks()
         elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes))  # the server's loop too
         cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
         disk = sum(p.disk_bytes() for p in processes) - disk_before
         steal = steal_since(ticks)
+        served = sum((p.health() or {}).get("tables", 0) for p in processes)  # own tables open at the end
+        commits = _commits(processes)
     finally:
         for p in processes:
             p.stop()
@@ -518,8 +623,24 @@ def drive(
             "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
             "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
             "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
+            "sit_p50_ms": percentile(stats.sits, 0.5),
+            "served_tables": served,
+            **commits,
         },
     )
+
+
+def _commits(processes: list[Process]) -> dict[str, Any]:
+    """Every commit's mean time, and that of the commits whose step read a shared pool (a dealt
+    round's at a table of a pool), from the servers' metrics since their start."""
+    found = [p.metrics() for p in processes]
+
+    def mean(name: str) -> tuple[float, int]:
+        total, count = sum(m.get(f"{name}_sum", 0.0) for m in found), sum(m.get(f"{name}_count", 0.0) for m in found)
+        return round(1000 * total / max(count, 1), 3), int(count)
+
+    (commit, commits), (pool, pools) = mean("cf_commit_seconds"), mean("cf_pool_commit_seconds")
+    return {"commit_ms": commit, "commits": commits, "pool_commit_ms": pool, "pool_commits": pools}
 
 
 def wait_answering(process: Process, seconds: float = 60) -> None:

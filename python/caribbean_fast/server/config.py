@@ -141,7 +141,7 @@ def read_tables(path: str | Path, away: float = STAND_AFTER) -> tuple[list[Table
         specs += _entry(f"{path}: table {k + 1}", entry, away)
     ids = [s.id for s in specs]
     if len(set(ids)) != len(ids):
-        raise ServerError(f"{path}: two tables (or kinds) share an id", "bad_field")
+        raise ServerError(f"{path}: two tables share an id (a kind counts as a table)", "bad_field")
     return [s for s in specs if not s.own], [s for s in specs if s.own]
 
 

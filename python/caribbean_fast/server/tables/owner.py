@@ -368,7 +368,9 @@ class Owner:
             finally:
                 self.pool.tx = None
 
+        start = time.perf_counter()
         await self._money_job(job)
+        self.metrics.pool_commit_seconds.observe(time.perf_counter() - start)  # the pool's cost (benches)
 
     async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
         return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last, before=before))}

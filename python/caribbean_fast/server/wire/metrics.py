@@ -42,6 +42,9 @@ class Metrics:
             "cf_tables_closed", "Players' own tables closed, their seat empty between rounds", registry=r
         )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
+        self.pool_commit_seconds = Histogram(
+            "cf_pool_commit_seconds", "A commit whose step reads its table's shared pool (a dealt round's)", registry=r
+        )
         self._children: dict[tuple[Counter, str], Any] = {}
 
     def count(self, counter: Counter, label: str) -> None:
