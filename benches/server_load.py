@@ -124,8 +124,9 @@ def seed_accounts(url: str, n: int) -> list[str]:
     expires = "9999-01-01T00:00:00+00:00"
 
     def job(tx: Tx) -> None:
+        currencies = sorted({load_variant(name).currency.code for name in PRESETS})  # a wallet each
         for k in range(len(tokens)):
-            create_account(tx, f"bot-{k}", hashed, WALLET)
+            create_account(tx, f"bot-{k}", hashed, WALLET, currencies=currencies)
         tx.many(
             "INSERT INTO sessions VALUES (?, ?, ?)",
             [(hashlib.sha256(t.encode()).hexdigest(), f"bot-{k}", expires) for k, t in enumerate(tokens)],
@@ -423,7 +424,7 @@ def books(url: str) -> tuple[bool, int, list[str]]:
         report = audit(record)
         rounds += report.settled + report.void
         if not report.ok:
-            failed.append(table_id)
+            failed.append(f"{table_id}: {report.summary()}")
     db.dialect.close()
     return all(b.reconciled for b in sums.values()) and not failed, rounds, failed
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, books, recorded, settings
+from live_server import Client, LiveServer, books, recorded, settings, small_tables
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server.config import default_own, read_tables
@@ -159,3 +159,24 @@ def test_a_tables_file_names_kinds_of_own_tables_beside_fixed_tables(tmp_path: P
         path.write_text(f"[[table]]\n{bad}\n")
         with pytest.raises(ServerError, match=words):
             read_tables(path)
+
+
+def test_own_tables_sharing_a_pool_audit_clean(live: LiveServer) -> None:
+    """Each showdown reads the pool, which the other table's stake moved: its `pool` event brings
+    the table's meter to it, and the audit replays it from the record (the pool is outside)."""
+    tokens = [live.guest() for _ in range(2)]
+    tables = [own_of(live, t) for t in tokens]
+    players = [Client(f"{live.ws}/{table}", token) for table, token in zip(tables, tokens, strict=True)]
+    for c, table in zip(players, tables, strict=True):
+        c.ok("sit", table=table, buy_in=5_000)
+        c.ok("ante", table=table, amount=500)
+        c.ok("progressive", table=table, on=True)
+        c.ok("deal", table=table)
+    for c, table in zip(players, tables, strict=True):
+        c.ok("fold", table=table)
+    moved = [e for t in tables for e in recorded(live.settings.database, t) if e.kind == "pool"]
+    assert len(moved) == 2  # each table's meter held its own stake; the pool held both
+    reconciled, audited = books(live.settings.database)
+    assert reconciled and audited == len(small_tables()) + 2
+    for c in players:
+        c.close()
