@@ -540,7 +540,20 @@ def ready(processes: list[Process], tables: int, into: dict[str, Any]) -> None:
     start = time.monotonic()
     wait_served(processes, tables)
     into["ready_seconds"] = time.monotonic() - start
-    into["rss_start_kb"] = processes[0].rss_kb()
+    into["rss_start_kb"] = steady_rss(processes[0])
+
+
+def steady_rss(process: Process, seconds: float = 30) -> int:
+    """The process's memory once it stops growing (the trainer's tables are built in the
+    background after start): two readings a second apart within 0.5%."""
+    last, end = process.rss_kb(), time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(1)
+        now = process.rss_kb()
+        if abs(now - last) <= last / 200:
+            return now
+        last = now
+    return last
 
 
 def own_tables(args: argparse.Namespace, fixed: dict[str, Any], folder: Path, clients: int) -> dict[str, Any]:
@@ -641,7 +654,15 @@ def _commits(processes: list[Process]) -> dict[str, Any]:
         return round(1000 * total / max(count, 1), 3), int(count)
 
     (commit, commits), (pool, pools) = mean("cf_commit_seconds"), mean("cf_pool_commit_seconds")
-    return {"commit_ms": commit, "commits": commits, "pool_commit_ms": pool, "pool_commits": pools}
+    opening, opened = mean("cf_table_open_seconds")
+    return {
+        "commit_ms": commit,
+        "commits": commits,
+        "pool_commit_ms": pool,
+        "pool_commits": pools,
+        "open_table_ms": opening,  # a table's opening job, from its start (at start) or its player's sit (own)
+        "tables_opened": opened,
+    }
 
 
 def wait_answering(process: Process, seconds: float = 60) -> None:

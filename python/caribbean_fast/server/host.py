@@ -96,7 +96,7 @@ class Server:
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
-            self.advisors.warm(spec.variant for spec in self.settings.tables)
+            self.advisors.warm(spec.variant for spec in (*self.settings.tables, *self.settings.own))
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
         if waiting := len(self.settings.tables) - len(self.owners):
             why = "another process serves them (or will); this one takes them over if it stops"
@@ -153,11 +153,12 @@ class Server:
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         owner.complete_by = self.advisors.completion
         owner.on_empty = self._close
-        why = None
+        why, start = None, time.perf_counter()
         try:
             await owner.open()
         except Exception as err:  # restored in the background once started
             why = f"it could not be opened: {err}"
+        self.metrics.open_seconds.observe(time.perf_counter() - start)
         if self.db.generation != generation:  # the lease went with a lost connection meanwhile
             owner.abandon()  # its seats forgotten; the lease loop tries the table again
             return
@@ -643,7 +644,7 @@ class Server:
         table = conn.table or ""
         if self.specs.own(table) is None or not (self.placement.mine(table) or proxied(conn.ws)):
             return False
-        return table not in await self.endpoints()
+        return table in self._opening or table not in await self.endpoints()  # being opened here, or nowhere
 
     async def disconnect(self, conn: Connection) -> None:
         """The socket closed: its links to the other processes close (they see the socket go), its

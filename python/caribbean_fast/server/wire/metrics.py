@@ -42,6 +42,9 @@ class Metrics:
             "cf_tables_closed", "Players' own tables closed, their seat empty between rounds", registry=r
         )
         self.commit_seconds = Histogram("cf_commit_seconds", "A table's commit, queued to durable", registry=r)
+        self.open_seconds = Histogram(
+            "cf_table_open_seconds", "A table's opening: restored from its record, or new", registry=r
+        )
         self.pool_commit_seconds = Histogram(
             "cf_pool_commit_seconds", "A commit whose step reads its table's shared pool (a dealt round's)", registry=r
         )
