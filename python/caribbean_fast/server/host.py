@@ -408,7 +408,7 @@ class Server:
         mine = (table, self.settings.endpoint)
 
         def forget(tx: Tx) -> None:
-            if self.db.generation == generation:
+            if self.db.generation == generation and table not in self.owners:  # else an own table opened again
                 leases.forget(tx, *mine)
 
         def unlock(tx: Tx) -> None:
