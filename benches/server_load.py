@@ -7,7 +7,11 @@ SIGKILL 30 s in and starts it again; ``--idle 10000`` holds that many lobby watc
 and reports the server's memory per connection; ``--floor`` then drives `floor_server.py`, the web
 stack doing only what a command must, with the same bots, and prints the ratio of the CPU per
 command (``--engine-floor`` also the floor that plays the engine in memory, and that ratio);
-``--find-load 80`` runs again at the paced load where the server uses 80% of a core).
+``--find-load 80`` runs again at the paced load where the server uses 80% of a core;
+``--own-tables`` then runs the same bots, each betting the progressive, at tables of their own
+(issue 45: a one-seat game's table opens at its player's sit) beside the tables file's (every
+bot betting the progressive there too), and reports what a table costs in memory and to open and
+a pooled commit's time beside every commit's: `own_tables`).
 Prints one JSON object: clients, tables, rounds,
 commands, errors, refused, p50_ms, p99_ms, rounds_per_second, reconciled (every wallet and table
 reconciles and every table's record audits clean afterwards), the host it ran on (`host`), the
@@ -50,6 +54,7 @@ from caribbean_fast.server.host import quiet_gc
 from caribbean_fast.server.store.db import Database, Tx, connect
 from caribbean_fast.server.store.record import TableRecord
 from caribbean_fast.server.store.wallets import reconcile
+from caribbean_fast.server.tables.own import own_table
 from caribbean_fast.variants import PRESETS, load_variant
 
 from host import cpu_ticks, describe, steal_since
@@ -68,6 +73,7 @@ class Stats:
     reconnects: int = 0
     moves: int = 0  # sockets opened again where `moved` said the table is served
     latencies: list[float] = field(default_factory=list)
+    sits: list[float] = field(default_factory=list)  # the first sit's latency (at an own table: its opening too)
     views: int = 0  # view frames the bots received, and their bytes
     view_bytes: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
@@ -97,6 +103,21 @@ def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
             ]
             tables += count
     return text, tables, seats_of
+
+
+def plan_own(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
+    """`plan`'s bots, each one-seat game's at a table of its own (`own = true` kinds): the tables
+    file (its shared tables alone are opened at start), how many shared tables, each bot's table."""
+    _, _, seats = plan(clients)
+    shared = sorted({t for t, _, _ in seats if load_variant(t.rsplit("-", 1)[0]).seats > 1})
+    text = "".join(f'[[table]]\nvariant = "{n}"\nown = true\n\n' for n in PRESETS if load_variant(n).seats == 1)
+    games = {n: sum(1 for t in shared if t.rsplit("-", 1)[0] == n) for n in PRESETS if load_variant(n).seats > 1}
+    text += "".join(f'[[table]]\nvariant = "{n}"\ncount = {c}\n\n' for n, c in games.items() if c)
+    own = [
+        (t if t in shared else own_table(t.rsplit("-", 1)[0], f"bot-{k}"), minimum, place)
+        for k, (t, minimum, place) in enumerate(seats)
+    ]
+    return text, len(shared), own
 
 
 def seed_accounts(url: str, n: int) -> list[str]:
@@ -153,6 +174,16 @@ class Process:
             return answer
         except OSError:
             return None
+
+    def metrics(self) -> dict[str, float]:
+        """The server's counters (/metrics) by name, for the commits' times."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as r:
+                text = r.read().decode()
+        except OSError:
+            return {}
+        lines = (line.split() for line in text.splitlines() if line and not line.startswith("#"))
+        return {f[0]: float(f[1]) for f in lines if len(f) == 2}
 
     def rss_kb(self) -> int:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -216,9 +247,18 @@ def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> 
 
 class Bot:
     def __init__(
-        self, token: str, table: str, minimum: int, place: int, ports: list[int], stats: Stats, pace: float | None
+        self,
+        token: str,
+        table: str,
+        minimum: int,
+        place: int,
+        ports: list[int],
+        stats: Stats,
+        pace: float | None,
+        pooled: bool = False,
     ) -> None:
         self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
+        self.pooled, self.sat = pooled, False  # `pooled`: bets the progressive each round (`--own-tables`)
         self.stats, self.pace, self.rng = stats, pace, random.Random(token)
         self.url = self._socket(ports[place % len(ports)])  # the table's socket: `moved` says where it is
         self.moved_to: str | None = None
@@ -302,7 +342,11 @@ class Bot:
         return answer
 
     async def _play(self, ws: Any, until: float) -> None:
+        start = time.perf_counter()
         sit = await self._command(ws, "sit", buy_in=1000 * self.minimum)
+        if not self.sat and sit and sit["ok"]:
+            self.sat = True
+            self.stats.sits.append((time.perf_counter() - start) * 1000)
         if sit and not sit["ok"] and sit["error"]["code"] != "seat_taken":
             return
         while time.monotonic() < until:
@@ -327,6 +371,8 @@ class Bot:
             return ("top_up", {"amount": 1000 * self.minimum})
         if phase in ("waiting", "settled") or (phase == "betting" and not v["bets"]["ante"]):
             return ("ante", {"amount": self.minimum})
+        if phase == "betting" and self.pooled and "progressive" in actions and not v["bets"]["progressive"]:
+            return ("progressive", {"on": True})
         if phase == "betting":
             return ("deal", {})
         if "raise" in actions:
@@ -404,7 +450,7 @@ def books(url: str) -> tuple[bool, int, list[str]]:
         report = audit(record)
         rounds += report.settled + report.void
         if not report.ok:
-            failed.append(table_id)
+            failed.append(f"{table_id}: {report.summary()}")
     db.dialect.close()
     return all(b.reconciled for b in sums.values()) and not failed, rounds, failed
 
@@ -439,6 +485,11 @@ def main() -> None:
         metavar="PERCENT",
         help="after the run, the paced clients at which the server uses PERCENT of a core, run there (with --floor)",
     )
+    parser.add_argument(
+        "--own-tables",
+        action="store_true",
+        help="then the same bots at tables of their own (one-seat games), every bot betting the progressive",
+    )
     parser.add_argument("--record", action="store_true", help="write this run's rows of benches/results.toml")
     parser.add_argument("--format", choices=["json"], default="json")
     args = parser.parse_args()
@@ -448,6 +499,8 @@ def main() -> None:
         parser.error("--floor runs each server on a fresh SQLite file in turn: no --database, one process")
     if args.engine_floor and not args.floor:
         parser.error("--engine-floor goes with --floor")
+    if args.own_tables and args.floor:
+        parser.error("--own-tables compares the server at two kinds of tables: without --floor")
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:  # on the machine's disk: /tmp is no tmpfs here
@@ -457,6 +510,9 @@ def main() -> None:
                 cpu_s = result["cpu_us_per_command"] / 1e6  # a client sends about one command a pace
                 at = int(args.find_load / 100 * args.pace / cpu_s)
                 result = {**result, "at_load": measure(args, Path(folder) / f"at-load-{clients}", at)}
+            if args.own_tables:
+                own = own_tables(args, result, Path(folder) / f"own-{clients}", clients)
+                result = {**result, "own_tables": own}
             results.append(result)
     if args.record:
         record.write(server_rows.rows(args, results, sys.argv[1:]), server_rows.RECORDED)
@@ -498,7 +554,10 @@ def serve(
     url = args.database or str(folder / "casino.db")
     tokens = seed_accounts(url, len(seats))
     processes = [Process(url, tables_file, _free_port(), folder / "serve.log") for _ in range(args.processes)]
-    _, result = drive(args, processes, tokens, seats, lambda: wait_served(processes, tables), profile)
+    found: dict[str, Any] = {}
+    _, result = drive(args, processes, tokens, seats, lambda: ready(processes, tables, found), profile)
+    result["rss_start_kb"] = found["rss_start_kb"]  # every table open, no socket yet
+    result["start_ms_per_table"] = round(1000 * found["ready_seconds"] / max(tables, 1), 3)  # opened at start
     reconciled, rounds, failed = books(url)
     return tokens, result | {
         "tables": tables,
@@ -595,16 +654,21 @@ def drive(
     seats: Any,
     ready: Any,
     profile: Path | None = None,
+    pooled: bool | None = None,
 ) -> tuple[Stats, dict[str, Any]]:
     """The bots against the processes, once they are `ready`; the load's figures. `profile`:
-    py-spy samples the first process over the load, into that file (`layers`)."""
+    py-spy samples the first process over the load, into that file (`layers`); `pooled`: the
+    bots bet the progressive (default: with `--own-tables`, so both runs play alike)."""
     ports = [p.port for p in processes]
+    pooled = args.own_tables if pooled is None else pooled
     rss: list[tuple[float, int]] = []
     spy = None
     try:
         ready()
         stats = Stats()
-        bots = [Bot(tok, t, m, k, ports, stats, args.pace) for tok, (t, m, k) in zip(tokens, seats, strict=True)]
+        bots = [
+            Bot(tok, t, m, k, ports, stats, args.pace, pooled) for tok, (t, m, k) in zip(tokens, seats, strict=True)
+        ]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
         rss_before = processes[0].rss_kb()  # every table open, no client yet
         if profile is not None:
@@ -618,6 +682,8 @@ def drive(
         steal = steal_since(ticks)
         if spy is not None:
             spy.wait(60)
+        served = sum((p.health() or {}).get("tables", 0) for p in processes)  # own tables open at the end
+        commits = _commits(processes)
     finally:
         for p in processes:
             p.stop()
@@ -651,8 +717,83 @@ def drive(
             "kb_per_client": round(((rss[-1][1] if rss else 0) - rss_before) / max(len(bots), 1), 1),
             "rss_growth_percent": rss_growth(rss, window),
             "rss_window_s": [round(window[0]), round(window[1])],
+            "sit_p50_ms": percentile(stats.sits, 0.5),
+            "served_tables": served,
+            **commits,
         },
     )
+
+
+def _commits(processes: list[Process]) -> dict[str, Any]:
+    """Every commit's mean time, and that of the commits whose step read a shared pool (a dealt
+    round's at a table of a pool), from the servers' metrics since their start."""
+    found = [p.metrics() for p in processes]
+
+    def mean(name: str) -> tuple[float, int]:
+        total, count = sum(m.get(f"{name}_sum", 0.0) for m in found), sum(m.get(f"{name}_count", 0.0) for m in found)
+        return round(1000 * total / max(count, 1), 3), int(count)
+
+    (commit, commits), (pool, pools) = mean("cf_commit_seconds"), mean("cf_pool_commit_seconds")
+    opening, opened = mean("cf_table_open_seconds")
+    return {
+        "commit_ms": commit,
+        "commits": commits,
+        "pool_commit_ms": pool,
+        "pool_commits": pools,
+        "open_table_ms": opening,  # a table's opening job, from its start (at start) or its player's sit (own)
+        "tables_opened": opened,
+    }
+
+
+def ready(processes: list[Process], tables: int, into: dict[str, Any]) -> None:
+    """Every table of the file served (own tables open later); how long that took from the
+    processes' start, and the first process's memory then, with its tables and no socket."""
+    start = time.monotonic()
+    wait_served(processes, tables)
+    into["ready_seconds"] = time.monotonic() - start
+    into["rss_start_kb"] = steady_rss(processes[0])
+
+
+def steady_rss(process: Process, seconds: float = 30) -> int:
+    """The process's memory once it stops growing (the trainer's tables are built in the
+    background after start): two readings a second apart within 0.5%."""
+    last, end = process.rss_kb(), time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(1)
+        now = process.rss_kb()
+        if abs(now - last) <= last / 200:
+            return now
+        last = now
+    return last
+
+
+def own_tables(args: argparse.Namespace, fixed: dict[str, Any], folder: Path, clients: int) -> dict[str, Any]:
+    """The same bots at tables of their own (`plan_own`), on a fresh database: the load's figures,
+    what a table costs in memory (the first run's memory at start, every table open, against this
+    run's, its shared tables alone) and to open (its first sit's latency against the first run's),
+    and a pooled commit's time against every commit's."""
+    folder.mkdir()
+    url = args.database or str(folder / "casino.db")
+    text, shared, seats = plan_own(max(clients, 1))
+    tokens = seed_accounts(url, len(seats))
+    log, tables = folder / "serve.log", folder / "tables.toml"
+    tables.write_text(text)
+    processes = [Process(url, tables, _free_port(), log) for _ in range(args.processes)]
+    found: dict[str, Any] = {}
+    _, result = drive(args, processes, tokens, seats, lambda: ready(processes, shared, found), pooled=True)
+    reconciled, rounds, failed = books(url)
+    opened = fixed["tables"] - shared  # the first run's tables that this one opens as its players sit
+    return result | {
+        "shared_tables": shared,
+        "rounds": rounds,
+        "rounds_per_second": round(rounds / result["seconds"], 1),
+        "reconciled": reconciled,
+        "audit_failures": failed[:5],
+        "rss_start_kb": found["rss_start_kb"],
+        "kb_per_table": round((fixed["rss_start_kb"] - found["rss_start_kb"]) / max(opened, 1), 1),
+        "open_ms": round(result["sit_p50_ms"] - fixed["sit_p50_ms"], 2),
+        "cpu_ratio_to_fixed": round(result["cpu_us_per_command"] / max(fixed["cpu_us_per_command"], 1), 2),
+    }
 
 
 def wait_answering(process: Process, seconds: float = 60) -> None:

@@ -33,7 +33,7 @@ from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.engine.fairness import leaves, positions
 from caribbean_fast.hands import evaluate
-from caribbean_fast.server.config import default_tables
+from caribbean_fast.server.config import default_own, default_tables
 from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.variants import PRESETS, Family
 from caribbean_fast.words.rules import suggested_buy_in
@@ -667,7 +667,8 @@ def test_game_3_offers_twenty_rounds_and_refuses_an_ante_it_cannot_raise(server:
 def test_the_lobby_shows_each_wallet_in_its_currency_and_game_3_by_limits(tmp_path: Path, browser: Browser) -> None:
     """The default tables: game 3's two tables by limits (RULES.md: 0.50 to 10 and 10 to 100
     euros); a guest's dollar and euro wallets, each with its currency."""
-    with LiveServer(replace(browser_settings(str(tmp_path / "casino.db")), tables=default_tables())) as live:
+    config = replace(browser_settings(str(tmp_path / "casino.db")), tables=default_tables(), own=default_own())
+    with LiveServer(config) as live:
         page = new_page(browser)
         page.goto(f"{live.http}/")
         page.get_by_role("button", name="Play as guest").click()

@@ -87,7 +87,7 @@ class LiveServer:
 
 
 def settings(database: str, **changes: Any) -> Settings:
-    base = Settings(database, small_tables(), demo=True, demo_balance=100_000, grace=0.3, tick=0.05)
+    base = Settings(database, small_tables(), demo=True, demo_balance=100_000, grace=0.3, tick=0.05, own=[])
     base = replace(base, registrations=10_000, address_rate=10_000.0, read_rate=10_000.0)  # all on 127.0.0.1
     return replace(base, **changes)
 

@@ -102,7 +102,8 @@ def remote_session(args: argparse.Namespace) -> RemoteSession:
         password = os.environ.get("CARIBBEAN_FAST_PASSWORD") or getpass.getpass(f"password of {args.user}: ")
     variant = load_variant(args.variant)
     buy_in = None if args.balance is None else round(args.balance * variant.currency.minor_per_major)
-    return RemoteSession(base, log_in(base, args.user, password), variant.name, buy_in, trainer=args.trainer)
+    token = log_in(base, args.user, password)
+    return RemoteSession(base, token, variant.name, buy_in, trainer=args.trainer, limits=args.limits)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -157,16 +157,20 @@ def run_serve(args: argparse.Namespace) -> int:
     _need_server()
     import uvicorn
 
-    from ..server import Settings, create_app, load_tables
-    from ..server.config import default_tables
+    from ..server import Settings, create_app
+    from ..server.config import default_own, default_tables, read_tables
     from ..server.wire.logs import setup
     from ..server.wire.serving import uvicorn_options
 
-    tables = load_tables(args.tables, args.away) if args.tables else default_tables(args.away)
+    if args.tables:
+        tables, own = read_tables(args.tables, args.away)
+    else:
+        tables, own = default_tables(args.away), default_own(args.away)
     settings = Settings(
         args.database,
         tables,
         args.demo,
+        own=own,
         origins=tuple(args.origin),
         host_names=tuple(args.host_name),
         grace=args.grace,

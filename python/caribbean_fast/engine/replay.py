@@ -39,6 +39,19 @@ class _RecordedSeeds:
         return self.recorded.get(round_number) or self.fallback(round_number)
 
 
+class _RecordedPool:
+    """The shared pool as each recorded showdown read it (its `pool` event, which brought the
+    table's meter to it): the pool is outside the table, so its replay reads the record. A
+    showdown with no `pool` event found the pool at the table's own meter (None: it stands)."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self.read = {e.round: int(e.public["meter"]) for e in events if e.kind == "pool"}
+        self.table: Table | None = None
+
+    def meter(self) -> int | None:
+        return None if self.table is None else self.read.get(self.table.round)
+
+
 def table_config(meta: dict[str, str]) -> dict[str, Any]:
     """The variant, seats, limits, seed and accounts a store's meta data records; StoreError in
     one line for meta data a table did not write."""
@@ -128,6 +141,7 @@ def _replay(
     config = table_config(meta)
     fallback = SeededSeeds(config["seed"]) if config["seed"] is not None else SecureSeeds()
     first: datetime = events[0].time if events else (clock or utc_now)()
+    pool = _RecordedPool(events)
     table = Table(
         config["variant"],
         seats=config["seats"],
@@ -138,7 +152,9 @@ def _replay(
         book=book,
         accounts=config["accounts"],
         edition=config["edition"],
+        pool=pool,
     )
+    pool.table = table
     at = _same(table.events, events, 0)
     while at < len(events):
         command = events[at]
@@ -153,6 +169,7 @@ def _replay(
             raise AuditError(command.round, f"command {at} ({command.kind}) does nothing on replay")
         at = _same(produced, events, at)
     table.clock = clock or utc_now
+    table.pool = None  # the record's pool is read no further: whoever serves the table binds its own
     return table, len(events)
 
 

@@ -41,11 +41,13 @@ CLOSE = 1.0
 MOVES, MOVE_PAUSE = 5, 0.1  # times a command follows `moved`, and the first pause between them (doubling)
 
 
-def _http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One call of the server's HTTP API (a POST when there is a body); ServerError with the
-    server's message when refused, or saying the server cannot be reached."""
+def _http(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+    """One call of the server's HTTP API (a POST when there is a body; the account's, with a
+    token); ServerError with the server's message when refused, or saying the server cannot be
+    reached."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(base + path, data=data, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=WAIT) as response:
             answer: dict[str, Any] = json.loads(response.read())
@@ -229,10 +231,17 @@ class RemoteTable:
 class RemoteSession(SeatKeys):
     """The keys (`SeatKeys`) over the network (see the module's docstring)."""
 
-    def __init__(self, base: str, token: str, game: str, buy_in: int | None, trainer: bool = False) -> None:
+    def __init__(
+        self, base: str, token: str, game: str, buy_in: int | None, trainer: bool = False, limits: int | None = None
+    ) -> None:
         super().__init__()
         self.base = base.rstrip("/")
-        lobby = [t for t in _http(self.base, "/api/lobby")["tables"] if t["game"] == game]
+        found = _http(self.base, "/api/lobby")
+        lobby = [t for t in found["tables"] if t["game"] == game]
+        kinds = [k for k in found.get("own", []) if k["game"] == game and limits in (None, k["limit_table"])]
+        if kinds:  # the game is played at a table of one's own, of the kind (its limits) asked
+            own = _http(self.base, f"/api/own/{quote(kinds[0]['kind'], safe='')}", token=token)
+            lobby = [{**kinds[0], "table": own["table"]}]
         if not lobby:
             raise ServerError(f"the server at {base} has no table of {game}", "no_table")
         free = [t for t in lobby if t.get("free", 1) > 0]  # another process's table: free until it says
@@ -244,12 +253,13 @@ class RemoteSession(SeatKeys):
             self.table_id = held[0]["table"]
             welcome = self.link.retarget(self.table_id)
         rules = _http(self.base, f"/api/rules/{self.table_id}")
-        limits, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
-        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(limits["minimum"], limits["maximum"]))
+        bounds, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
+        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(bounds["minimum"], bounds["maximum"]))
         if held:
             self.seat = int(held[0]["seat"])
         else:
-            amount = buy_in if buy_in is not None else min(int(welcome["wallet"]), int(stakes["buy_in"]))
+            wallet = int(welcome["wallets"].get(self.table.variant.currency.code, 0))  # the table's currency's
+            amount = buy_in if buy_in is not None else min(wallet, int(stakes["buy_in"]))
             self.seat = int(self.link.command("sit", table=self.table_id, buy_in=amount)["seat"])
         self.trainer, self._settled = trainer, -1
         self._reminder: tuple[str, str] | None = None  # the server's latest reminder, until shown

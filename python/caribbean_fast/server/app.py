@@ -152,7 +152,16 @@ async def limit(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse({"tables": _server(request).lobby()})
+    server = _server(request)
+    return JSONResponse({"tables": server.lobby(), "own": server.kinds()})
+
+
+async def own(request: Request) -> Response:
+    """The id of the account's own table of the kind (a one-seat game and its limits): its socket
+    opens the table at the first command (`sit`)."""
+    account, _ = await _account(request)
+    kind = request.path_params["kind"]
+    return JSONResponse({"kind": kind, "table": _server(request).own(kind, account)})
 
 
 async def healthz(request: Request) -> Response:
@@ -283,6 +292,7 @@ def asgi_app(settings: Settings, host: Callable[[Settings, Metrics], Front]) -> 
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/lobby", lobby),
+        Route("/api/own/{kind}", own),
         Route("/api/limit", limit),
         Route("/healthz", healthz),
         Route("/metrics", metrics),

@@ -51,11 +51,20 @@ class Front(Protocol):
         """Every table of the tables file, whichever process serves it."""
         ...
 
-    def table(self, table: str) -> Owner | None:
-        """The owner of the table when this process serves it."""
+    def lobby(self) -> list[dict[str, Any]]: ...
+
+    def kinds(self) -> list[dict[str, Any]]:
+        """The kinds of own tables (a one-seat game and its limits), as the lobby lists them."""
         ...
 
-    def lobby(self) -> list[dict[str, Any]]: ...
+    def own(self, kind: str, account: str) -> str:
+        """The id of the account's own table of the kind (ServerError `no_table`: no such kind)."""
+        ...
+
+    async def claim(self, conn: Connection, table: str) -> Owner | None:
+        """The owner of a table served here, an own table opened here for its player's command;
+        None: another process serves it (`forward`)."""
+        ...
 
     async def progressive(
         self, table: str, game: str, through: date

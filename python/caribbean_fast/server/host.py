@@ -19,12 +19,12 @@ from typing import Any
 
 from ..errors import CaribbeanFastError, ServerError
 from .accounts import Accounts, Session, token_hash
-from .cluster.lobby import Lobby
+from .cluster.lobby import Lobby, fixed
 from .cluster.placement import Placement
 from .cluster.proxymap import ProxyMap
 from .cluster.relay import Relay
 from .config import Settings
-from .store import leases, pools
+from .store import leases, pools, seats
 from .store.accounts import seats_of, wallet_of
 from .store.book import Limit, ServerBook
 from .store.db import Database, Tx, connect, probe
@@ -32,13 +32,14 @@ from .store.jackpots import fixed_prizes, meter_history, pool_history
 from .store.reads import Reads
 from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
+from .tables.own import Specs, check_holder, own_table
 from .tables.owner import Owner, TableSpec
 from .wire.commands import EVERY_MOST
 from .wire.hub import Connection, Hub
 from .wire.metrics import Metrics
 from .wire.protocol import Command, Moved, frame
 from .wire.reminders import Sessions, check_every
-from .wire.routing import moved_to
+from .wire.routing import moved_to, proxied
 
 __all__ = ["Server"]
 
@@ -60,10 +61,11 @@ class Server:
         self.settings = settings
         self.db = Database(connect(settings.database))
         self.reads = Reads(settings.database)  # reads for people: off the commits' connection and thread
-        currencies = sorted({spec.variant.currency.code for spec in settings.tables})
+        currencies = sorted({spec.variant.currency.code for spec in (*settings.tables, *settings.own)})
         self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations, currencies=currencies)
         self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), metrics, ServerBook()
-        self.specs = {spec.id: spec for spec in settings.tables}
+        self.specs = Specs(settings.tables, settings.own)  # the tables file's, its kinds, and own tables by id
+        self._opening: dict[str, asyncio.Task[None]] = {}  # own tables being opened (`_open_once`)
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
         self._grace: set[asyncio.Task[None]] = set()
@@ -94,7 +96,7 @@ class Server:
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
-            self.advisors.warm(spec.variant for spec in self.settings.tables)
+            self.advisors.warm(spec.variant for spec in (*self.settings.tables, *self.settings.own))
         _log.info("serving", extra={"fields": {"tables": len(self.owners), "database": _safe(self.db.url)}})
         if waiting := len(self.settings.tables) - len(self.owners):
             why = "another process serves them (or will); this one takes them over if it stops"
@@ -104,11 +106,15 @@ class Server:
     async def _take_over(self) -> None:
         """Serves every free table this process owns by the hash over the live processes
         (`placement`): at start, and each lease period (a process died, or gave a table back).
-        The table is restored from its record by the engine's rules."""
-        mine = [s for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
+        The table is restored from its record by the engine's rules. Own tables count while a
+        player holds their seat (the database's seat rows): one left by a process that died is
+        taken over as the tables file's are."""
+        held = await self.db.run(seats.held_tables)
+        own = [spec for t in held if (spec := self.specs.own(t)) is not None]
+        mine = [s for s in (*self.settings.tables, *own) if s.id not in self.owners and self.placement.mine(s.id)]
         served = len(self.owners)
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
-            await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
+            await asyncio.gather(*(self._open_once(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
         if len(self.owners) != served:
             self._leases_changed()
@@ -123,6 +129,16 @@ class Server:
         if self.proxy_map is not None:
             await self.proxy_map.refresh()
 
+    async def _open_once(self, spec: TableSpec) -> None:
+        """`_serve`, once for a table however many ask at once (a player's commands, the lease loop):
+        a session's advisory lock is taken again by the same session, so a second `_serve` would
+        make a second owner."""
+        task = self._opening.get(spec.id)
+        if task is None:
+            task = self._opening[spec.id] = asyncio.create_task(self._serve(spec), name=f"open {spec.id}")
+            task.add_done_callback(lambda _: self._opening.pop(spec.id, None))
+        await asyncio.shield(task)
+
     async def _serve(self, spec: TableSpec) -> None:
         """Takes the table's lease and serves it: restored, or stopped and restoring (its lease
         kept) when the database fails meanwhile. A lease that names another process (which died,
@@ -136,11 +152,13 @@ class Server:
             await asyncio.sleep(self.settings.lease + SESSION_CHECK)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         owner.complete_by = self.advisors.completion
-        why = None
+        owner.on_empty = self._close
+        why, start = None, time.perf_counter()
         try:
             await owner.open()
         except Exception as err:  # restored in the background once started
             why = f"it could not be opened: {err}"
+        self.metrics.open_seconds.observe(time.perf_counter() - start)
         if self.db.generation != generation:  # the lease went with a lost connection meanwhile
             owner.abandon()  # its seats forgotten; the lease loop tries the table again
             return
@@ -186,6 +204,8 @@ class Server:
         lease loop reads it once a lease period; a table just taken over may be missing)."""
         if table not in self.elsewhere and table not in self.owners:
             self.elsewhere.update(await self.endpoints())
+        if table not in self.elsewhere and table not in self.owners and self.specs.own(table) is not None:
+            self.elsewhere[table] = self.placement.owner(table)  # served nowhere: its place by the hash
 
     def send_moved(self, conn: Connection) -> None:
         """The socket's table is not served here: the client is told where it is (`moved`, then the
@@ -286,8 +306,61 @@ class Server:
             await asyncio.sleep(self.settings.lease)
 
     async def _take_over_left(self) -> None:
-        if len(self.owners) < len(self.settings.tables):
-            await self._take_over()
+        await self._take_over()  # the tables file's left by a process, and the own tables whose player sits
+        for owner in [o for o in self.owners.values() if o.spec.own]:
+            owner.close_if_empty()  # opened for a command, and nobody sat
+
+    async def claim(self, conn: Connection, table: str) -> Owner | None:
+        """The owner of a table served here; an own table (whose player alone may command it)
+        served nowhere is opened here for its player, when the hash places it here or the socket came through the proxy
+        (which routes a table served nowhere to any process: the hash moves it between rounds).
+        None: another process serves it, or will (`forward`)."""
+        owner = self.owners.get(table)
+        spec = self.specs.own(table) if owner is None else owner.spec
+        if spec is None or not spec.own:
+            return owner
+        if conn.account is None:
+            raise ServerError("log in to play", "unauthorized")
+        check_holder(table, spec.own, conn.account)  # its player's commands alone, open or not
+        if owner is not None:
+            return owner
+        if not self.placement.mine(table) and not proxied(conn.ws):
+            await self.look_up(table)
+            return None  # `forward`: moved to, or relayed to, the process the hash places it at
+        await self._open_once(spec)
+        return self.owners.get(table)
+
+    def own(self, kind: str, account: str) -> str:
+        """The id of the account's own table of the kind."""
+        if kind not in self.specs.kinds:
+            raise ServerError(f"no kind of own tables {kind!r} (kinds: {', '.join(self.specs.kinds)})", "no_table")
+        return own_table(kind, account)
+
+    def kinds(self) -> list[dict[str, Any]]:
+        """The kinds of own tables, as the lobby lists them: a game and its limits, its pool's meter."""
+        entries = []
+        for spec in self.specs.kinds.values():
+            entry = {**fixed(spec), "table": None, "kind": spec.id, "own": True, "limit_table": spec.limits}
+            key = pools.pool_key(spec.variant)
+            if key in self.pools:
+                entry["meter"] = self.pools[key]
+            entries.append(entry)
+        return entries
+
+    def _close(self, owner: Owner) -> None:
+        """An own table's seat is empty between rounds: it stops here at once (its record stays in
+        the database) and its lease goes once its commits are durable (`_release`)."""
+        table = owner.spec.id
+        if self.owners.get(table) is not owner:
+            return
+        del self.owners[table]
+        owner.abandon()
+        self.metrics.tables.set(len(self.owners))
+        self.metrics.tables_closed.inc()
+        self._given[table] = owner.generation
+        task = asyncio.create_task(self._release(table, owner.generation, moved=False), name=f"close {table}")
+        self._grace.add(task)
+        task.add_done_callback(self._grace.discard)
 
     async def _find_live(self) -> None:
         """This process's lock (taken again on a new connection), and the live processes."""
@@ -326,14 +399,16 @@ class Server:
         task.add_done_callback(self._grace.discard)
         _log.info("table given back", extra={"fields": {"table": table, "to": to}})
 
-    async def _release(self, table: str, generation: int, holders: dict[str, int] | None = None) -> None:
+    async def _release(
+        self, table: str, generation: int, holders: dict[str, int] | None = None, moved: bool = True
+    ) -> None:
         """The lease of a table given up: once every commit of the table queued before is durable
         (a job queued after them commits with or after them), its row goes, so the process that
         takes it need not wait to settle, then its lock; then its sockets here are moved."""
         mine = (table, self.settings.endpoint)
 
         def forget(tx: Tx) -> None:
-            if self.db.generation == generation:
+            if self.db.generation == generation and table not in self.owners:  # else an own table opened again
                 leases.forget(tx, *mine)
 
         def unlock(tx: Tx) -> None:
@@ -349,7 +424,8 @@ class Server:
             _log.warning("table %s: its lease was not released: %s", table, err)
             return
         self._given.pop(table, None)
-        self._moved_away(table, holders)
+        if moved:  # a closed own table's sockets stay: a sit opens it again
+            self._moved_away(table, holders)
         self._leases_changed()
 
     async def _load_limits(self) -> None:
@@ -539,7 +615,7 @@ class Server:
         account = conn.account
         wallets, guest, every = ({}, False, None) if account is None else await self.wallet(account)
         seats = self._seats_here(account) if account else []
-        relay, everywhere = self.relays[conn], len(self.owners) == len(self.settings.tables)
+        relay, everywhere = self.relays[conn], self._everywhere()
         elsewhere = [] if everywhere else await relay.remote_seats()
         conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallets=wallets, seats=seats + elsewhere))
         for held in seats:
@@ -552,10 +628,23 @@ class Server:
             conn.send(frame("recall", table=held["table"], seat=held["seat"], rounds=await owner.recall(account)))
         if conn.table is None:
             relay.attach(elsewhere)  # their processes send their views and recall
-        elif conn.table not in self.owners:
+        elif conn.table not in self.owners and not await self._opens_here(conn):
             await self.look_up(conn.table)
             self.send_moved(conn)
         return every
+
+    def _everywhere(self) -> bool:
+        """Whether this process serves every table there is (one live process, every table of the
+        file here, and every own table with a seat: the database knows none it does not serve)."""
+        return len(self.placement.live) == 1 and all(t in self.owners for t in self.specs.fixed)
+
+    async def _opens_here(self, conn: Connection) -> bool:
+        """A socket of an own table served nowhere, which this process would open at its first
+        command (`claim`): it stays, with no view until then."""
+        table = conn.table or ""
+        if self.specs.own(table) is None or not (self.placement.mine(table) or proxied(conn.ws)):
+            return False
+        return table in self._opening or table not in await self.endpoints()  # being opened here, or nowhere
 
     async def disconnect(self, conn: Connection) -> None:
         """The socket closed: its links to the other processes close (they see the socket go), its

@@ -85,7 +85,8 @@ async def endpoint(ws: WebSocket) -> None:
 
 async def _open(server: Front, door: Door, ws: WebSocket) -> None:
     table = ws.path_params.get("table")  # a table's socket, or None: the lobby's
-    if table is not None and table not in server.tables():
+    spec = None if table is None else server.tables().get(table)
+    if table is not None and (spec is None or spec.own == table):  # a kind names no table
         await ws.accept()
         await ws.send_text(frame("closed", reason="no_table"))
         await ws.close(4004, "no_table")
@@ -173,10 +174,11 @@ async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[
     owner = None
     if spec.names_table:
         table = command.table or ""
-        owner = server.table(table)
+        found = server.tables().get(table)
+        if found is None or found.own == table:
+            raise ServerError(f"no table {command.table!r}", "no_table")
+        owner = await server.claim(conn, table)  # an own table opens at its player's command
         if owner is None:
-            if table not in server.tables():
-                raise ServerError(f"no table {command.table!r}", "no_table")
             return await server.forward(conn, command), []  # another process serves it
     if isinstance(spec, SocketCommand):
         answered = spec.handler(Socket(server, conn, owner), command)
@@ -202,6 +204,8 @@ class Socket:
 
     def watch(self, on: bool) -> list[str]:
         """Starts (or stops) the table's public views to the socket: the first at once."""
+        if self.owner.spec.own:
+            raise ServerError(f"{self.owner.spec.id} is a player's own table: nobody watches it", "illegal")
         self.server.watch(self.conn, self.owner.spec.id, on)
         return [self.owner.view_frame(None)] if on else []
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from live_server import Client, LiveServer, settings
 
-from caribbean_fast.server.config import default_tables
+from caribbean_fast.server.config import default_own, default_tables
 
 
 @pytest.fixture
@@ -89,14 +89,14 @@ def test_a_waiting_account_whose_wallet_is_short_is_told_why(live: LiveServer) -
     bob.close()
 
 
-def test_the_default_server_has_three_tables_of_each_one_seat_game_and_game_3_by_limits() -> None:
+def test_the_default_server_has_own_tables_for_one_seat_games_and_game_3_by_limits() -> None:
     from caribbean_fast.variants import PRESETS
 
     specs = {s.id: s for s in default_tables()}
-    one_seat = [name for name in PRESETS if name != "network-24h"]
-    assert sorted(specs) == sorted(
-        [f"{n}-{k}" for n in one_seat for k in (1, 2, 3)] + ["network-24h-1", "network-24h-high-1"]
-    )
+    assert sorted(specs) == ["network-24h-1", "network-24h-high-1"]
+    kinds = {s.id: s for s in default_own()}
+    assert sorted(kinds) == sorted(name for name in PRESETS if name != "network-24h")  # one limit table each
+    assert all(s.own == s.id and s.seats == 1 and s.limits == 0 for s in kinds.values())
     low, high = specs["network-24h-1"], specs["network-24h-high-1"]
     assert (low.limits, low.seats, high.limits, high.seats) == (0, 4, 1, 4)
     limits = [(t.minimum, t.maximum) for t in (low.variant.limits[0], high.variant.limits[1])]

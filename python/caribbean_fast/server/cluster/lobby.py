@@ -64,7 +64,8 @@ class Lobby:
         self.elsewhere: dict[str, dict[str, Any]] = {}  # table -> the state its server published
 
     def entries(self, owners: dict[str, Owner], endpoints: dict[str, str]) -> list[dict[str, Any]]:
-        """Every table, those another process serves with `"here": false` and its endpoint."""
+        """Every table of the tables file, those another process serves with `"here": false` and
+        its endpoint."""
         return [
             {**self._fixed[s.id], **changing(owners[s.id]), "here": True}
             if s.id in owners
@@ -76,6 +77,8 @@ class Lobby:
         """The rows to publish: this process's tables whose state changed since last written."""
         rows = []
         for table, owner in owners.items():
+            if table not in self._fixed:
+                continue  # a player's own table: the lobby lists its kind (`Server.kinds`)
             state = orjson.dumps(changing(owner))
             if self._published.get(table) != state:
                 self._published[table] = state

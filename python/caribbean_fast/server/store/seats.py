@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .schema import Tx
 
-__all__ = ["seat_rows", "set_seat_rows", "sit", "stand"]
+__all__ = ["held_tables", "seat_rows", "set_seat_rows", "sit", "stand"]
 
 
 def sit(tx: Tx, table: str, seat: int, account: str) -> None:
@@ -26,3 +26,8 @@ def set_seat_rows(tx: Tx, table: str, held: list[tuple[int, str]]) -> None:
     tx.execute("DELETE FROM seats WHERE table_id = ?", (table,))
     if held:
         tx.many("INSERT INTO seats VALUES (?, ?, ?)", [(table, k, a) for k, a in held])
+
+
+def held_tables(tx: Tx) -> list[str]:
+    """Every table where a seat is held (the server takes over the own tables among them)."""
+    return [str(t) for (t,) in tx.all("SELECT DISTINCT table_id FROM seats")]

@@ -62,6 +62,7 @@ class TableSpec:
     seats: int
     limits: int = 0
     away: float = STAND_AFTER  # seconds a holder may be away before, between rounds, its seat is stood up
+    own: str = ""  # the kind (game, limits) a player's own table opens from (`own`; a kind's: its id); "": shared
 
     def __post_init__(self) -> None:
         check_table_id(self.id)  # it reaches URLs, logs and the proxy's map (`names`)
@@ -125,6 +126,7 @@ class Owner:
         self.leaving: Callable[[], None] | None = None  # the server gives the table away between rounds
         self.complete_by: Completion | None = None  # the best strategy, for a round left open too long
         self.pool = PoolReader(pools.pool_key(spec.variant))  # the shared progressive, read at showdowns
+        self.on_empty: Callable[[Owner], None] | None = None  # an own table's seat is empty between rounds: closed
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -389,7 +391,9 @@ class Owner:
             finally:
                 self.pool.tx = None
 
+        start = time.perf_counter()
         await self._money_job(job)
+        self.metrics.pool_commit_seconds.observe(time.perf_counter() - start)  # the pool's cost (benches)
 
     async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
         return {"rounds": await self.db.run(lambda tx: self.holds.rounds(tx, account, last, before=before))}
@@ -446,7 +450,9 @@ class Owner:
 
     async def _wait(self, account: str, buy_in: int) -> dict[str, Any]:
         """Joins the list (or changes the buy-in, keeping the place); sits at once when a seat is
-        free and nobody waits before the account."""
+        free and nobody waits before the account. An own table has no list: nobody waits for it."""
+        if self.spec.own:
+            raise ServerError(f"{self.spec.id} is a table of one's own: nobody waits for it (sit)", "illegal")
         if self.seat_of(account) is not None:
             raise ServerError(f"you sit at {self.spec.id} already", "seat_taken")
         if self.waiting.may_sit_now(account, len(self.t.free_seats())):
@@ -581,6 +587,18 @@ class Owner:
         self._broadcast()
         self._call_waiting()
         self._leave_if_between_rounds()  # last: its views and answer go out, later commands are refused
+        self.close_if_empty()
+
+    def close_if_empty(self) -> bool:
+        """An own table whose seat is empty, between rounds, with nothing under way or pending, is
+        closed (`on_empty`: the server forgets it; its record stays). True: it was."""
+        t = self.table
+        if not self.spec.own or self.on_empty is None or self.players or self.gone or t is None:
+            return False
+        if self.record.dirty or not t.between_rounds or self._queue.qsize() or self._landing is not None:
+            return False
+        self.on_empty(self)
+        return True
 
     def _landed_late(self, landing: asyncio.Future[Any]) -> None:
         """A commit whose caller was cancelled has landed: the table goes on as after any commit,

@@ -144,6 +144,11 @@ class Metrics(Collector):
         self.office_alarms = Gauges(
             "cf_office_alarms", "The office's standing alarms: tables, games, accounts", ("kind", "level")
         )
+        self.tables_closed = Counter("cf_tables_closed", "Players' own tables closed, their seat empty between rounds")
+        self.open_seconds = Timing("cf_table_open_seconds", "A table's opening: restored from its record, or new")
+        self.pool_commit_seconds = Timing(
+            "cf_pool_commit_seconds", "A commit whose step reads its table's shared pool (a dealt round's)"
+        )
         self.registry = CollectorRegistry()
         self.registry.register(self)
 

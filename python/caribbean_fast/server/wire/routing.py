@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from starlette.websockets import WebSocket
 
-__all__ = ["PROXIED", "moved_to", "table_path", "table_url"]
+__all__ = ["PROXIED", "moved_to", "proxied", "table_path", "table_url"]
 
 PROXIED = "caribbean_fast.proxied"
 """A request's scope key: it came through a trusted proxy (`forwarded`)."""
@@ -30,10 +30,15 @@ def table_url(endpoint: str, table: str) -> str:
     return endpoint.rstrip("/") + table_path(table).removeprefix("/ws")
 
 
+def proxied(ws: WebSocket) -> bool:
+    """Whether the socket came through a trusted proxy, which routes it by the leases' map."""
+    return bool(ws.scope.get(PROXIED))
+
+
 def moved_to(ws: WebSocket, table: str, elsewhere: Mapping[str, str]) -> str | None:
     """The URL a client of this socket opens for the table's socket; None while no process is
     known to serve it (it is being taken over)."""
-    if ws.scope.get(PROXIED):
+    if proxied(ws):
         return str(ws.url.replace(path=table_path(table), query=""))
     endpoint = elsewhere.get(table)
     return None if endpoint is None else table_url(endpoint, table)

@@ -4,13 +4,15 @@
 // server keeps the list and tells this page with a `waitlist` frame when the engine seated them).
 // Sitting opens the game's table page, which finds the seat in its welcome. The lobby's socket
 // (/ws) brings the welcome; a table's commands go on that table's own socket (/ws/<table>).
+// A one-seat game is listed by kind (its limits): each player plays at a table of their own,
+// which the table page asks the server for (/api/own/<kind>); nobody waits or watches there.
 
 import { askLogin, logOut, whoAmI } from "./auth.js";
 import { money } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { el } from "./pages.js";
 
-const state = { me: null, link: null, links: new Map(), tables: [], rules: new Map(), watching: null, seats: [] };
+const state = { me: null, link: null, links: new Map(), tables: [], own: [], ownIds: new Map(), rules: new Map(), watching: null, seats: [] };
 
 /** The table's own socket, opened at its first command. */
 function linkOf(table) {
@@ -118,18 +120,34 @@ function tableRow(entry) {
   return row;
 }
 
+/** A kind of own tables: its limits and meter, and the way to one's own table of it. */
+function kindRow(entry) {
+  const row = el("div", null, { class: "table-row", "data-kind": entry.kind });
+  const currency = currencyOf(entry);
+  const limits = `${entry.currency} · ante ${money(entry.limits.minimum, currency)} to ${money(entry.limits.maximum, currency)}`;
+  const meter = entry.meter ? ` · meter ${money(entry.meter, currency)}` : "";
+  row.append(el("span", "A table of your own", { class: "table-name" }), el("span", `${limits}${meter}`, { class: "table-facts" }));
+  const href = `/play/${encodeURIComponent(entry.game)}?kind=${encodeURIComponent(entry.kind)}`;
+  const play = el("a", "Sit", { class: "btn small primary", href, "aria-label": `Sit at your own ${entry.kind} table` });
+  row.append(el("span", null, { class: "table-buttons" }));
+  row.lastChild.append(play);
+  return row;
+}
+
 function gameCard(entries) {
   const entry = entries[0];
+  const page = entry.table || entry.kind; // a kind's id names its game's rules and jackpot pages
+  const history = entry.table || state.ownIds.get(entry.kind);
   const card = el("article", null, { class: "game-card" });
   card.append(el("h2", entry.title));
   const links = el("p", null, { class: "game-links" });
   const play = el("a", "Play", { class: "btn primary", href: `/play/${encodeURIComponent(entry.game)}`, "aria-label": `Play ${entry.title}` });
-  links.append(play, el("a", "Rules", { href: `/rules/${encodeURIComponent(entry.table)}` }));
-  if (entries.some((e) => e.meter)) links.append(el("a", "Jackpot history", { href: `/progressive/${encodeURIComponent(entry.table)}` }));
-  links.append(el("a", "My history", { href: `/history/${encodeURIComponent(entry.table)}` }));
+  links.append(play, el("a", "Rules", { href: `/rules/${encodeURIComponent(page)}` }));
+  if (entries.some((e) => e.meter)) links.append(el("a", "Jackpot history", { href: `/progressive/${encodeURIComponent(page)}` }));
+  if (history) links.append(el("a", "My history", { href: `/history/${encodeURIComponent(history)}` }));
   card.append(links);
   const list = el("div", null, { class: "table-list" });
-  for (const e of entries) list.append(tableRow(e));
+  for (const e of entries) list.append(e.own ? kindRow(e) : tableRow(e));
   card.append(list);
   return card;
 }
@@ -137,7 +155,7 @@ function gameCard(entries) {
 function render() {
   const games = document.getElementById("games");
   const byGame = new Map();
-  for (const entry of state.tables) {
+  for (const entry of [...state.own, ...state.tables]) {
     if (!byGame.has(entry.game)) byGame.set(entry.game, []);
     byGame.get(entry.game).push(entry);
   }
@@ -147,8 +165,22 @@ function render() {
 
 async function refresh() {
   const lobby = await api("/api/lobby");
-  if (lobby.ok) state.tables = lobby.body.tables;
+  if (lobby.ok) {
+    state.tables = lobby.body.tables;
+    state.own = lobby.body.own || [];
+  }
+  await ownIds();
   render();
+}
+
+/** The ids of one's own tables, for their history pages (once per kind, when logged in). */
+async function ownIds() {
+  if (!state.me) return;
+  for (const kind of state.own) {
+    if (state.ownIds.has(kind.kind)) continue;
+    const answer = await api(`/api/own/${encodeURIComponent(kind.kind)}`);
+    if (answer.ok) state.ownIds.set(kind.kind, answer.body.table);
+  }
 }
 
 async function rulesOf(table) {

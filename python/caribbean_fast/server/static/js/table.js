@@ -747,12 +747,25 @@ const trainer = new Trainer({
   words: () => (state.rules ? state.rules.words.decisions : {}),
 });
 
+/** A table of my own for this game and limits (the kind the lobby's link names, else the game's
+ * first), when the server gives each player theirs: its id, from /api/own/<kind>. */
+async function ownTable(kinds) {
+  const mine = kinds.filter((k) => k.game === game);
+  const wanted = new URLSearchParams(location.search).get("kind");
+  const kind = mine.find((k) => k.kind === wanted) || mine[0];
+  if (!kind) return null;
+  const answer = await api(`/api/own/${encodeURIComponent(kind.kind)}`);
+  return answer.ok ? { ...kind, table: answer.body.table } : null;
+}
+
 async function main() {
   wire();
   state.watch = watchParam !== null;
   if (!state.watch) state.me = (await whoAmI()) || (await askLogin($("auth")));
   const lobby = await api("/api/lobby");
   state.tables = lobby.body.tables.filter((t) => t.game === game);
+  const own = await ownTable(lobby.body.own || []);
+  if (own) state.tables = [own]; // the game is played at a table of one's own: nobody waits
   if (!state.tables.length) {
     say(`This server has no table of ${game}.`);
     return;
