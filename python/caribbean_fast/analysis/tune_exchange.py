@@ -40,7 +40,8 @@ __all__ = ["Exchange", "exchange_model"]
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 Ks = tuple[int, ...]
-TOLERANCE = 1e-9  # relative: a hand this near its threshold in floats is decided exactly
+CHUNK = 1 << 21  # paytables times loose hands valued at once
+TOLERANCE = 1e-12  # of a threshold's size: a hand this near it in floats is decided exactly (floats err ~1e-15)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,22 @@ class Loose:
     value: Ints
     slope: Ints  # (hands, entries)
     w: Ints
+
+
+@dataclass(frozen=True)
+class _LooseAt:
+    """One up card's loose hands at one paytable: weights, values `b`, and which call."""
+
+    w: Ints
+    b: Ints
+    called: npt.NDArray[np.bool_]
+
+    def kept(self, rows: npt.NDArray[np.bool_] | None) -> int:
+        return int(self.w @ self.b) if rows is None else int(self.w[rows] @ self.b[rows])
+
+    def calls(self, rows: npt.NDArray[np.bool_] | None) -> int:
+        mask = self.called if rows is None else self.called & rows
+        return int(self.w[mask].sum())
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,7 @@ class Exchange:
     fixed_calls: list[int]
     loose: Loose
     size: float
+    margins: Floats  # by up card: how near its threshold a hand is decided exactly (`TOLERANCE`)
     work: float = field(default=0.0)
     _seen: dict[Ks, tuple[Fraction, Fraction, Rates, list[list[int]]]] = field(default_factory=dict, repr=False)
 
@@ -121,22 +139,27 @@ class Exchange:
         calls: list[list[int]] = []
         for u in range(UP_RANKS):
             f, n, mine = self.flat[u], self.n[u], self.loose.up == u
-            w, b, c = self.loose.w[mine], lb[mine], called[mine]
+            loose = _LooseAt(self.loose.w[mine], lb[mine], called[mine]) if mine.any() else None
             base = self.fixed_net[u] + int(self.fixed_slope[u] @ steps)
-            numerator, denominator = base + f.wb[-1] + int(w @ b), 1  # the fresh hand's value, times n
-            row_x, row_c, row_i = [0], [self.fixed_calls[u] + f.calls[-1] + int(w[c].sum())], []
+            numerator, denominator = base + f.wb[-1], 1  # the fresh hand's value, times n
+            row_x, row_c, row_i = [0], [self.fixed_calls[u] + f.calls[-1]], []
+            if loose is not None:
+                numerator, row_c[0] = numerator + loose.kept(None), row_c[0] + loose.calls(None)
             for _ in range(self.most):
                 # the threshold: a fresh hand with one exchange fewer, less the fee
                 tn = numerator * fee.denominator - fee.numerator * denominator * n
                 td = denominator * n * fee.denominator
                 whole = -(-tn // td)  # b < t where b < ceil(t), b whole
-                i, out = bisect.bisect_left(f.b, whole), b < whole
-                swapped = f.w[i] + int(w[out].sum())
-                kept = base + f.wb[-1] - f.wb[i] + int(w[~out] @ b[~out])
+                i = bisect.bisect_left(f.b, whole)
+                swapped, kept, calls_kept = f.w[i], base + f.wb[-1] - f.wb[i], f.calls[-1] - f.calls[i]
+                if loose is not None:
+                    out = loose.b < whole
+                    swapped += int(loose.w[out].sum())
+                    kept, calls_kept = kept + loose.kept(~out), calls_kept + loose.calls(~out)
                 numerator, denominator = kept * td + swapped * tn, td
                 row_i.append(i)
                 row_x.append(swapped)
-                row_c.append(self.fixed_calls[u] + f.calls[-1] - f.calls[i] + int(w[~out & c].sum()))
+                row_c.append(self.fixed_calls[u] + calls_kept)
             net += Fraction(numerator, denominator * self.per_row * n)
             cuts.append(row_i)
             exchanged.append(row_x)
@@ -152,16 +175,17 @@ class Exchange:
     def wager(self, rates: Rates) -> Fraction:
         """The average wager from the rates: the ante, the fees of the exchanges made and the raise
         (each up card's over n^(most + 1), n its weight)."""
-        fees, raised = Fraction(0), Fraction(0)
+        sums: dict[int, list[int]] = {}  # by weight n: the fees' and the raises' numerators
         for u in range(UP_RANKS):
-            n, reach, f, r = self.n[u], 1, 0, 0  # reach: the rounds still on, over n^depth
+            n, reach = self.n[u], 1  # reach: the rounds still on, over n^depth
+            f, r = sums.setdefault(n, [0, 0])
             for depth, left in enumerate(range(self.most, -1, -1)):
                 r += reach * rates.calls[u][left] * n ** (self.most - depth)
                 reach *= rates.exchanged[u][left]
                 f += reach * n ** (self.most - depth)
-            total = n ** (self.most + 1)
-            fees += Fraction(f, total)
-            raised += Fraction(r, total)
+            sums[n] = [f, r]
+        fees = sum((Fraction(f, n ** (self.most + 1)) for n, (f, _) in sums.items()), Fraction(0))
+        raised = sum((Fraction(r, n ** (self.most + 1)) for n, (_, r) in sums.items()), Fraction(0))
         return 1 + (self.fee * fees + self.raise_multiple * raised) / UP_RANKS
 
     def wager_span(self, lows: Ks, highs: Ks) -> tuple[Fraction, Fraction, Fraction, Fraction]:
@@ -188,6 +212,10 @@ class Exchange:
     def batch(self, ks: Ints) -> tuple[Floats, npt.NDArray[np.bool_]]:
         """Every paytable's (rows of `ks`) return less 1 in floats, and where a hand lies within a
         float's error of its threshold (those paytables are to be valued by `figures`)."""
+        per = max(1, CHUNK // (1 + len(self.loose.up)))
+        if len(ks) > per:  # a block of paytables times loose hands at a time
+            parts = [self.batch(ks[at : at + per]) for at in range(0, len(ks), per)]
+            return np.concatenate([x for x, _ in parts]), np.concatenate([u for _, u in parts])
         steps = ks - np.asarray(self.lows, dtype=np.int64)
         rows, loose = len(ks), self.loose
         self.work += rows * UP_RANKS * (self.most + 1) * (1 + len(loose.up) + len(self.lows)) / self.size
@@ -200,22 +228,26 @@ class Exchange:
         for u in range(UP_RANKS):
             f, n, mine = self.flat[u], float(self.n[u]), loose.up == u
             w, b, c = lw[mine], lb[:, mine], called[:, mine]
+            has, margin = bool(mine.any()), self.margins[u]
             base = (self.fixed_net[u] + steps @ self.fixed_slope[u]).astype(np.float64)
-            value = base + f.wbf[-1] + b @ w
-            xs, cs = [np.zeros(rows)], [self.fixed_calls[u] + f.callsf[-1] + c @ w]
+            value = base + f.wbf[-1] + (b @ w if has else 0.0)
+            xs, cs = [np.zeros(rows)], [self.fixed_calls[u] + f.callsf[-1] + (c @ w if has else 0.0)]
             for _ in range(self.most):
                 t = value / n - fee
-                margin = TOLERANCE * (np.abs(t) + 1)
                 i = np.searchsorted(f.bf, t, side="left")
-                unsure |= i != np.searchsorted(f.bf, t - margin, side="left")
-                unsure |= i != np.searchsorted(f.bf, t + margin, side="left")
-                unsure |= (np.abs(b - t[:, None]) <= margin[:, None]).any(axis=1)
-                out = b < t[:, None]
-                kept = base + (f.wbf[-1] - f.wbf[i]) + (b * ~out) @ w
-                swapped = f.wf[i] + out @ w
+                below, above = f.bf[np.maximum(i - 1, 0)], f.bf[np.minimum(i, len(f.bf) - 1)]
+                unsure |= (np.abs(t - below) <= margin) | (np.abs(above - t) <= margin)
+                kept = base + (f.wbf[-1] - f.wbf[i])
+                swapped = f.wf[i]
+                calls_kept = self.fixed_calls[u] + f.callsf[-1] - f.callsf[i]
+                if has:
+                    unsure |= (np.abs(b - t[:, None]) <= margin).any(axis=1)
+                    out = b < t[:, None]
+                    kept, swapped = kept + (b * ~out) @ w, swapped + out @ w
+                    calls_kept = calls_kept + (~out & c) @ w
                 value = kept + swapped * t
                 xs.append(swapped)
-                cs.append(self.fixed_calls[u] + f.callsf[-1] - f.callsf[i] + (~out & c) @ w)
+                cs.append(calls_kept)
             net += value / (self.per_row * n)
             reach = np.ones(rows)
             for left in range(self.most, -1, -1):
@@ -226,7 +258,9 @@ class Exchange:
         return net / UP_RANKS / wager, unsure
 
 
-def exchange_model(counts: Counted, lows: Sequence[int], highs: Sequence[int], at: Callable[[Ks], Variant]) -> Exchange | None:
+def exchange_model(
+    counts: Counted, lows: Sequence[int], highs: Sequence[int], at: Callable[[Ks], Variant]
+) -> Exchange | None:
     """The model from game 4's counts over the grid from `lows` to `highs` (pays in steps; `at`
     gives the variant at a paytable): each hand's call value at the lowest paytable and one step up
     each entry, checked affine at the highest. None where it does not hold (a pay that lowers a
@@ -242,11 +276,13 @@ def exchange_model(counts: Counted, lows: Sequence[int], highs: Sequence[int], a
     base, top = values[0], values[-1]
     slope = np.stack([v - base for v in values[1:-1]], axis=1) if lows else np.zeros((len(base), 0), dtype=np.int64)
     span = np.asarray(highs, dtype=np.int64) - np.asarray(lows, dtype=np.int64)
-    if (slope < 0).any() or (base + slope @ span != top).any():
-        return None
     w = np.rint(counts.weight).astype(np.int64)
+    largest = max(float(np.abs(top).max()), float(abs(fold)))
+    if (slope < 0).any() or (base + slope @ span != top).any() or largest * float(w.sum()) >= 2.0**62:
+        return None  # a pay that lowers a call's value, or sums past int64
     plan = exchange_plan(top, fold, counts.up_rank, w, scale, x.fee_antes, x.most_per_round)
     per_row = scale * STUD_DEALER_HANDS
+    fee_rows = float(x.fee_antes * per_row)
     highest = np.array([(plan.fresh[x.most_per_round - 1][u] - x.fee_antes) * per_row for u in range(UP_RANKS)])
     flat = ~slope.any(axis=1) | (top < fold)
     fixed = ~flat & (base >= fold) & (base >= np.array([math.ceil(t) for t in highest])[counts.up_rank])
@@ -266,7 +302,19 @@ def exchange_model(counts: Counted, lows: Sequence[int], highs: Sequence[int], a
         [int(w[m].sum()) for m in (fixed & (counts.up_rank == u) for u in range(UP_RANKS))],
         Loose(counts.up_rank[loose].astype(np.int64), base[loose], slope[loose], w[loose]),
         float(counts.counts.size),
+        _margins(
+            counts.up_rank, w, np.maximum(np.abs(np.maximum(base, fold)), np.abs(np.maximum(top, fold))), fee_rows
+        ),
     )
+
+
+def _margins(up: npt.NDArray[np.uint8], w: Ints, size: Ints, fee: float) -> Floats:
+    """By up card, `TOLERANCE` of the size of its thresholds and of the float sums they come from:
+    a threshold is a mean of hands' values (each at most `size`) less the fee, and a float's error
+    on it is a few ulps of that mean."""
+    sums = np.bincount(up, weights=w * size.astype(np.float64), minlength=UP_RANKS)
+    weights = np.bincount(up, weights=w.astype(np.float64), minlength=UP_RANKS)
+    return np.asarray(TOLERANCE * (sums / weights + fee + 1), dtype=np.float64)
 
 
 def _flat(b: Ints, w: Ints, calls: npt.NDArray[np.bool_]) -> Flat:

@@ -172,9 +172,10 @@ def search(
                 children = _resolve_exchange(grid, box, found, model)
             else:
                 children = _resolve_linear(grid, box, found, model)
+            done += _size(box)
             for child in children:
                 heapq.heappush(boxes, _Box(_distance(target, child[2], child[3]), next(seq), *child))
-            done = total - sum(_size(b) for b in boxes)
+                done -= math.prod(h - lo + 1 for lo, h in zip(child[0], child[1], strict=True))
         if progress is not None:
             progress(done, total)
     open_boxes = [b for b in boxes if _feasible(grid, b.lows, b.highs)]
@@ -338,7 +339,7 @@ def _listed(grid: Grid, box: _Box) -> Ints:
     return ks
 
 
-MOST_BATCH = 1 << 13  # paytables of a game-4 box valued at once; past it, split
+MOST_BATCH = 1 << 14  # paytables of a game-4 box valued at once; past it, split
 
 
 def _resolve_exchange(grid: Grid, box: _Box, found: _Nearest, model: Exchange) -> list[Child]:
@@ -351,7 +352,7 @@ def _resolve_exchange(grid: Grid, box: _Box, found: _Nearest, model: Exchange) -
     bounds = 1 + min(ratios), 1 + max(ratios)
     if not found.worth(*bounds):
         return []
-    if _size(box) <= MOST_BATCH:
+    if _size(box) * (1 + len(model.loose.up)) <= MOST_BATCH or box.lows == box.highs:
         ks = _listed(grid, box)
         if len(ks):
             x, unsure = model.batch(ks)
