@@ -8,7 +8,8 @@ trusted. What holds instead, and what the search rests on:
 - the best strategy's expected net per ante never falls when a pay rises (the player may keep the
   old play); without exchanges, each situation's raise value rises with every pay, so where the best
   strategy raises only grows, and the average wager of any paytable in a box lies between those of
-  its lowest and highest corners (with exchanges it lies between 1 and the most a round can stake);
+  its lowest and highest corners (with exchanges, between what the corners' exchange thresholds
+  give: `tune_exchange`);
 - where the best strategy plays alike at a box's corners (its lowest and highest corner without
   exchanges, every corner with them: under one play each decision is a linear inequality in the
   pays, true over the box when true at its corners), it plays alike over the whole box, and there
@@ -18,8 +19,11 @@ trusted. What holds instead, and what the search rests on:
 
 Without exchanges the search reads the game from `tune_linear`'s exact model instead of
 re-settles: a box where the play changes is valued whole (every paytable at once) when few
-situations change inside it, else split along the pays that change them. Boxes whose bounds
-cannot bring a paytable nearer than those found are dropped; the others are split. A budget of
+situations change inside it, else split along the pays that change them. With exchanges it reads
+`tune_exchange`'s: a box is bounded from its corners' expected nets and the bounds of its wager
+(each exchange threshold lies between its values at the corners), and valued whole once small.
+Where neither model holds, each paytable is re-settled. Boxes whose bounds cannot bring a
+paytable nearer than those found are dropped; the others are split. A budget of
 re-settles bounds the work: past it, the answer says the search was cut and how near an allowed
 paytable not yet seen could be.
 """
