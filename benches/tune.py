@@ -7,11 +7,13 @@ each run in turn in a fresh interpreter: the old one from that commit's tree in 
 Each full analysis runs in a fresh interpreter with an empty cache folder (nothing counted before);
 the re-settles run in this process once the counts are made, the median of several.
 
-Run: ``python benches/tune.py`` (prints one JSON object)
+Run: ``python benches/tune.py`` (prints one JSON object); ``--record`` also writes the bench's rows
+of benches/results.toml (`record`).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -23,6 +25,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import record
 
 from caribbean_fast import analyze
 from caribbean_fast.analysis.resettle import counted
@@ -102,6 +106,80 @@ def tune_seconds(name: str, adjust: list[str]) -> tuple[float, int, bool, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--record", action="store_true", help="write the bench's rows of results.toml")
+    args = parser.parse_args()
+    out = run()
+    print(json.dumps(out))
+    if args.record:
+        record.write(rows(out), RECORDED)
+
+
+RECORDED = [
+    "benches/tune.py",
+    *(f"python/caribbean_fast/analysis/{m}.py" for m in ("tune", "tune_search", "tune_linear", "tune_exchange")),
+    *(f"python/caribbean_fast/analysis/{m}.py" for m in ("resettle", "exchange", "parsheet")),
+]
+"""The files whose change makes the recorded rows stale."""
+
+
+def rows(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bench's rows of benches/results.toml, from one run's figures."""
+    section, command = "The paytable designer", "python benches/tune.py"
+    games = [(game, out[game]) for game in GAMES]
+    keys = {game: game.replace(" ", "-") for game in GAMES}
+    ratio_note = "; ".join(
+        f"{game} ({g['variant']}): a re-settle {g['resettle_ms']} ms, a full analysis {g['full_analyze_s']} s "
+        "with every deal enumerated"
+        for game, g in games
+    )
+    tune_note = "; ".join(
+        f"{game} ({g['variant']}, {g['grid']:,} paytables): {'proven' if g['tune_proven'] else 'NOT proven'}, "
+        f"the search's work {g['tune_settles']} re-settles"
+        for game, g in games
+    )
+    five = out["five-entry stud tune"]
+    return [
+        {
+            "id": "tune-resettle-ratio",
+            "section": section,
+            "what": "one re-settle of counted tables against a full `analyze` with every cache cleared",
+            "values": {keys[game]: g["ratio"] for game, g in games},
+            "unit": "times faster",
+            "goal": ">= 100",
+            "command": command,
+            "readme": True,
+            "note": ratio_note,
+        },
+        {
+            "id": "tune-three-entries",
+            "section": section,
+            "what": "a whole `tune` to a target over three entries",
+            "values": {keys[game]: g["tune_s"] for game, g in games},
+            "unit": "s",
+            "command": command,
+            "note": f"the top three pays, half a point above each preset's return; {tune_note}",
+        },
+        {
+            "id": "tune-five-entries",
+            "section": section,
+            "what": f"a 5-entry stud `tune` against the search of {OLD_SEARCH}, in turn",
+            "value": five["ratio"],
+            "unit": "times faster",
+            "goal": ">= 5",
+            "command": command,
+            "note": (
+                f"{FIVE[0]}'s {', '.join(e.split(':')[1] for e in FIVE[1])}, half a point above the preset: "
+                f"proven in {five['proven_s']} s (the search's work {five['proven_settles']} re-settles) against "
+                f"{five[f'{OLD_SEARCH}_s']} s ({five[f'{OLD_SEARCH}_tries']} tries, unproven) for {OLD_SEARCH}'s "
+                f"search; the proven paytable returns {float(Fraction(five['proven_rtp'])):.6%}, "
+                f"{OLD_SEARCH}'s {float(Fraction(five[f'{OLD_SEARCH}_rtp'])):.6%}"
+            ),
+        },
+    ]
+
+
+def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game, (name, adjust) in GAMES.items():
         full = full_analyze_seconds(name)
@@ -131,7 +209,7 @@ def main() -> None:
         f"{OLD_SEARCH}_rtp": old_rtp,
         "ratio": round(old_s / new_s, 1),
     }
-    print(json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from caribbean_fast import analyze
@@ -45,10 +46,8 @@ def test_a_tuned_paytable_written_as_toml_analyzes_to_the_same_return(name: str,
     target = analyze(variant).rtp + Fraction(1, 200)  # half a point more than the preset returns
     result = tune(variant, target, TUNED[name])
     chosen = result.chosen
-    if variant.exchanges is None:  # stud's and hold'em's proven within the default budget
-        assert result.proven and result.bound is None
-    else:  # game 4's exchanges are searched by re-settles: the answer bounds what it did not see
-        assert result.proven or (result.bound is not None and target <= result.bound <= chosen.rtp)
+    assert result.proven and result.bound is None  # within the default budget, game 4's exchanges too
+    assert result.settles <= 400
     assert chosen.rtp >= target > max((c.rtp for c in result.below), default=Fraction(0))
     assert all(c.rtp >= chosen.rtp for c in result.above)
     path = tmp_path / f"{name}-tuned.toml"
@@ -218,6 +217,7 @@ def _every_allowed(
     ("name", "adjust", "lows", "highs"),
     [
         ("caribbean-poker", ["raise:flush", "raise:full-house"], [4, 5], [8, 12]),  # game 4: exchanges
+        ("caribbean-poker", ["raise:one-pair", "raise:two-pair"], [0, 1], [3, 4]),  # game 4: pairs exchanged
         ("cyberstud", ["raise:one-pair", "raise:two-pair"], [0, 1], [3, 4]),  # the best strategy changes
         ("casino-holdem", ["ante:straight-flush", "ante:four-of-a-kind"], [17, 8], [23, 12]),  # every step, calls
     ],
@@ -233,6 +233,54 @@ def test_the_search_finds_what_every_paytable_tried_one_by_one_finds(
         below = sorted((r for r, _ in every if r < target), reverse=True)
         assert result.proven and result.chosen.rtp == at_or_above[0]
         assert [c.rtp for c in result.above] == at_or_above[:2] and [c.rtp for c in result.below] == below[:2]
+
+
+GAME_4_GRIDS = [
+    (["raise:royal-flush", "raise:straight-flush", "raise:four-of-a-kind"], [7, 7, 7], [1000, 500, 200], 0),
+    (["raise:one-pair", "raise:two-pair"], [0, 1], [3, 4], 133_272),  # pairs' values move: loose hands
+]
+
+
+@pytest.mark.parametrize(("adjust", "lows", "highs", "loose"), GAME_4_GRIDS)
+def test_game_4s_exchange_model_values_a_paytable_as_a_resettle_does(
+    adjust: list[str], lows: list[int], highs: list[int], loose: int
+) -> None:
+    from caribbean_fast.analysis.tune import _with, parse_entry
+    from caribbean_fast.analysis.tune_exchange import exchange_model
+
+    variant = load_variant("caribbean-poker")
+    entries = [parse_entry(variant, a) for a in adjust]
+    counts = counted(variant)
+
+    def at(ks: tuple[int, ...]) -> object:
+        return _with(variant, entries, [Fraction(k) for k in ks])
+
+    model = exchange_model(counts, lows, highs, at)  # type: ignore[arg-type]
+    assert model is not None and len(model.loose.up) == loose
+    tried = [tuple(lows), tuple(highs), tuple((lo + 2 * hi) // 3 for lo, hi in zip(lows, highs, strict=True))]
+    values, unsure = model.batch(np.array(tried, dtype=np.int64))
+    assert not unsure.any()
+    for ks, value in zip(tried, values, strict=True):
+        main = counts.main(at(ks))[0]  # type: ignore[arg-type]
+        assert model.figures(ks) == (main.expected_return, main.average_wager)
+        assert abs(float(rtp(main) - 1) - value) < 1e-14
+
+
+def test_game_4s_paytables_near_a_threshold_are_decided_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tolerance so wide that most paytables have a hand "near" its threshold, the search
+    values those exactly and answers as it does with the float's own."""
+    from caribbean_fast.analysis import tune_exchange
+
+    args = ("caribbean-poker", "99%", ["raise:straight-flush", "raise:four-of-a-kind"])
+    bounds = {
+        "raise:straight-flush": (Fraction(40), Fraction(80)),
+        "raise:four-of-a-kind": (Fraction(15), Fraction(40)),
+    }
+    sure = tune(*args, bounds=bounds)
+    monkeypatch.setattr(tune_exchange, "TOLERANCE", 1e-4)
+    wide = tune(*args, bounds=bounds)
+    assert sure.proven and wide.proven
+    assert [c.values for c in (*wide.below, *wide.above)] == [c.values for c in (*sure.below, *sure.above)]
 
 
 def test_a_paytable_that_gives_the_player_the_edge_is_refused_unless_asked_for() -> None:
@@ -334,3 +382,14 @@ def test_the_linear_model_gives_a_re_settles_figures_at_every_paytable_and_box(
     for i in (0, 7, len(grid) - 1):
         expected, wager = model.figures(tuple(int(k) for k in grid[i]))
         assert (Fraction(int(sums.net[i]), model.denominator), model.wager(int(sums.raised[i]))) == (expected, wager)
+
+
+def test_an_unproven_answer_names_the_search_s_work_in_re_settles(capsys: pytest.CaptureFixture[str]) -> None:
+    """Cut by a budget of one re-settle, the answer says how much work the search did (`settles`),
+    not how many paytables it re-settled one by one (`tries`)."""
+    args = ["caribbean-poker", "--target-rtp", "99%", "--adjust", "raise:royal-flush,raise:four-of-a-kind"]
+    result = tune("caribbean-poker", "99%", ["raise:royal-flush", "raise:four-of-a-kind"], most_settles=1)
+    assert not result.proven and result.settles >= 1 and result.settles != result.tries
+    assert main(["tune", *args, "--most-settles", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"NOT proven within the budget of {result.settles:,} re-settles" in out

@@ -25,7 +25,8 @@ from ..variants import Family, SideBet, Variant, as_variant
 from ..variants.thresholds import HandThreshold
 from .parsheet import MainGame
 from .resettle import Counted, counted, rtp, shape_of
-from .tune_linear import linear_model
+from .tune_exchange import Exchange, exchange_model
+from .tune_linear import Linear, linear_model
 from .tune_search import Grid, Point, SearchResult, search
 
 __all__ = [
@@ -240,11 +241,7 @@ def tune(
         return Point(c.rtp, c.rtp - 1, Fraction(1), c.decisions)
 
     grid, spans = _grid(variant, entries, ranges, step), zip(entries, ranges, strict=True)
-    model = (
-        linear_model(counts, grid.lows, grid.highs, lambda ks: _with(variant, entries, [k * step for k in ks]))
-        if kind == "main"
-        else None
-    )
+    model = _model(counts, grid, lambda ks: _with(variant, entries, [k * step for k in ks])) if kind == "main" else None
     found = search(
         grid,
         target_rtp,
@@ -308,6 +305,14 @@ def _edge_checked(result: TuneResult, kind: str, counts: Counted, allow: bool) -
     if not allow:
         raise ArgumentError(f"target: {words}; pass allow_player_edge=True (--allow-player-edge) to accept it")
     return replace(result, warnings=(*result.warnings, f"WARNING: {words}"))
+
+
+def _model(counts: Counted, grid: Grid, at: Callable[[tuple[int, ...]], Variant]) -> Linear | Exchange | None:
+    """The exact model the search reads the main game from: `tune_linear`'s without exchanges,
+    `tune_exchange`'s with them (None where neither holds: the search re-settles)."""
+    if at(grid.lows).exchanges is None:
+        return linear_model(counts, grid.lows, grid.highs, at)
+    return exchange_model(counts, grid.lows, grid.highs, at)
 
 
 def _wager_span(variant: Variant) -> tuple[Fraction, Fraction]:

@@ -8,7 +8,8 @@ trusted. What holds instead, and what the search rests on:
 - the best strategy's expected net per ante never falls when a pay rises (the player may keep the
   old play); without exchanges, each situation's raise value rises with every pay, so where the best
   strategy raises only grows, and the average wager of any paytable in a box lies between those of
-  its lowest and highest corners (with exchanges it lies between 1 and the most a round can stake);
+  its lowest and highest corners (with exchanges, between what the corners' exchange thresholds
+  give: `tune_exchange`);
 - where the best strategy plays alike at a box's corners (its lowest and highest corner without
   exchanges, every corner with them: under one play each decision is a linear inequality in the
   pays, true over the box when true at its corners), it plays alike over the whole box, and there
@@ -18,8 +19,11 @@ trusted. What holds instead, and what the search rests on:
 
 Without exchanges the search reads the game from `tune_linear`'s exact model instead of
 re-settles: a box where the play changes is valued whole (every paytable at once) when few
-situations change inside it, else split along the pays that change them. Boxes whose bounds
-cannot bring a paytable nearer than those found are dropped; the others are split. A budget of
+situations change inside it, else split along the pays that change them. With exchanges it reads
+`tune_exchange`'s: a box is bounded from its corners' expected nets and the bounds of its wager
+(each exchange threshold lies between its values at the corners), and valued whole once small.
+Where neither model holds, each paytable is re-settled. Boxes whose bounds cannot bring a
+paytable nearer than those found are dropped; the others are split. A budget of
 re-settles bounds the work: past it, the answer says the search was cut and how near an allowed
 paytable not yet seen could be.
 """
@@ -37,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..progress import ProgressCallback
+from .tune_exchange import Exchange
 from .tune_linear import Box, Linear
 
 __all__ = ["Grid", "Point", "SearchResult", "search"]
@@ -137,7 +142,7 @@ def search(
     settles: Callable[[], int],
     start: Ks,
     progress: ProgressCallback | None = None,
-    model: Linear | None = None,
+    model: Linear | Exchange | None = None,
 ) -> SearchResult:
     """The nearest paytables of `grid` either side of `target`, reading each paytable with `at`.
     `wager_span`: the least and most a round can stake, where decisions need not grow with the pays
@@ -145,7 +150,8 @@ def search(
     `settles()` counts the re-settles made so far against `most_settles`; `start`: the present
     pays, from which the first paytables are tried (`_seed`). `model`: where given (a game
     without exchanges), every paytable is read from it (`tune_linear`) and a box whose best
-    strategy changes inside it is valued whole or split along the pays that change it.
+    strategy changes inside it is valued whole or split along the pays that change it; game 4's
+    (`tune_exchange`): a box is bounded from its corners and valued whole once small enough.
     """
     if model is not None:
         at = _reader(model)
@@ -164,14 +170,16 @@ def search(
         ):
             done += _size(box)
         else:
-            children = (
-                _resolve(grid, box, found, at, wager_span, every_corner)
-                if model is None
-                else _resolve_linear(grid, box, found, model)
-            )
+            if model is None:
+                children = _resolve(grid, box, found, at, wager_span, every_corner)
+            elif isinstance(model, Exchange):
+                children = _resolve_exchange(grid, box, found, model)
+            else:
+                children = _resolve_linear(grid, box, found, model)
+            done += _size(box)
             for child in children:
                 heapq.heappush(boxes, _Box(_distance(target, child[2], child[3]), next(seq), *child))
-            done = total - sum(_size(b) for b in boxes)
+                done -= math.prod(h - lo + 1 for lo, h in zip(child[0], child[1], strict=True))
         if progress is not None:
             progress(done, total)
     open_boxes = [b for b in boxes if _feasible(grid, b.lows, b.highs)]
@@ -248,7 +256,7 @@ def _resolve(
     return _halves(box, axis, bounds)
 
 
-def _reader(model: Linear) -> Callable[[Ks], Point]:
+def _reader(model: Linear | Exchange) -> Callable[[Ks], Point]:
     def at(ks: Ks) -> Point:
         expected, wager = model.figures(ks)
         return Point(1 + expected / wager, expected, wager, b"")
@@ -299,10 +307,7 @@ CLOSE = 1e-12  # more than a float's error on a return near 1 computed from whol
 def _value_all(grid: Grid, box: _Box, found: _Nearest, model: Linear, seen: Box) -> None:
     """Every allowed paytable of the box valued from the model in whole numbers; those whose
     float return could put them among the nearest either side are offered with their exact one."""
-    axes = [np.arange(lo, h + 1, dtype=np.int64) for lo, h in zip(box.lows, box.highs, strict=True)]
-    ks = np.stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")], axis=1)
-    for i, j in grid.pairs:
-        ks = ks[ks[:, i] <= ks[:, j]]
+    ks = _listed(grid, box)
     if not len(ks):
         return
     sums = model.sums(ks, seen)
@@ -310,6 +315,13 @@ def _value_all(grid: Grid, box: _Box, found: _Nearest, model: Linear, seen: Box)
     over = model.scale * (r.denominator * model.total + r.numerator * sums.raised)  # the exact return's denominator
     gain = sums.net * r.denominator  # rtp - 1 = gain / over
     x = gain.astype(np.float64) / over.astype(np.float64)
+    for i in sorted(_picks(x, found)):
+        found.offer(1 + Fraction(int(gain[i]), int(over[i])), tuple(int(k) for k in ks[i]))
+
+
+def _picks(x: npt.NDArray[np.float64], found: _Nearest) -> set[int]:
+    """The rows whose float return less 1 (`x`, within CLOSE of the exact one) could put them
+    among the nearest either side of the target."""
     t = float(found.target - 1)
     near = np.abs(x - t) <= CLOSE  # the side of these is told by their exact returns
     picks = set(np.flatnonzero(near).tolist())
@@ -319,8 +331,44 @@ def _value_all(grid: Grid, box: _Box, found: _Nearest, model: Linear, seen: Box)
             n = min(found.n, len(rows))
             nth = np.partition(gap[rows], n - 1)[n - 1]
             picks.update(rows[gap[rows] <= nth + 2 * CLOSE].tolist())
-    for i in sorted(picks):
-        found.offer(1 + Fraction(int(gain[i]), int(over[i])), tuple(int(k) for k in ks[i]))
+    return picks
+
+
+def _listed(grid: Grid, box: _Box) -> Ints:
+    """The allowed paytables of a box, one a row."""
+    axes = [np.arange(lo, h + 1, dtype=np.int64) for lo, h in zip(box.lows, box.highs, strict=True)]
+    ks = np.stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")], axis=1)
+    for i, j in grid.pairs:
+        ks = ks[ks[:, i] <= ks[:, j]]
+    return ks
+
+
+MOST_BATCH = 1 << 14  # paytables of a game-4 box valued at once; past it, split
+
+
+def _resolve_exchange(grid: Grid, box: _Box, found: _Nearest, model: Exchange) -> list[Child]:
+    """Game 4's box: bounded from its corners' expected nets and the bounds of its wager; valued
+    whole (`Exchange.batch`, the paytables that may be among the nearest, and any with a hand
+    within a float's error of its threshold, valued exactly) once small enough, else split along
+    the pay that moves the expected net most."""
+    low, high, least, most = model.wager_span(box.lows, box.highs)
+    ratios = [e / w for e in (low, high) for w in (least, most)]
+    bounds = 1 + min(ratios), 1 + max(ratios)
+    if not found.worth(*bounds):
+        return []
+    if _size(box) * (1 + len(model.loose.up)) <= MOST_BATCH or box.lows == box.highs:
+        ks = _listed(grid, box)
+        if len(ks):
+            x, unsure = model.batch(ks)
+            for i in sorted(_picks(x, found) | set(np.flatnonzero(unsure).tolist())):
+                expected, wager = model.figures(tuple(int(k) for k in ks[i]))
+                found.offer(1 + expected / wager, tuple(int(k) for k in ks[i]))
+        return []
+    moves = [
+        model.figures((*box.lows[:i], box.highs[i], *box.lows[i + 1 :]))[0] - low if box.highs[i] > box.lows[i] else -1
+        for i in range(len(box.lows))
+    ]
+    return _halves(box, max(range(len(moves)), key=moves.__getitem__), bounds)
 
 
 def _corners(box: _Box) -> list[Ks]:

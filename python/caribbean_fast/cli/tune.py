@@ -50,7 +50,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--most-settles",
         type=int,
         default=MOST_SETTLES,
-        help=f"the search's budget of paytables re-settled (default {MOST_SETTLES}); past it the answer says unproven",
+        help=(
+            f"the search's budget in re-settles (default {MOST_SETTLES}; the exact models' work counted "
+            "alike); past it the answer says unproven"
+        ),
     )
     t.set_defaults(run=run_tune)
     c = commands.add_parser("compare", help="two paytables side by side, with their exact figures")
@@ -155,7 +158,8 @@ def _proof(result: TuneResult) -> str:
         )
     bound = f"{float(result.bound):.6%}" if result.bound is not None else "the target"
     return (
-        f"NOT proven within the budget of {result.tries:,} re-settles: an allowed paytable not seen may "
+        f"NOT proven within the budget of {result.settles:,} re-settles (the search's work, the "
+        "exact models' counted alike): an allowed paytable not seen may "
         f"return from the target to {bound}; raise --most-settles to search further"
     )
 
