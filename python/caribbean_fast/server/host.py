@@ -33,6 +33,7 @@ from .store.reads import Reads
 from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
 from .tables.owner import Owner, TableSpec
+from .tables.paytables import Changes
 from .wire.commands import EVERY_MOST
 from .wire.hub import Connection, Hub
 from .wire.metrics import Metrics
@@ -71,6 +72,8 @@ class Server:
         self._clock: asyncio.Task[None] | None = None
         self._sessions: asyncio.Task[None] | None = None
         self._pooling: asyncio.Task[None] | None = None
+        self.paytables = Changes()  # the office's approved paytable changes (`tables.paytables`)
+        self._paying: asyncio.Task[None] | None = None
         self.pools: dict[str, int] = {}  # each progressive pool's meter, as last read (`_follow_pools`)
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
@@ -91,6 +94,7 @@ class Server:
         self._clock = asyncio.create_task(self._ticks())
         self._sessions = asyncio.create_task(self._end_sessions())
         self._pooling = asyncio.create_task(self._follow_pools())
+        self._paying = asyncio.create_task(self.paytables.follow(self.reads, self.owners, self.specs, self.follow_spec))
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
@@ -105,13 +109,19 @@ class Server:
         """Serves every free table this process owns by the hash over the live processes
         (`placement`): at start, and each lease period (a process died, or gave a table back).
         The table is restored from its record by the engine's rules."""
-        mine = [s for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
+        mine = [self.specs[s.id] for s in self.settings.tables if s.id not in self.owners and self.placement.mine(s.id)]
         served = len(self.owners)
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
             await asyncio.gather(*(self._serve(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
         if len(self.owners) != served:
             self._leases_changed()
+
+    def follow_spec(self, spec: TableSpec) -> None:
+        """The table plays another variant (an approved paytable change): the rules page, the
+        lobby and a later owner of the table follow it."""
+        self.specs[spec.id] = spec
+        self._lobby.follow(spec)
 
     def _leases_changed(self) -> None:
         """This process took or gave up leases: the proxy's map follows at once."""
@@ -136,6 +146,7 @@ class Server:
             await asyncio.sleep(self.settings.lease + SESSION_CHECK)
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         owner.complete_by = self.advisors.completion
+        owner.follows = self.follow_spec
         why = None
         try:
             await owner.open()
@@ -146,6 +157,8 @@ class Server:
             return
         owner.start(why)
         self.owners[spec.id] = owner
+        if owner.spec is not spec:  # restored under the variant its record's last change made it
+            self.follow_spec(owner.spec)
         self._grace_for_the_absent(owner)
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
 
@@ -390,7 +403,7 @@ class Server:
         return entries
 
     async def stop(self) -> None:
-        for task in (self._leasing, self._clock, self._sessions, self._pooling):
+        for task in (self._leasing, self._clock, self._sessions, self._pooling, self._paying):
             if task is not None:
                 task.cancel()
         for conn in list(self.hub.connections):
