@@ -110,4 +110,7 @@ def test_an_approved_change_reaches_the_table_at_its_next_round(server: LiveServ
         ("server", TABLE, {"id": change["id"], "round": 1, "hash": change["hash"]})
     ]
     assert report.ok and report.rounds == 2 and report.settled == 2
+    shown = Office(server.http, url, role="auditor").get("/office/api/paytables").json()["changes"]
+    taken = [c["applied_to"] for c in shown if c["id"] == change["id"]]
+    assert [[(a["table"], a["round"]) for a in rows] for rows in taken] == [[(TABLE, 1)]]
     player.close()
