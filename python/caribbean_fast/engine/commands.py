@@ -87,6 +87,7 @@ ADOPT = _entry("adopt", ("seat", "account", "since"))
 LEAVE = _entry("leave", ("seat",))
 AWAY = _entry("away", ("seat", "stand_after"))
 BACK = _entry("back", ("seat",))
+CHANGE_VARIANT = _entry("change_variant", ("sha256", "text"))  # between rounds (`paytable`)
 
 ENGINE: Mapping[str, EngineCommand] = {c.name: c for c in _LIST}
 """Every command the engine records, by its recorded name."""

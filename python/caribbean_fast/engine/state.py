@@ -320,6 +320,7 @@ class EventKind(Enum):
     SEAT_AWAY = "seat_away", _away
     SEAT_BACK = "seat_back", _back
     POOL = "pool", _money_only
+    VARIANT_CHANGED = "variant_changed", _money_only  # the table's variant is the table's (`paytable`)
 
     def __init__(self, text: str, change: Change) -> None:
         self.text = text

@@ -53,6 +53,7 @@ from .events import Event
 from .history import seat_history
 from .ledger import table_spot
 from .limits import check_limit_change
+from .paytable import VariantChange
 from .seats import STAND_AFTER, Seating
 from .seeding import SEEDS_EDITION
 from .state import Bets, Phase, SeatState
@@ -64,7 +65,7 @@ RECALL_WINDOW = 32
 """Events read back per round asked for by game recall, at first (a round is about a dozen)."""
 
 
-class Table(Betting, Seating):
+class Table(Betting, Seating, VariantChange):
     """A live table. Amounts are integers of the variant's minor unit."""
 
     def view(self, seat: int | None) -> SeatView:

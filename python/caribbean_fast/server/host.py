@@ -34,6 +34,7 @@ from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
 from .tables.own import Specs, check_holder, own_table
 from .tables.owner import Owner, TableSpec
+from .tables.paytables import Changes
 from .wire.commands import EVERY_MOST
 from .wire.hub import Connection, Hub
 from .wire.metrics import Metrics
@@ -73,6 +74,8 @@ class Server:
         self._clock: asyncio.Task[None] | None = None
         self._sessions: asyncio.Task[None] | None = None
         self._pooling: asyncio.Task[None] | None = None
+        self.paytables = Changes()  # the office's approved paytable changes (`tables.paytables`)
+        self._paying: asyncio.Task[None] | None = None
         self.pools: dict[str, int] = {}  # each progressive pool's meter, as last read (`_follow_pools`)
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
@@ -93,6 +96,7 @@ class Server:
         self._clock = asyncio.create_task(self._ticks())
         self._sessions = asyncio.create_task(self._end_sessions())
         self._pooling = asyncio.create_task(self._follow_pools())
+        self._paying = asyncio.create_task(self.paytables.follow(self.reads, self.owners, self.specs, self.follow_spec))
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
@@ -111,13 +115,23 @@ class Server:
         taken over as the tables file's are."""
         held = await self.db.run(seats.held_tables)
         own = [spec for t in held if (spec := self.specs.own(t)) is not None]
-        mine = [s for s in (*self.settings.tables, *own) if s.id not in self.owners and self.placement.mine(s.id)]
+        mine = [
+            self.specs[s.id]
+            for s in (*self.settings.tables, *own)
+            if s.id not in self.owners and self.placement.mine(s.id)
+        ]
         served = len(self.owners)
         for start in range(0, len(mine), 200):  # opened together: their start-up jobs share commits
             await asyncio.gather(*(self._open_once(spec) for spec in mine[start : start + 200]))
         self.metrics.tables.set(len(self.owners))
         if len(self.owners) != served:
             self._leases_changed()
+
+    def follow_spec(self, spec: TableSpec) -> None:
+        """The table plays another variant (an approved paytable change): the rules page, the
+        lobby and a later owner of the table follow it."""
+        self.specs.follow(spec)
+        self._lobby.follow(spec)
 
     def _leases_changed(self) -> None:
         """This process took or gave up leases: the proxy's map follows at once."""
@@ -153,6 +167,7 @@ class Server:
         owner = Owner(spec, self.db, self.book, self.hub, self.metrics, self.settings.endpoint, generation)
         owner.complete_by = self.advisors.completion
         owner.on_empty = self._close
+        owner.follows = self.follow_spec
         why, start = None, time.perf_counter()
         try:
             await owner.open()
@@ -164,6 +179,8 @@ class Server:
             return
         owner.start(why)
         self.owners[spec.id] = owner
+        if owner.spec is not spec:  # restored under the variant its record's last change made it
+            self.follow_spec(owner.spec)
         self._grace_for_the_absent(owner)
         _log.info("table served", extra={"fields": {"table": spec.id, "round": owner.t.round if owner.table else None}})
 
@@ -466,7 +483,7 @@ class Server:
         return entries
 
     async def stop(self) -> None:
-        for task in (self._leasing, self._clock, self._sessions, self._pooling):
+        for task in (self._leasing, self._clock, self._sessions, self._pooling, self._paying):
             if task is not None:
                 task.cancel()
         for conn in list(self.hub.connections):

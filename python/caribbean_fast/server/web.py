@@ -106,16 +106,17 @@ def info_here(kind: str) -> Handler:
 
 def rules() -> Handler:
     """A table's rules document, made at its first request and kept: it depends only on the
-    table's variant and limits, which a server never changes."""
-    kept: dict[str, bytes] = {}
+    table's variant (which an approved paytable change replaces: kept by its name) and limits."""
+    kept: dict[tuple[str, str], bytes] = {}
 
     async def answer(request: Request) -> Response:
         spec = _server(request).tables().get(request.path_params["table"])
         if spec is None:
             raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
-        body = kept.get(spec.id)
+        key = (spec.id, spec.variant.name)
+        body = kept.get(key)
         if body is None:
-            body = kept[spec.id] = orjson.dumps(rules_json(spec.id, spec.variant, spec.limits))
+            body = kept[key] = orjson.dumps(rules_json(spec.id, spec.variant, spec.limits))
         return Response(body, media_type="application/json")
 
     return answer
@@ -125,8 +126,8 @@ def returns() -> Handler:
     """A table's return to player and house edge under the best strategy (`words.returns`), from
     the package's exact analysis of the variant the table runs: worked out off the loop at the
     first request (read from the analysis' cache, or counted once where the cache has none yet),
-    and kept, as the variant never changes."""
-    kept: dict[str, bytes] = {}
+    and kept by the variant's name (an approved paytable change is another name)."""
+    kept: dict[tuple[str, str], bytes] = {}
     lock = asyncio.Lock()  # one count at a time: a second request waits for the first's figures
 
     async def answer(request: Request) -> Response:
@@ -134,10 +135,11 @@ def returns() -> Handler:
         if spec is None:
             raise ServerError(f"no table {request.path_params['table']!r}", "no_table")
         async with lock:
-            body = kept.get(spec.id)
+            key = (spec.id, spec.variant.name)
+            body = kept.get(key)
             if body is None:
                 found = await asyncio.to_thread(returns_document, spec.variant)
-                body = kept[spec.id] = orjson.dumps({"table": spec.id, **found})
+                body = kept[key] = orjson.dumps({"table": spec.id, **found})
         return Response(body, media_type="application/json")
 
     return answer

@@ -18,14 +18,17 @@ from office_helpers import Office
 from caribbean_fast.analysis import analyze
 from caribbean_fast.server.office.paytables import figures
 from caribbean_fast.server.store.pools import pool_key
+from caribbean_fast.server.tables import paytables
 from caribbean_fast.variants import load_variant
 from caribbean_fast.variants.toml_io import from_dict, to_toml
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(settings(str(tmp_path_factory.mktemp("paytables") / "tables.db"))) as live:
-        yield live
+    with pytest.MonkeyPatch.context() as patch:  # the approvals here stay off the tables (applied: elsewhere)
+        patch.setattr(paytables, "CHANGES_EVERY", 3600.0)
+        with LiveServer(settings(str(tmp_path_factory.mktemp("paytables") / "tables.db"))) as live:
+            yield live
 
 
 def test_a_designed_paytable_is_analysed_kept_and_approved_by_a_second_operator(server: LiveServer) -> None:

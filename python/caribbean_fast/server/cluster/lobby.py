@@ -58,10 +58,15 @@ class Lobby:
     """One process's lobby: its own tables read live, the others' as last published."""
 
     def __init__(self, specs: list[TableSpec]) -> None:
-        self.specs = specs
+        self.specs = list(specs)
         self._fixed = {s.id: fixed(s) for s in specs}
         self._published: dict[str, bytes] = {}  # table -> the state this process last wrote
         self.elsewhere: dict[str, dict[str, Any]] = {}  # table -> the state its server published
+
+    def follow(self, spec: TableSpec) -> None:
+        """The table plays another variant (an approved paytable change): its entry follows."""
+        self.specs = [spec if s.id == spec.id else s for s in self.specs]
+        self._fixed[spec.id] = fixed(spec)
 
     def entries(self, owners: dict[str, Owner], endpoints: dict[str, str]) -> list[dict[str, Any]]:
         """Every table of the tables file, those another process serves with `"here": false` and

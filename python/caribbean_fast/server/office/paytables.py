@@ -8,9 +8,9 @@ schedule (`pools.pool_key`). A variant under a new name is therefore a new pool,
 reset; the old pool keeps its meter, which the players of the old variant's tables still play
 for. Each proposal states both keys, whether the schedule changed, and the old meter.
 
-Not built yet: applying an approved change to the tables at their next round boundary (the
-engine records its variant once, at a table's start; a change within a record needs an event of
-its own, so that every old round still replays under the text it was played with)."""
+Applying an approved change is the tables' half (`tables/paytables`): each table takes it at its
+next round boundary, by the engine's `change_variant`, which records the variant's text and hash
+so that every old round still replays under the text it was played with."""
 
 from __future__ import annotations
 

@@ -198,7 +198,13 @@ def office_mount() -> Mount:
         specs = host_of(request).tables().values()
         games = sorted({s.variant.name for s in specs})
         tables = {g: sorted(s.id for s in specs if s.variant.name == g) for g in games}
-        found = await host_of(request).reads.run(lambda tx: paytable_store.changes(tx))
+        found, taken = await host_of(request).reads.run(
+            lambda tx: (paytable_store.changes(tx), paytable_store.applied(tx))
+        )
+        for change in found:  # the tables that took it, at which round boundary
+            change["applied_to"] = [
+                {"table": t, **a} for t, rows in taken.items() for a in rows if a["change"] == change["id"]
+            ]
         body: dict[str, Any] = {"games": [{"game": g, "tables": tables[g]} for g in games], "changes": found}
         body["sources"] = {"preset": list_variants(), "example": list_examples()}
         return _json(body)

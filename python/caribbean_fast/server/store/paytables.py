@@ -1,7 +1,7 @@
 """Paytable changes in the database: each proposal (the game whose tables it is for, the new
 variant's name, its text's SHA-256, the exact figures the office showed), who proposed it and
 why, and who approved it; and every variant's text by its hash (`variant_texts`), written once,
-never changed. One named query each."""
+never changed; and each approved change as a table took it (`paytable_applied`). One named query each."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from ...errors import ServerError
 from .schema import Tx
 
-__all__ = ["approve", "change", "changes", "keep_text", "propose", "text_of"]
+__all__ = ["applied", "approve", "approved", "change", "changes", "keep_text", "mark_applied", "propose", "text_of"]
 
 _COLUMNS = "id, game, name, hash, sheet, proposed_by, proposed, why, approved_by, approved"
 
@@ -64,4 +64,25 @@ def _change(row: tuple[Any, ...]) -> dict[str, Any]:
     keys = _COLUMNS.split(", ")
     found = dict(zip(keys, row, strict=True))
     found["id"], found["sheet"] = int(found["id"]), json.loads(found["sheet"])
+    return found
+
+
+def approved(tx: Tx) -> list[tuple[int, str, str, str]]:
+    """Every approved change, oldest first: (id, the game it replaces, the hash, the variant's text)."""
+    sql = """SELECT c.id, c.game, c.hash, t.text FROM paytable_changes c JOIN variant_texts t ON t.hash = c.hash
+        WHERE c.approved IS NOT NULL ORDER BY c.id"""
+    return [(int(i), str(g), str(h), str(t)) for i, g, h, t in tx.all(sql, ())]
+
+
+def mark_applied(tx: Tx, table: str, ident: int, round: int, when: str) -> None:
+    """The table took change `ident` after round `round` (in the commit of its record's event)."""
+    tx.execute("INSERT INTO paytable_applied VALUES (?, ?, ?, ?)", (table, ident, round, when))
+
+
+def applied(tx: Tx) -> dict[str, list[dict[str, Any]]]:
+    """The changes each table took, in order: {"change", "round", "applied"}."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    sql = "SELECT table_id, change_id, round, applied FROM paytable_applied ORDER BY applied, change_id"
+    for table, ident, number, when in tx.all(sql, ()):
+        found.setdefault(str(table), []).append({"change": int(ident), "round": int(number), "applied": str(when)})
     return found

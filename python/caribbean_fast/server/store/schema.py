@@ -41,6 +41,10 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS paytable_changes (
         id BIGINT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL, sheet TEXT NOT NULL,
         proposed_by TEXT NOT NULL, proposed TEXT NOT NULL, why TEXT NOT NULL, approved_by TEXT, approved TEXT)""",
+    # each approved change as a table took it, at a round boundary, in the commit of its record's event
+    """CREATE TABLE IF NOT EXISTS paytable_applied (
+        table_id TEXT NOT NULL, change_id BIGINT NOT NULL, round BIGINT NOT NULL, applied TEXT NOT NULL,
+        PRIMARY KEY (table_id, change_id))""",
     # the seconds between reality checks each account chose (`reminders`); none: the server's default
     "CREATE TABLE IF NOT EXISTS reminders (account TEXT PRIMARY KEY, every INTEGER NOT NULL)",
     """CREATE TABLE IF NOT EXISTS seats (

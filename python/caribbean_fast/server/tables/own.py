@@ -54,12 +54,23 @@ class Specs(Mapping[str, TableSpec]):
     def __init__(self, fixed: Iterable[TableSpec], kinds: Iterable[TableSpec]) -> None:
         self.fixed = {s.id: s for s in fixed}
         self.kinds = {s.id: s for s in kinds}
+        self.changed: dict[str, TableSpec] = {}  # own tables that took an approved paytable change
         both = set(self.fixed) & set(self.kinds)
         if both:
             raise ServerError(f"{sorted(both)[0]!r} names a table and a kind of own tables", "bad_field")
 
+    def follow(self, spec: TableSpec) -> None:
+        """The table plays another variant from now on (an approved paytable change): later
+        look-ups give its new spec."""
+        if spec.id in self.fixed:
+            self.fixed[spec.id] = spec
+        else:
+            self.changed[spec.id] = spec
+
     def own(self, table: str) -> TableSpec | None:
         """The spec of an own table (None: the id is no own table of a kind served here)."""
+        if table in self.changed:
+            return self.changed[table]
         kind = kind_of(table)
         spec = None if kind is None else self.kinds.get(kind)
         return None if spec is None else replace(spec, id=table, own=spec.id)

@@ -17,7 +17,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -29,7 +30,7 @@ from ...engine.seeding import REVEAL_SECONDS
 from ...engine.views import SeatView
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant
-from ..store import leases, pools, wallets
+from ..store import leases, office_log, paytables, pools, wallets
 from ..store.book import ServerBook, TableBook
 from ..store.db import Database, Tx
 from ..store.figures import open_figures
@@ -127,6 +128,9 @@ class Owner:
         self.complete_by: Completion | None = None  # the best strategy, for a round left open too long
         self.pool = PoolReader(pools.pool_key(spec.variant))  # the shared progressive, read at showdowns
         self.on_empty: Callable[[Owner], None] | None = None  # an own table's seat is empty between rounds: closed
+        self.next_variant: tuple[int, Variant] | None = None  # an approved change, for the next round boundary
+        self._changing = False  # a `_change_variant` is queued
+        self.follows: Callable[[TableSpec], None] | None = None  # told the spec once the variant changed
 
     # ---- life --------------------------------------------------------------------------------------
 
@@ -152,13 +156,9 @@ class Owner:
         else:
             accounts = [f"{s.id}:{k}" for k in range(s.seats)]
             table = Table(s.variant, seats=s.seats, limits=s.limits, store=record, book=self.book, accounts=accounts)
-        record.summary = open_summary(tx, record, table.meter, s.variant)
-        held = {k: seat.account for k, seat in enumerate(table.state.seats) if seat.account is not None}
-        record.figures = open_figures(tx, record, table.meter, s.variant, held)
-        if self.pool.key is not None and record.summary is not None and s.variant.progressive is not None:
-            pools.open_pool(tx, self.pool.key, s.variant.progressive.reset, self.endpoint)
-            record.summary.pool, record.summary.shard = self.pool.key, self.endpoint
-            table.pool = self.pool
+        if table.variant != s.variant:  # the record's last `change_variant` says which it plays now
+            self.spec = replace(s, variant=table.variant)
+        self._open_summaries(tx, record, table)
         record.drop_rows()  # the rows read to restore are not kept
         adopt(tx, table, holds)
         return_unheld(tx, table, holds)
@@ -166,6 +166,19 @@ class Owner:
         record.flush(tx)
         leases.announce(tx, s.id, self.endpoint)  # a write: a restore proves the database takes them
         return table
+
+    def _open_summaries(self, tx: Tx, record: TableRecord, table: Table) -> None:
+        """The record's summaries (jackpots, figures) and shared pool, for the table's variant."""
+        v = table.variant
+        self.pool = PoolReader(pools.pool_key(v))
+        record.summary = open_summary(tx, record, table.meter, v)
+        held = {k: seat.account for k, seat in enumerate(table.state.seats) if seat.account is not None}
+        record.figures = open_figures(tx, record, table.meter, v, held)
+        table.pool = None
+        if self.pool.key is not None and record.summary is not None and v.progressive is not None:
+            pools.open_pool(tx, self.pool.key, v.progressive.reset, self.endpoint)
+            record.summary.pool, record.summary.shard = self.pool.key, self.endpoint
+            table.pool = self.pool
 
     def start(self, why: str | None = None) -> None:
         """Serves the table, or, when `open` failed (`why`), restores it in the background."""
@@ -446,6 +459,77 @@ class Owner:
         self.waiting.pop(account, None)
         return {"seat": seat}
 
+    # ---- an approved paytable change, at the next round boundary (`paytables`) ------------------------
+
+    def change_between_rounds(self, ident: int, variant: Variant) -> None:
+        """The office's approved change `ident`: the table plays `variant` from its next round
+        boundary on (at once, when no round is open)."""
+        if self.next_variant is None or self.next_variant[0] != ident:
+            self.next_variant = (ident, variant)
+        self._change_if_between_rounds()
+
+    def _change_if_between_rounds(self) -> None:
+        if self.next_variant is None or self._changing or self.table is None or not self.table.between_rounds:
+            return
+        self._changing = True
+
+        async def change() -> None:
+            try:
+                await self.submit(Command.of("_change_variant"), "office")
+            except CaribbeanFastError as err:
+                _log.warning("table %s: the paytable change waits: %s", self.spec.id, err)
+            finally:
+                self._changing = False
+
+        asyncio.get_running_loop().create_task(change(), name=f"change variant {self.spec.id}")
+
+    async def _change_variant(self) -> dict[str, Any]:
+        """The engine's `change_variant`, its `paytable_applied` row and the summaries of the new
+        variant in one commit; then the spec follows, the seats are told, and the office's log."""
+        if self.next_variant is None or not self.t.between_rounds:
+            return {}
+        (ident, variant), was, when = self.next_variant, self.t.variant, datetime.now(UTC).isoformat()
+        if variant.name == was.name:
+            self.next_variant = None
+            return {}
+
+        def job(tx: Tx) -> None:
+            self.t.change_variant(variant)
+            paytables.mark_applied(tx, self.spec.id, ident, self.t.round, when)
+            self._open_summaries(tx, self.record, self.t)
+
+        try:
+            await self._money_job(job)
+        except CaribbeanFastError as err:  # the engine refused it (seats, limits): never tried again
+            self.next_variant = None
+            _log.error("table %s: paytable change %d refused: %s", self.spec.id, ident, err)
+            return {}
+        self.next_variant, self.spec = None, replace(self.spec, variant=variant)
+        if self.follows is not None:
+            self.follows(self.spec)
+        self._tell_change(was, variant)
+        why = f"change {ident} approved: {was.name} to {variant.name} after round {self.t.round}"
+        detail = {"id": ident, "round": self.t.round, "hash": self.t.events[-1].public["hash"]}
+        for attempt in range(3):  # another process may take the log's next place at once (`office_log`)
+            try:
+                await self.db.run(
+                    lambda tx: office_log.append(tx, when, "server", "apply_paytable", self.spec.id, why, detail)
+                )
+                break
+            except Exception as err:
+                if attempt == 2:
+                    _log.error("table %s: paytable change %d not in the office's log: %s", self.spec.id, ident, err)
+        return {}
+
+    def _tell_change(self, was: Variant, now: Variant) -> None:
+        """The `paytable` frame to the table's sockets, holders and watchers, before their next bet."""
+        text = frame("paytable", table=self.spec.id, game=now.name, title=now.title, was=was.name)
+        for conn in self.hub.sockets_of(self.spec.id):
+            conn.send(text)
+        for account in set(self.players.values()):
+            self.hub.to_account(account, text)
+        self.hub.to_watchers(self.spec.id, text)
+
     # ---- the waiting list: the server keeps it, the engine seats (`sit`) --------------------------------
 
     async def _wait(self, account: str, buy_in: int) -> dict[str, Any]:
@@ -586,6 +670,7 @@ class Owner:
         self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._broadcast()
         self._call_waiting()
+        self._change_if_between_rounds()
         self._leave_if_between_rounds()  # last: its views and answer go out, later commands are refused
         self.close_if_empty()
 

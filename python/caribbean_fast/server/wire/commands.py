@@ -225,6 +225,8 @@ class TableOwner(Protocol):
 
     async def _back(self, seat: int) -> dict[str, Any]: ...
 
+    async def _change_variant(self) -> dict[str, Any]: ...
+
     async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
@@ -540,6 +542,13 @@ _LIST: tuple[Spec, ...] = (
         "_back",
         does="a socket of the account opened: its seat, if away, is no longer stood up",
         handler=lambda o, c, cmd: o._back(c.seat),
+        internal=True,
+    ),
+    _table(
+        "_change_variant",
+        does="an approved paytable change: the table plays the new variant from this round boundary on",
+        handler=lambda o, c, cmd: o._change_variant(),
+        seated=False,
         internal=True,
     ),
 )

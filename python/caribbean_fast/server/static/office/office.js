@@ -286,7 +286,9 @@ function changeSection(c) {
     el("p", {}, "Variant text SHA-256 ", el("code", {}, c.hash)),
     el("div", { class: "two" }, figures, pays),
     pool,
-    c.approved_by ? el("p", { class: "lead" }, `Approved ${when(c.approved)}. Not applied to the tables yet: applying a change at a table's next round boundary is not built.`) : approve,
+    c.approved_by ? el("p", { class: "lead" }, `Approved ${when(c.approved)}. ` + (c.applied_to.length
+      ? "Taken by " + c.applied_to.map((a) => `${a.table} after round ${a.round} (${when(a.applied)})`).join(", ") + "."
+      : "Each table of the game takes it at its next round boundary.")) : approve,
   );
 }
 
