@@ -185,3 +185,43 @@ def test_event_text_is_the_standard_librarys_canonical_json(name: str) -> None:
     assert isinstance(table.store, MemoryStore)
     stored = table.store.rows()  # a row a command: 40 rounds of 3 seats or one, a few commands each
     assert sum(len(row.events) for row in stored) == table.seq and len(stored) < table.seq / 2
+
+
+def test_a_record_of_a_row_an_event_goes_on_in_rows_of_a_command(tmp_path: Path) -> None:
+    """A record written before rows were a command's (an object a row) restores, goes on in rows
+    of a command on one chain, and audits; its events are the table's, in order."""
+    from caribbean_fast import load_variant
+    from caribbean_fast.engine import MemoryStore, Table
+    from caribbean_fast.engine.autoplay import play_round
+
+    variant = load_variant("cyberstud")
+    memory = MemoryStore()
+    table = Table(variant, seed=4, store=memory)
+    table.deposit(0, 10**6)
+    for _ in range(3):
+        play_round(table, "simple", table.limits.minimum, True)
+    table.ante(0, table.limits.minimum)  # a round left open
+    events = table.recorded()
+    path = tmp_path / "old.db"
+    old = SqliteStore(path)
+    old.write_meta(memory.read_meta())
+    old.close()
+    db = sqlite3.connect(path)
+    chain = ""
+    for e in events:  # as the store wrote them before: a row an event, its JSON an object
+        text = event_to_json(e)
+        chain = chain_hash(chain, text)
+        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (e.seq, e.round, e.kind, e.seat, text, chain))
+    db.commit()
+    db.close()
+    store = SqliteStore(path)
+    resumed = restore(store)
+    assert resumed.seq == len(events) + 2  # the restore: its command and its event, in one row
+    resumed.deal()
+    resumed.raise_(0)
+    assert [e.seq for e in resumed.recorded()] == list(range(resumed.seq))
+    store.close()
+    report = audit(SqliteStore(path, mode="read"))
+    assert report.ok and report.settled == 4 and report.events == resumed.seq, report.summary()
+    shapes = [b[:1] for (b,) in sqlite3.connect(path).execute("SELECT body FROM events ORDER BY seq")]
+    assert shapes == ["{"] * len(events) + ["["] * 3  # restored, deal, raise: a row each
