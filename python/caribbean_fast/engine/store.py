@@ -90,8 +90,8 @@ class EventStore(Protocol):
         ...
 
     def rows(self, since: int = 0) -> list[Row]:
-        """The rows in order, from the one holding event `since` on (a row holds one event, or,
-        in the server's record, the events of one command)."""
+        """The rows in order, from the one holding event `since` on (a row holds the events of
+        one command, or in a record written before, one event)."""
         ...
 
     def close(self) -> None: ...
