@@ -95,9 +95,11 @@ def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outc
     prog = variant.progressive
     classes: dict[int, Any] = {}
     for k, o in outcomes.items():
+        if not state.seats[k].bets.progressive:  # most seats: no prize to share
+            continue
         first_class = variant.classify(o.first_five or 0)
         prize = prog.prizes.get(first_class) if prog else None
-        if state.seats[k].bets.progressive and prize is not None and prize.meter_share > 0:
+        if prize is not None and prize.meter_share > 0:
             classes[k] = first_class
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
 
