@@ -1,5 +1,5 @@
 """Table engine throughput: rounds a second played by the `simple` strategy, in memory and into a
-SQLite record (one synchronous transaction per event), and how fast a record restores and audits;
+SQLite record (one synchronous transaction a command), and how fast a record restores and audits;
 and as a game server drives a table: players' commands by their entry of the engine's list
 (`Table.play`), as a frame's parse found it, with every seat's view after each, timed apart
 (commands a second, microseconds a view).

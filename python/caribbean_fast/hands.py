@@ -30,6 +30,7 @@ __all__ = [
     "class_of",
     "evaluate",
     "evaluate_many",
+    "strength_of_ids",
     "value_of_ids",
 ]
 
@@ -185,6 +186,13 @@ def _best_first(five: tuple[int, ...]) -> tuple[int, ...]:
 def evaluate(cards: CardsLike) -> HandValue:
     """The value of 5 to 7 cards, given as text ("As Kd Qh Jc Th") or ids."""
     return value_of_ids(parse_cards(cards, count=(5, 6, 7)))
+
+
+def strength_of_ids(ids: Sequence[int]) -> int:
+    """`value_of_ids(ids).strength` alone, where the best five and their words are not wanted
+    (whether a dealer qualifies, a seat's first five)."""
+    strength: int = _core.best_five(ids)[0]
+    return strength
 
 
 def value_of_ids(ids: Sequence[int]) -> HandValue:

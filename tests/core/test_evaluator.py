@@ -20,6 +20,7 @@ from caribbean_fast import (
     evaluate_many,
     parse_cards,
 )
+from caribbean_fast.hands import strength_of_ids
 from caribbean_fast.reference import reference_value
 
 from golden import golden_cases
@@ -32,6 +33,7 @@ CLASS_CASES, COMPARE_CASES = golden_cases()
 def test_golden_classes(case: object) -> None:
     cards, hand_class = case.cards, case.hand_class  # type: ignore[attr-defined]
     assert evaluate(cards).hand_class is HandClass.parse(hand_class)
+    assert strength_of_ids(parse_cards(cards)) == evaluate(cards).strength  # the engine's strength alone
     assert reference_value(parse_cards(cards))[0] is HandClass.parse(hand_class)
 
 

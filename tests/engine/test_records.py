@@ -161,11 +161,12 @@ def rechain(path: Path, seq: int, body: str) -> None:
     db.close()
 
 
-def body(path: Path, seq: int) -> str:
+def first_row_with(path: Path, kind: str) -> tuple[int, list[dict[str, Any]]]:
+    """The first row holding an event of `kind`: its seq and its events (a command's, an array)."""
     db = sqlite3.connect(path)
-    (text,) = db.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
+    rows = db.execute("SELECT seq, body FROM events ORDER BY seq").fetchall()
     db.close()
-    return str(text)
+    return next((int(s), json.loads(b)) for s, b in rows if f'"kind":"{kind}"' in b)
 
 
 def more_net(row: dict[str, Any]) -> dict[str, Any]:
@@ -191,9 +192,10 @@ def bogus_argument(row: dict[str, Any]) -> dict[str, Any]:
 def test_history_shows_only_what_passes_the_audit(
     record: Path, kind: str, forge: Callable[[dict[str, Any]], object], words: str
 ) -> None:
-    seq = next(s for s in range(400) if f'"kind":"{kind}"' in body(record, s))
-    forged = forge(json.loads(body(record, seq)))
-    rechain(record, seq, forged if isinstance(forged, str) else json.dumps(forged))
+    seq, events = first_row_with(record, kind)
+    at = next(i for i, e in enumerate(events) if e["kind"] == kind)
+    forged = forge(events[at])
+    rechain(record, seq, forged if isinstance(forged, str) else json.dumps([*events[:at], forged, *events[at + 1 :]]))
     status, out, err = cli("table", "history", str(record))
     assert status == 2 and out == ""
     one_error(err, words)

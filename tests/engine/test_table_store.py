@@ -16,7 +16,8 @@ import pytest
 
 from caribbean_fast.cli import main
 from caribbean_fast.engine import SqliteStore, audit, restore
-from caribbean_fast.engine.events import chain_hash, event_from_json, event_to_json
+from caribbean_fast.engine.events import chain_hash, event_to_json, events_to_json
+from caribbean_fast.engine.store import Row
 
 RUN = [sys.executable, "-m", "caribbean_fast.cli", "table", "run"]
 
@@ -72,7 +73,8 @@ def _wait_for_rounds(store: Path, rounds: int, seconds: float = 60) -> None:
         with contextlib.suppress(sqlite3.Error):
             db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
             try:
-                found = db.execute("SELECT COUNT(*) FROM events WHERE kind = 'round_opened'").fetchone()[0]
+                query = 'SELECT COUNT(*) FROM events WHERE body LIKE \'%"kind":"round_opened"%\''
+                found = db.execute(query).fetchone()[0]  # inside the row of the command that opened it
             finally:
                 db.close()
             if found >= rounds:
@@ -89,17 +91,19 @@ def record(tmp_path: Path) -> Path:
 
 
 def rewrite(path: Path, kind: str, change: str, rechain: bool) -> int:
-    """Changes the first row of `kind` (`change`: "net" or "seed"); returns its round."""
+    """Changes the first event of `kind` past the first rounds (`change`: "net" or "seed") in
+    its command's row; returns its round."""
     db = sqlite3.connect(path)
-    rows = db.execute("SELECT seq, body FROM events ORDER BY seq").fetchall()
-    seq, body = next((s, b) for s, b in rows if event_from_json(b).kind == kind and s > 100)
-    event = event_from_json(body)
+    rows = db.execute("SELECT seq, body, chain FROM events ORDER BY seq").fetchall()
+    seq, events = next((s, Row(b, c).events) for s, b, c in rows if s > 100 and f'"kind":"{kind}"' in b)
+    at, event = next((i, e) for i, e in enumerate(events) if e.kind == kind)
     if change == "net":
         net = dict(event.public["net"]) | {"total": event.public["net"]["total"] + 100}
         event = type(event)(**{**event.__dict__, "public": {**event.public, "net": net}})
     else:
         event = type(event)(**{**event.__dict__, "secret": {"seed": "00" * 32}})
-    db.execute("UPDATE events SET body = ? WHERE seq = ?", (event_to_json(event), seq))
+    events[at] = event
+    db.execute("UPDATE events SET body = ? WHERE seq = ?", (events_to_json(events), seq))
     if rechain:
         chain = ""
         for s, b in db.execute("SELECT seq, body FROM events ORDER BY seq").fetchall():
@@ -175,3 +179,49 @@ def test_event_text_is_the_standard_librarys_canonical_json(name: str) -> None:
     odd = Event(0, 1, "bets", datetime(2026, 1, 1, tzinfo=UTC), 0, {"name": "é", "big": 10**30, "k": {"b": 1, "a": 2}})
     assert event_to_json(odd) == canonical_json(json.loads(event_to_json(odd)))
     assert '"\\u00e9"' in event_to_json(odd) and "1000000000000000000000000000000" in event_to_json(odd)
+    # A command's row: the array of its events as each writes alone, the odd one among them too.
+    for command in (events[:3], events[3:9], [events[0], odd, events[1]]):
+        assert events_to_json(command) == "[" + ",".join(event_to_json(e) for e in command) + "]"
+    assert isinstance(table.store, MemoryStore)
+    stored = table.store.rows()  # a row a command: 40 rounds of 3 seats or one, a few commands each
+    assert sum(len(row.events) for row in stored) == table.seq and len(stored) < table.seq / 2
+
+
+def test_a_record_of_a_row_an_event_goes_on_in_rows_of_a_command(tmp_path: Path) -> None:
+    """A record written before rows were a command's (an object a row) restores, goes on in rows
+    of a command on one chain, and audits; its events are the table's, in order."""
+    from caribbean_fast import load_variant
+    from caribbean_fast.engine import MemoryStore, Table
+    from caribbean_fast.engine.autoplay import play_round
+
+    variant = load_variant("cyberstud")
+    memory = MemoryStore()
+    table = Table(variant, seed=4, store=memory)
+    table.deposit(0, 10**6)
+    for _ in range(3):
+        play_round(table, "simple", table.limits.minimum, True)
+    table.ante(0, table.limits.minimum)  # a round left open
+    events = table.recorded()
+    path = tmp_path / "old.db"
+    old = SqliteStore(path)
+    old.write_meta(memory.read_meta())
+    old.close()
+    db = sqlite3.connect(path)
+    chain = ""
+    for e in events:  # as the store wrote them before: a row an event, its JSON an object
+        text = event_to_json(e)
+        chain = chain_hash(chain, text)
+        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (e.seq, e.round, e.kind, e.seat, text, chain))
+    db.commit()
+    db.close()
+    store = SqliteStore(path)
+    resumed = restore(store)
+    assert resumed.seq == len(events) + 2  # the restore: its command and its event, in one row
+    resumed.deal()
+    resumed.raise_(0)
+    assert [e.seq for e in resumed.recorded()] == list(range(resumed.seq))
+    store.close()
+    report = audit(SqliteStore(path, mode="read"))
+    assert report.ok and report.settled == 4 and report.events == resumed.seq, report.summary()
+    shapes = [b[:1] for (b,) in sqlite3.connect(path).execute("SELECT body FROM events ORDER BY seq")]
+    assert shapes == ["{"] * len(events) + ["["] * 3  # restored, deal, raise: a row each

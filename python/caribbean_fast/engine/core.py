@@ -127,6 +127,7 @@ class TableCore:
             store.begin(meta | {k: str(v) for k, v in self.config.items()})  # refuses a store holding a table
         p = variant.progressive
         self._emit(EventKind.TABLE_OPENED, public={"variant": variant.name, **self.config}, transfers=_meter_seed(p))
+        self._record(0)
 
     @staticmethod
     def check_config(variant: Variant, seats: int, limits: int = 0) -> None:
@@ -194,8 +195,16 @@ class TableCore:
             command.handler(self, **args)
         finally:
             self._pending = None
-        produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []
+            produced = self._record(start)
         self._forget()
+        return produced
+
+    def _record(self, start: int) -> list[Event]:
+        """The events emitted from event `start` on, written to the store as one row: a
+        command's (what a command changed is written even when it fails midway)."""
+        produced = self.events[len(self.events) - (self.seq - start) :] if self.seq > start else []
+        if produced and self.store is not None:
+            self.store.append(produced)
         return produced
 
     def _clock_reading(self) -> datetime:
@@ -278,8 +287,6 @@ class TableCore:
         self.state.apply(event, change)
         self.events.append(event)
         self.seq += 1
-        if self.store is not None:
-            self.store.append(event)
 
     def _seat(self, seat: int) -> int:
         if not isinstance(seat, int) or not 0 <= seat < len(self.state.seats):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -29,6 +29,7 @@ __all__ = [
     "event_from_dict",
     "event_from_json",
     "event_to_json",
+    "events_to_json",
 ]
 
 COMMANDS = frozenset(ENGINE)
@@ -135,13 +136,8 @@ def _public_to(event: Event, seat: int | None, ours: bool) -> Mapping[str, Any]:
     return event.public
 
 
-def event_to_json(event: Event) -> str:
-    """The event as one line of canonical JSON (sorted keys, no spaces, ASCII), as stores keep it
-    and chain hashes cover it. orjson writes it (a table writes a dozen events a round; the
-    standard library took a fifth of a command's time) and gives the standard library's text for
-    every event of integers and ASCII strings, which is every event the engine makes; an event
-    with other text, or a value orjson does not take, is written by the standard library."""
-    body = {
+def _body(event: Event) -> dict[str, Any]:
+    return {
         "seq": event.seq,
         "round": event.round,
         "kind": event.kind,
@@ -152,6 +148,26 @@ def event_to_json(event: Event) -> str:
         "secret": event.secret,
         "transfers": event.transfers,  # tuples write as arrays, as lists do
     }
+
+
+def events_to_json(events: Sequence[Event]) -> str:
+    """A command's events as a store's row keeps them: a JSON array of each as `event_to_json`
+    writes it, in order (orjson writes the array at once; where it would not give the standard
+    library's text, each event is written by `event_to_json`)."""
+    try:
+        text = orjson.dumps([_body(e) for e in events], option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        text = ""
+    return text if text and text.isascii() else "[" + ",".join(event_to_json(e) for e in events) + "]"
+
+
+def event_to_json(event: Event) -> str:
+    """The event as one line of canonical JSON (sorted keys, no spaces, ASCII), as stores keep it
+    and chain hashes cover it. orjson writes it (a table writes a dozen events a round; the
+    standard library took a fifth of a command's time) and gives the standard library's text for
+    every event of integers and ASCII strings, which is every event the engine makes; an event
+    with other text, or a value orjson does not take, is written by the standard library."""
+    body = _body(event)
     try:
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:  # a mapping orjson does not take, an integer past 64 bits

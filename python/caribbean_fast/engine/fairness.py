@@ -95,7 +95,7 @@ def joined_leaves(seed: bytes, deck: tuple[int, ...] | list[int]) -> str:
 
 def split_leaves(joined: str) -> tuple[str, ...]:
     """The leaves one by one, from `joined_leaves`."""
-    return tuple(joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST))
+    return tuple([joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST)])  # a list: faster
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:

@@ -187,8 +187,8 @@ def restore(store: EventStore, clock: Clock | None = None, book: AccountBook | N
     _check_store(store, "restore")
     events = _check_chain(store.rows())
     table, held = replay(store.read_meta(), events, clock, book)
-    for event in table.events[held:]:
-        store.append(event)
+    if table.seq > held:  # the rest of a command cut off, as one row
+        store.append(table.events[held:])
     table.store = store  # from here on the table keeps only its latest events in memory
     table.restored()
     return table

@@ -26,9 +26,10 @@ def spot_results(v: Variant, exact: Settlement, net: dict[str, Any], staked: dic
     settlement: `exact` what it pays per unit of stake, `net` the seat's nets
     (`SeatSettlement.public`) and `staked` its bets (`Bets.to_dict`). `pays`: the odds of a won
     bet paid by a table ("7 to 1"), None for a progressive prize (an amount) or a bet not won."""
+    raised = int(net["raise"])  # the raise's odds are per unit of its stake: worked out only when it won
     spots: list[tuple[str, int, int, Fraction | None]] = [
         ("ante", int(staked["ante"]), int(net["ante"]), exact.ante),
-        ("raise", int(staked["raise"]), int(net["raise"]), exact.raise_ / v.raise_multiple),
+        ("raise", int(staked["raise"]), raised, exact.raise_ / v.raise_multiple if raised > 0 else None),
     ]
     for name, stake in sorted(staked["side_bets"].items()):
         spots.append((f"side:{name}", int(stake), int(net["side_bets"].get(name, 0)), exact.side_bets.get(name)))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import format_cards
-from ..hands import HandValue, value_of_ids
+from ..hands import HandValue, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
@@ -19,10 +19,6 @@ from .results import spot_results
 from .state import SeatState, TableState
 
 __all__ = ["SeatSettlement", "dealer_hand", "outcome_of", "revealed", "settle_seats"]
-
-
-def _strength(cards: list[int]) -> int:
-    return value_of_ids(cards).strength
 
 
 def _final_hand(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
@@ -99,9 +95,11 @@ def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outc
     prog = variant.progressive
     classes: dict[int, Any] = {}
     for k, o in outcomes.items():
+        if not state.seats[k].bets.progressive:  # most seats: no prize to share
+            continue
         first_class = variant.classify(o.first_five or 0)
         prize = prog.prizes.get(first_class) if prog else None
-        if state.seats[k].bets.progressive and prize is not None and prize.meter_share > 0:
+        if prize is not None and prize.meter_share > 0:
             classes[k] = first_class
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
 
@@ -111,7 +109,7 @@ def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[HandVa
     once, for a stud seat that exchanged nothing)."""
     final, first = _final_hand(state, variant, seat), _first_five(state, variant, seat)
     hand = value_of_ids(final)
-    return hand, hand.strength if first == final else _strength(first)
+    return hand, hand.strength if first == final else strength_of_ids(first)
 
 
 def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: HandValue) -> list[SeatSettlement]:

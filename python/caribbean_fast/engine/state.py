@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum, StrEnum
-from functools import cached_property
 from typing import Any
 
 from ..settlement import Decision
@@ -39,10 +38,12 @@ class Bets:
     side_bets: tuple[tuple[str, int], ...] = ()
     progressive: int = 0
 
-    @cached_property
+    @property
     def total(self) -> int:
-        """Remembered: every check of a bet reads it (the bets never change)."""
-        return self.ante + self.raise_ + sum(a for _, a in self.side_bets) + self.progressive
+        """Worked out each time: a few additions cost less than `cached_property`'s lock on the
+        first read, and most bets are read once or twice (a view's, a check's)."""
+        side = sum(a for _, a in self.side_bets) if self.side_bets else 0
+        return self.ante + self.raise_ + side + self.progressive
 
     def but(
         self,

@@ -2,25 +2,29 @@
 
 `EventStore` is the interface, and its docstring is the contract every store keeps (SQLite here,
 PostgreSQL in the server): a record is never changed by opening it, a writer holds its store
-alone, and a reader changes nothing. `MemoryStore` keeps a list; `SqliteStore` (the embedded
-default) keeps a SQLite file in WAL mode with one transaction per event, each row chained to the
-one before by a hash so that the audit notices any row changed, removed or reordered.
+alone, and a reader changes nothing. A row holds the events of one command, as the server's record
+keeps them too (a record written before holds a row an event: both read alike). `MemoryStore`
+keeps a list; `SqliteStore` (the embedded default) keeps a SQLite file in WAL mode with one
+transaction a command, each row chained to the one before by a hash so that the audit notices any
+row changed, removed or reordered.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import fcntl
 import json
 import os
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 from urllib.parse import quote
 
 from ..errors import StoreError
-from .events import Event, chain_hash, event_from_dict, event_to_json
+from .events import Event, built, chain_hash, event_from_dict, events_to_json
 
 __all__ = ["IN_USE", "EventStore", "MemoryStore", "Row", "SqliteStore"]
 
@@ -30,9 +34,9 @@ IN_USE = "store in use by another writer"
 
 @dataclass(frozen=True)
 class Row:
-    """One stored row: its text as written and its chain hash. The text is one event's JSON (an
-    object: the engine's stores, and the server's record as written before it kept a row a
-    command), or a JSON array of the events one command made, in order (the server's record)."""
+    """One stored row: its text as written and its chain hash. The text is a JSON array of the
+    events one command made, in order, or in a record written before rows were a command's, one
+    event's JSON (an object)."""
 
     text: str
     chain: str
@@ -66,7 +70,7 @@ class EventStore(Protocol):
       in this process or another, is refused with a StoreError saying `IN_USE`.
     - A record is never rewritten: `begin` starts a new one and refuses a store that holds a table
       already (meta data or events); `write_meta` adds keys and refuses to change one; rows are
-      only appended, one transaction each, and an event whose seq is taken is refused.
+      only appended, one transaction each, and events whose seqs are not the next are refused.
     - A store opened to read changes nothing, not even its schema; a store that is not a table's
       record (empty, foreign, malformed) is a StoreError naming what is wrong, never a crash.
     """
@@ -80,10 +84,14 @@ class EventStore(Protocol):
         ...
 
     def read_meta(self) -> dict[str, str]: ...
-    def append(self, event: Event) -> None: ...
+    def append(self, events: Sequence[Event]) -> None:
+        """Writes the events of one command (in order, at least one) as one row; StoreError, writing
+        nothing, where the first is not the record's next event."""
+        ...
+
     def rows(self, since: int = 0) -> list[Row]:
-        """The rows in order, from the one holding event `since` on (a row holds one event, or,
-        in the server's record, the events of one command)."""
+        """The rows in order, from the one holding event `since` on (a row holds the events of
+        one command, or in a record written before, one event)."""
         ...
 
     def close(self) -> None: ...
@@ -97,10 +105,26 @@ def merged_meta(old: dict[str, str], new: dict[str, str], where: str) -> dict[st
     return old | new
 
 
+def _first_rows(rows: list[Row], firsts: list[int], since: int) -> list[Row]:
+    """The rows from the one holding event `since` on (`firsts`: each row's first seq)."""
+    return rows[max(0, bisect.bisect_right(firsts, since) - 1) :]
+
+
+def _row_text(events: Sequence[Event], next_seq: int, where: str) -> str:
+    """A command's row, once its events are found to be the record's next."""
+    if not events:
+        raise StoreError(f"{where}: a row of no events")
+    if events[0].seq != next_seq:
+        raise StoreError(f"{where}: event {events[0].seq} is not the next ({next_seq})")
+    return events_to_json(events)
+
+
 class MemoryStore:
     def __init__(self) -> None:
         self.meta: dict[str, str] = {}
         self._rows: list[Row] = []
+        self._firsts: list[int] = []  # each row's first seq
+        self._next = 0
 
     def begin(self, meta: dict[str, str]) -> None:
         if self.meta or self._rows:
@@ -113,14 +137,15 @@ class MemoryStore:
     def read_meta(self) -> dict[str, str]:
         return dict(self.meta)
 
-    def append(self, event: Event) -> None:
-        if event.seq != len(self._rows):
-            raise StoreError(f"event {event.seq} is not the next row ({len(self._rows)})")
-        text = event_to_json(event)
-        self._rows.append(Row(text, chain_hash(self._rows[-1].chain if self._rows else "", text)))
+    def append(self, events: Sequence[Event]) -> None:
+        text = _row_text(events, self._next, "memory store")
+        chain = chain_hash(self._rows[-1].chain if self._rows else "", text)
+        self._rows.append(built(Row, text=text, chain=chain))
+        self._firsts.append(self._next)
+        self._next = events[-1].seq + 1
 
     def rows(self, since: int = 0) -> list[Row]:
-        return self._rows[since:]
+        return _first_rows(self._rows, self._firsts, since)
 
     def close(self) -> None:
         pass
@@ -139,7 +164,8 @@ Mode = Literal["write", "new", "continue", "read"]
 
 
 class SqliteStore:
-    """A table's record in one SQLite file (WAL while written, one transaction per event).
+    """A table's record in one SQLite file (WAL while written, one transaction a command: a row
+    whose `seq`, `round`, `kind` and `seat` are its first event's, the command's).
 
     `mode`: "write" opens a record to continue, or makes a new file; "new" refuses a file that
     exists; "continue" refuses one that is not a record already; "read" opens read-only (SQLite's
@@ -157,13 +183,15 @@ class SqliteStore:
             self._lock = _take_lock(self.path, mode)
         try:
             self._db = self._connect()
-            last = self._db.execute("SELECT chain FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            last = self._db.execute("SELECT body, chain FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         except (sqlite3.Error, StoreError) as err:
             self._release()
             if isinstance(err, StoreError):
                 raise
             raise StoreError(f"{self.path}: not a table record: {err}") from None
-        self._last = last[0] if last else ""
+        self._last = last[1] if last else ""
+        self._last_text = last[0] if last else None  # read for the next seq when a writer appends
+        self._next: int | None = None if last else 0
 
     def _connect(self) -> sqlite3.Connection:
         if self.mode == "read":
@@ -213,24 +241,27 @@ class SqliteStore:
             raise StoreError(f"{self.path}: malformed meta data (a key or value that is not text)")
         return dict(found)
 
-    def append(self, event: Event) -> None:
-        text = event_to_json(event)
-        chain = chain_hash(self._last, text)
+    def append(self, events: Sequence[Event]) -> None:
+        if self._next is None:  # the last row's last event, read once: the row may hold one or many
+            self._next = Row(str(self._last_text), self._last).events[-1].seq + 1
+        text = _row_text(events, self._next, str(self.path))
+        chain, first = chain_hash(self._last, text), events[0]
         try:
             self._writing()
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute(
                     "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                    (event.seq, event.round, event.kind, event.seat, text, chain),
+                    (first.seq, first.round, first.kind, first.seat, text, chain),
                 )
         except sqlite3.Error as err:
-            raise StoreError(f"{self.path}: event {event.seq} not written: {err}") from None
-        self._last = chain
+            raise StoreError(f"{self.path}: event {first.seq} not written: {err}") from None
+        self._last, self._next = chain, events[-1].seq + 1
 
     def rows(self, since: int = 0) -> list[Row]:
+        query = "SELECT body, chain FROM events WHERE seq >= (SELECT COALESCE(MAX(seq), 0) FROM events WHERE seq <= ?)"
         try:
-            found = self._db.execute("SELECT body, chain FROM events WHERE seq >= ? ORDER BY seq", (since,)).fetchall()
+            found = self._db.execute(query + " ORDER BY seq", (since,)).fetchall()
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot read the events: {err}") from None
         if not all(isinstance(t, str) and isinstance(c, str) for t, c in found):

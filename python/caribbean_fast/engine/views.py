@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..cards import DECK_SIZE, card_text
-from ..hands import value_of_ids
+from ..hands import strength_of_ids
 from ..variants import Family, Variant
 from .events import built
 from .fairness import joined_leaves, root_of, seat_proof, split_leaves
@@ -139,7 +139,7 @@ class ViewCache:
     def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
         """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
         if self.qualifies is None:
-            self.qualifies = variant.qualifier.admits(value_of_ids([*r.dealer, *r.board]).strength)
+            self.qualifies = variant.qualifier.admits(strength_of_ids([*r.dealer, *r.board]))
         return self.qualifies
 
 

@@ -178,8 +178,9 @@ class BetLimits:
     def adjust(self, amount: int, balance: int | None = None) -> int | None:
         """The ante a request becomes under these limits, or None where the rules refuse it."""
         top = self.maximum
-        if balance is not None and self.balance_fraction is not None:
-            top = min(top, int(balance * self.balance_fraction))
+        f = self.balance_fraction
+        if balance is not None and f is not None:  # in integers: a Fraction's product costs more than the rest
+            top = min(top, balance * f.numerator // f.denominator)
         if amount < self.minimum:
             if self.below_minimum is OutOfRange.REJECT:
                 return None

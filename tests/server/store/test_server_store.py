@@ -299,8 +299,8 @@ def test_a_second_writer_is_refused_whichever_round_its_row_opens(database_url: 
         await db.run(first.load)
         await db.run(second.load)
         now = datetime.now(UTC)
-        first.append(Event(table.seq, 1, "deposit", now, 1, {"args": {"seat": 1, "amount": 5}}))
-        second.append(Event(table.seq, 2, "round_opened", now, None, {"commitment": "00"}))
+        first.append([Event(table.seq, 1, "deposit", now, 1, {"args": {"seat": 1, "amount": 5}})])
+        second.append([Event(table.seq, 2, "round_opened", now, None, {"commitment": "00"})])
         await db.run(first.flush)
         with pytest.raises(ServerError):
             await db.run(second.flush)

@@ -1,7 +1,7 @@
 """One table's record inside the server's database: the engine's `EventStore` interface, written
 in the group commits of `db.Database`.
 
-The engine appends each event as it happens; here `append` only keeps it pending, and the
+The engine appends each command's events; here `append` only keeps them pending, and the
 table's owner writes the pending events (`flush`, `take`) in the same database job as whatever
 else the command moved (a wallet), so the answer to a command goes out only once its events are
 committed.
@@ -125,12 +125,14 @@ class TableRecord:
     def read_meta(self) -> dict[str, str]:
         return dict(self._meta)
 
-    def append(self, event: Event) -> None:
-        self._pending.append((event, event_to_json(event), place(event, self._opened)))
-        if event.kind == "round_opened":
-            self._opened = event.round
-        elif event.kind == "round_closed":
-            self._opened = None
+    def append(self, events: Sequence[Event]) -> None:
+        """A command's events, pending until `take` writes them in rows of a place each."""
+        for event in events:
+            self._pending.append((event, event_to_json(event), place(event, self._opened)))
+            if event.kind == "round_opened":
+                self._opened = event.round
+            elif event.kind == "round_closed":
+                self._opened = None
 
     def rows(self, since: int = 0) -> list[Row]:
         """The rows as loaded (`load`), from the one holding event `since` on; the engine's
