@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,7 @@ class Discard:
     def read_meta(self) -> dict[str, str]:
         return {}
 
-    def append(self, event: Event) -> None:
+    def append(self, events: Sequence[Event]) -> None:
         return None
 
     def rows(self, since: int = 0) -> list[Row]:

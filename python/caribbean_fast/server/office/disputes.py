@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -123,7 +124,7 @@ class _Through:
     def write_meta(self, meta: dict[str, str]) -> None:
         raise StoreError("a dispute's replay writes nothing")
 
-    def append(self, event: Event) -> None:
+    def append(self, events: Sequence[Event]) -> None:
         raise StoreError("a dispute's replay writes nothing")
 
     def close(self) -> None:
