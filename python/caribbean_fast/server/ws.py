@@ -158,6 +158,7 @@ async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes
             conn.send(extra)
         metrics.count(metrics.commands, command.type)
     except CaribbeanFastError as err:
+        err.__traceback__ = None  # its frames hold the futures it came through, which hold it: a cycle
         code = error_code(err)
         if not isinstance(err, ServerError):
             err = ServerError(str(err), code)

@@ -493,8 +493,8 @@ class Database:
         except Exception as err:
             tx.execute("ROLLBACK TO SAVEPOINT job")
             tx.execute("RELEASE SAVEPOINT job")
-            if isinstance(err, CaribbeanFastError):
-                return err
+            if isinstance(err, CaribbeanFastError):  # a refusal: its traceback would hold this frame, and
+                return err.with_traceback(None)  # so the job, its future and the batch, in a cycle
             if self.dialect.fault(err):  # the database's fault (full, read-only, cancelled), not the job's
                 _log.error("a database job failed", extra={"fields": {"error": f"{type(err).__name__}: {err}"}})
                 why = f"the database refused a write ({type(err).__name__}); nothing was changed"

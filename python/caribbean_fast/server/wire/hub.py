@@ -84,9 +84,13 @@ class Connection:
         await self.stop()
 
     async def stop(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+        """Stops the writer and lets go of it: the cancelled task keeps its CancelledError, whose
+        traceback holds the writer's frame and so this connection, a cycle that would keep the
+        socket and its buffers until the cyclic collector's rare full pass."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
 
 
 class Hub:
