@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from browser_helpers import account_of, browser_settings, money, net_line, seat_at, sit
+from browser_helpers import account_of, browser_settings, house_deals, money, net_line, seat_at, sit
 from live_server import Client, LiveServer
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -247,19 +247,20 @@ def test_a_net_of_nothing_says_what_happened_and_a_new_holder_finds_a_clean_felt
     variant = owner.spec.variant
     stake = variant.limits[owner.spec.limits].minimum
     seed, expected = _seed_netting_nothing(variant, stake, stake)
-    seeds, owner.t._seeds = owner.t._seeds, lambda number: seed  # the next deal is that seed's
-    page.keyboard.press("b")
-    expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
-    page.keyboard.press("Enter")
-    expect(page.locator("#result")).to_have_text("Your decision")
-    page.keyboard.press("Enter")
-    expect(page.locator("#result")).to_have_text(net_line(expected, "EUR"))
-    results = owner.t.state.seats[seat].results
-    assert results is not None and results["net"]["total"] == 0
-    expect(page.locator("#result")).to_have_text(re.compile("^Net €0\\.00: Ante \\+€1\\.00, AA Bonus \u2212€1\\.00$"))
-    expect(page.locator("#recall li").first).to_contain_text("net €0.00")
-    expect(page.locator("#dealer svg.card")).to_have_count(2)
-    owner.t._seeds = seeds  # the table's own seeds again, for the tests after this one
+    with house_deals(owner.t, seed):  # the next deal is that seed's
+        page.keyboard.press("b")
+        expect(page.locator("#b-side")).to_have_attribute("aria-pressed", "true")
+        page.keyboard.press("Enter")
+        expect(page.locator("#result")).to_have_text("Your decision")
+        page.keyboard.press("Enter")
+        expect(page.locator("#result")).to_have_text(net_line(expected, "EUR"))
+        results = owner.t.state.seats[seat].results
+        assert results is not None and results["net"]["total"] == 0
+        expect(page.locator("#result")).to_have_text(
+            re.compile("^Net €0\\.00: Ante \\+€1\\.00, AA Bonus \u2212€1\\.00$")
+        )
+        expect(page.locator("#recall li").first).to_contain_text("net €0.00")
+        expect(page.locator("#dealer svg.card")).to_have_count(2)
     _leave(page)
     after = new_page(browser)
     sit(after, server, "casino-holdem")
@@ -551,5 +552,7 @@ def test_watching_game_3_shows_the_table_live_and_read_only_without_any_seats_ca
     player.keyboard.press("Enter")  # the next round, live on the watcher's page
     expect(line).to_contain_text(f"round {owner.t.view(seat).round}")
     watcher.context.close()
+    expect(player.locator("#result")).to_have_text("Your decision", timeout=30_000)  # dealt once its seed is in
     player.keyboard.press("-")
+    expect(player.locator("#result")).not_to_have_text("Your decision")
     _leave(player)

@@ -200,3 +200,18 @@ def test_a_tamper_of_any_byte_fails(settled: tuple[Any, ...], what: str, at: int
 
 def test_the_commitment_is_the_sha256_of_the_seeds_bytes() -> None:
     assert seed_commitment("00") == hashlib.sha256(b"\0").hexdigest()
+
+
+def test_a_new_holder_starts_without_the_last_holders_commitment() -> None:
+    """A player who committed to a seed and left: the next holder of the seat is asked for no reveal
+    of a seed it never gave, and the round deals at once."""
+    t = Table(load_variant("atlantic-city"), seats=1, seed=5, clock=Clock())
+    t.sit(0, "ann", 100_000)
+    t.ante(0, t.limits.minimum)
+    t.commit_seed(0, seed_commitment("ab"))
+    t.leave(0)  # its ante comes back
+    t.sit(0, "bob", 100_000)
+    assert t.view(0).seed_committed == ""
+    t.ante(0, t.limits.minimum)
+    t.deal()
+    assert t.phase is Phase.DECIDING and len(t.view(0).cards) == 5

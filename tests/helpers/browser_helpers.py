@@ -5,12 +5,15 @@ sitting down through the page, and amounts as the page writes them."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Protocol
 
 from live_server import LiveServer, settings
 from playwright.sync_api import Page, expect
 
+from caribbean_fast.engine import state
 from caribbean_fast.server import Settings
 from caribbean_fast.server.tables.owner import Owner, TableSpec
 from caribbean_fast.variants import PRESETS, load_variant
@@ -106,3 +109,19 @@ def seat_at(server: LiveServer, account: str) -> tuple[Owner, int]:
         if seat is not None:
             return owner, seat
     raise AssertionError(f"{account} holds no seat")
+
+
+@contextmanager
+def house_deals(table: Any, seed: bytes) -> Iterator[None]:
+    """The table's next rounds dealt from the house's `seed` as committed, whatever seed the page
+    adds (which would cut the deck): for the tests that name a deal by the house's seed and do not
+    read the page's fairness check (it would say "mismatch"). The table's own seeds after."""
+    kept_cut: Callable[..., tuple[int, ...]] = getattr(state, "cut")  # noqa: B009 (not exported: the rig)
+    kept_seeds = table._seeds
+    setattr(state, "cut", lambda commitment, seeds: ())  # noqa: B010 (the tests' rig)
+    table._seeds = lambda number: seed
+    try:
+        yield
+    finally:
+        setattr(state, "cut", kept_cut)  # noqa: B010
+        table._seeds = kept_seeds

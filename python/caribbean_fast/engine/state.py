@@ -268,10 +268,12 @@ def _session_opened(state: TableState, e: Event) -> None:
 
 
 def _seated(state: TableState, e: Event) -> None:
-    """A new holder: nothing of the last one's (its rebet, its ticked box, its own limit) stays."""
+    """A new holder: nothing of the last one's (its rebet, its ticked box, its own limit, its
+    commitment to a seed this round) stays."""
     seat = state.seats[_seat(e)]
     seat.account, seat.since, seat.away = e.public["account"], e.public["since"], None
     seat.last_bets, seat.ticked, seat.limit, seat.limit_changed = None, False, None, None
+    state.round.committed.pop(_seat(e), None)
 
 
 def _stood(state: TableState, e: Event) -> None:

@@ -81,7 +81,7 @@ def test_a_table_closes_when_its_player_leaves_and_opens_again_with_its_history(
     c.ok("leave", table=table)
     reconciled, audited = books(live.settings.database)
     assert reconciled and audited >= 1
-    assert host.metrics.tables_closed._value.get() == 2
+    assert host.metrics.tables_closed.value == 2
     c.close()
 
 
