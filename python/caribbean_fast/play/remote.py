@@ -282,6 +282,8 @@ class RemoteSession(SeatKeys):
                 self.table.raw = frame["view"]
             elif kind == "reality_check" or (kind == "idle_notice" and frame.get("table") == self.table_id):
                 self._reminder = reminder_words(frame)
+            elif kind == "paytable" and frame.get("table") == self.table_id:  # told before the next bet
+                self._reminder = ("Paytable changed", f"This table now plays {frame['title']} from this round on.")
         self.link.frames.clear()
 
     def reminder(self) -> tuple[str, str] | None:

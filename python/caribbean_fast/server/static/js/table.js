@@ -544,6 +544,11 @@ function onFrame(frame) {
   else if (frame.type === "recall" && frame.table === state.table) {
     for (const events of frame.rounds) recall.addEvents(events, frame.seat);
   }
+  else if (frame.type === "paytable" && frame.table === state.table) {
+    // an approved paytable change, from this round boundary on: told before the next bet, rules read again
+    say(`This table now plays ${frame.title}: its paytable changed between rounds. The rules show the new one.`, true);
+    loadRules();
+  }
   else if (frame.type === "closed") say(`The server closed the connection: ${frame.reason}`);
 }
 
