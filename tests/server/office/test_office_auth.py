@@ -67,7 +67,7 @@ def run(db_url: str, sql: str, params: tuple[object, ...]) -> None:
 
 def test_the_office_has_the_endpoints_the_suite_covers(server: LiveServer) -> None:
     found = endpoints(server)
-    assert len(found) == 13 and sum(m == "POST" for m, _ in found) == 5
+    assert len(found) == 16 and sum(m == "POST" for m, _ in found) == 7
 
 
 def test_a_guest_and_a_player_are_refused_everywhere(server: LiveServer) -> None:
@@ -98,7 +98,7 @@ def test_a_change_needs_the_sessions_own_csrf_token(server: LiveServer) -> None:
         assert mine.post(path, BODY).status_code not in (401, 403), path  # past the door (a bad body: 400)
     assert mine.post("/office/api/logout", csrf="").status_code == 403
     after = len(query(server.settings.database, "SELECT seq FROM office_log"))
-    assert after == before + 2  # the export and the answer made with the right token, nothing refused
+    assert after == before + 4  # the round's export, the answer, the two reports' downloads; nothing refused
 
 
 def test_an_auditor_reads_and_never_acts(server: LiveServer) -> None:
