@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
@@ -36,6 +37,7 @@ GENERAL = (
     "leaves the house more, so only the players' side of the band raises an alarm."
 )
 _log = logging.getLogger("caribbean_fast.server.office")
+_ANALYSIS = threading.Lock()
 
 
 def served(host: OfficeHost) -> tuple[dict[str, Variant], dict[str, Variant]]:
@@ -78,6 +80,7 @@ def read_board(variants: Mapping[str, Variant], tables: Mapping[str, Variant]) -
             "notes": notes,
             "unknown": by_table.unknown,
             "levels": [f"{level:.1%}" for level in LEVELS],
+            "step": counters.STEP,
             "currencies": {v.currency.code: v.currency.minor_per_major for v in variants.values()},
         }
 
@@ -86,8 +89,15 @@ def read_board(variants: Mapping[str, Variant], tables: Mapping[str, Variant]) -
 
 async def analyse_games(variants: Mapping[str, Variant]) -> None:
     """Each game's exact analysis (`theoretical`, kept once made), made in a thread of its own the
-    first time: never in the read thread, whose other readers would wait on it."""
-    await asyncio.to_thread(lambda: [theoretical(v) for v in variants.values()])
+    first time (tens of seconds for a game whose counted tables are not cached yet): never in the
+    read thread, whose other readers would wait on it."""
+
+    def made() -> None:
+        with _ANALYSIS:  # one at a time: a second asker waits for the first's, then finds it kept
+            for v in variants.values():
+                theoretical(v)
+
+    await asyncio.to_thread(made)
 
 
 async def board(host: OfficeHost) -> dict[str, Any]:

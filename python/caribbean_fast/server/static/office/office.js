@@ -267,6 +267,7 @@ async function figures() {
     ? el("section", { id: "alarms", class: "alarms", role: "alert" }, el("h2", {}, `${f.alarms.length} alarm${f.alarms.length === 1 ? "" : "s"} standing`), el("ul", {}, f.alarms.map(alarmItem)))
     : el("section", { id: "alarms" }, el("span", { class: "badge ok" }, "no alarm"), " Every table and game lies inside its band on the players' side; no account beyond its bound.");
   const chart = (c) => {
+    if (c.points < 2) return el("p", { class: "chart-none", "data-table": c.table }, `${c.table}: ${c.points} running point${c.points === 1 ? "" : "s"}; its chart starts at two (a point every ${f.step} rounds).`);
     const box = el("figure", { class: "chart", "data-table": c.table });
     box.innerHTML = c.svg; // drawn by the server (figures.chart_svg): no script, its text escaped
     return box;
@@ -278,7 +279,7 @@ async function figures() {
     el("section", { id: "tables" }, el("h2", {}, "Tables"), figureGrid([["Table", "table"], ["Game", "game"]], f.tables, f.currencies, null, f.levels)),
     el("section", { id: "games" }, el("h2", {}, "Games"), figureGrid([["Game", "game"], ["Currency", "currency"]], f.games, f.currencies, null, f.levels)),
     el("section", { id: "pools" }, el("h2", {}, "Progressive pools"), f.pools.length ? figureGrid([["Pool", "pool"]], f.pools, f.currencies, null, f.levels) : el("p", {}, "No progressive bet yet.")),
-    el("section", { id: "charts" }, el("h2", {}, "Running hold inside its band, by table"), el("div", { class: "charts" }, f.charts.map(chart))),
+    el("section", { id: "charts" }, el("h2", {}, "Running hold inside its band, by table"), el("div", { class: "charts" }, f.charts.filter((c) => c.points >= 2).map(chart)), f.charts.filter((c) => c.points < 2).map(chart)),
     el("section", { id: "notes" }, el("h2", {}, "Where the theoretical is not the least the house keeps"), el("ul", {}, notes),
       f.unknown.length ? el("p", {}, `Left out, their games no longer served: ${f.unknown.join(", ")}.`) : []),
   );
@@ -321,7 +322,7 @@ async function reports() {
   const pools = grid(
     [["Day", (p) => p.day], ["Pool", (p) => p.pool], ["Commits", (p) => p.commits, "num"], ["Moved", (p) => p.moved, "num"], ["Paid from the meter", (p) => p.paid_from_meter, "num"], ["Came in", (p) => p.added, "num"]],
     r.pools,
-    "The progressive pools' days (minor units)",
+    r.pools.length ? "The progressive pools' days (minor units)" : "The progressive pools' days (minor units): no pool moved in these days",
   );
   main.replaceChildren(
     el("h1", {}, "Reports"),
