@@ -1,7 +1,10 @@
 """A seated player's commands beside anonymous readers of every public endpoint: public reads
-must never stall a table, however old the table they read.
+must never stall a table, however old the table they read. With `--office`, the readers are
+logged-in operators polling the office's figures and reports instead (issue 50: reading the
+office never slows the tables).
 
-    python benches/server_readers.py [--rows 30000] [--readers 20] [--addresses 20] [--seconds 10] [--rounds 5]
+    python benches/server_readers.py [--office] [--rows 30000] [--readers 20] [--addresses 20] [--seconds 10]
+        [--rounds 5]
 
 Before the server starts, the engine plays `cyberstud-2` straight into a SQLite database (the
 progressive staked every round, a row a command as the server writes them, the progressive's
@@ -44,6 +47,11 @@ from server_front_door import _answer, _ms, player
 from websockets.asyncio.client import connect
 
 from caribbean_fast.engine import Table
+from caribbean_fast.server.accounts import hash_password
+from caribbean_fast.server.office.auth import COOKIE
+from caribbean_fast.server.office.totp import STEP, code_at, new_secret
+from caribbean_fast.server.store import figures as counters
+from caribbean_fast.server.store import operators
 from caribbean_fast.server.store.db import Database, Tx
 from caribbean_fast.server.store.db import connect as open_database
 from caribbean_fast.server.store.jackpots import open_summary
@@ -71,6 +79,15 @@ ENDPOINTS = (
     "/favicon.ico",
 )
 """Every public endpoint (no login), as a reader asks them in turn."""
+OFFICE = (
+    "/office/api/figures",
+    "/office/api/report?first={month}&last={today}",
+    "/office/api/report",
+    "/office/api/figures",
+)
+"""The office's readers' polling (`--office`), in turn: the Figures screen (each table's, game's
+and pool's lines, a chart per table, the alarms) and the Reports screen (a month, and today)."""
+PASSWORD = "bench operator password"
 
 
 def source(k: int, addresses: int) -> str:
@@ -98,6 +115,7 @@ def build_record(
 
     db = Database(open_database(url))
     record = TableRecord(table_id)
+    record.figures = counters.FiguresSummary(table_id, variant)  # the office's counters, as an owner keeps them
     accounts = [f"{table_id}:{k}" for k in range(seats)]
     table = Table(variant, seats=seats, seed=7, store=record, accounts=accounts, clock=clock)
     db.run_now(lambda tx: setattr(record, "summary", open_summary(tx, record, table.meter, variant)))
@@ -149,7 +167,44 @@ async def _answer_of(stream: asyncio.StreamReader) -> int:
     return int(head.split(" ", 2)[1])
 
 
-async def _reader(http: str, stop: float, counts: dict[str, int], k: int, address: str) -> None:
+def add_operators(url: str, n: int) -> list[tuple[str, str]]:
+    """`n` operators in the database, as the command line makes them: (name, TOTP secret)."""
+    made, hashed, now = [(f"bench-{k}", new_secret()) for k in range(n)], hash_password(PASSWORD), datetime.now(UTC)
+    db = Database(open_database(url))
+    for name, secret in made:
+        db.run_now(
+            partial(
+                operators.insert_operator,
+                name=name,
+                role="operator",
+                hashed=hashed,
+                secret=secret,
+                created=now.isoformat(),
+            )
+        )
+    db.dialect.close()
+    return made
+
+
+def office_cookies(http: str, made: list[tuple[str, str]]) -> list[str]:
+    """Each operator logged in once (its code used once): the session cookies' headers."""
+    found = []
+    for name, secret in made:
+        body = {"name": name, "password": PASSWORD, "code": code_at(secret, int(time.time()) // STEP)}
+        answer = httpx.post(f"{http}/office/api/login", json=body, timeout=60)
+        answer.raise_for_status()
+        found.append(f"Cookie: {COOKIE}={answer.cookies[COOKIE]}\r\n")
+    return found
+
+
+def office_paths() -> tuple[str, ...]:
+    today = datetime.now(UTC).date()
+    return tuple(p.format(month=today - timedelta(days=30), today=today) for p in OFFICE)
+
+
+async def _reader(
+    http: str, stop: float, counts: dict[str, int], k: int, address: str, cookie: str | None = None
+) -> None:
     """One client asking the endpoints in turn on one kept-alive connection from `address`. Plain
     HTTP/1.1 on a socket: an HTTP library's own CPU (httpx's was several times the server's a
     request) would be taken from the cores the server and the player share, as readers on other
@@ -157,28 +212,32 @@ async def _reader(http: str, stop: float, counts: dict[str, int], k: int, addres
     host, port = http.removeprefix("http://").rsplit(":", 1)
     stream, writer = await asyncio.open_connection(host, int(port), local_addr=(address, 0))
     try:
-        turn = k
+        turn, paths = k, ENDPOINTS if cookie is None else office_paths()
         while time.monotonic() < stop:
-            path = ENDPOINTS[turn % len(ENDPOINTS)]
-            token = BOGUS if turn % 2 else ""
+            path = paths[turn % len(paths)]
+            token = cookie if cookie is not None else BOGUS if turn % 2 else ""
             turn += 1
             writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{token}\r\n".encode())
             status = await _answer_of(stream)
             counts["requests"] += 1
             if status >= 500 or status == 429:
                 counts["refused"] += 1
+            elif cookie is not None and status != 200:  # an operator's read refused: the bench is wrong
+                counts["not_ok"] += 1
     finally:
         writer.close()
 
 
-def readers(http: str, n: int, addresses: int, seconds: float, out: Any) -> None:
-    """The readers' process: `n` clients from `addresses` addresses for `seconds`; puts its
-    counts in `out`, and its own CPU time a request."""
-    counts: dict[str, Any] = {"requests": 0, "refused": 0}
+def readers(http: str, n: int, addresses: int, seconds: float, out: Any, cookies: list[str] | None = None) -> None:
+    """The readers' process: `n` clients from `addresses` addresses for `seconds` (with `cookies`,
+    operators in the office, one session each); puts its counts in `out`, and its own CPU time a
+    request."""
+    counts: dict[str, Any] = {"requests": 0, "refused": 0, "not_ok": 0}
 
     async def clients() -> None:
         stop = time.monotonic() + seconds
-        await asyncio.gather(*(_reader(http, stop, counts, k, source(k, addresses)) for k in range(n)))
+        cookie = (lambda k: cookies[k]) if cookies else (lambda k: None)
+        await asyncio.gather(*(_reader(http, stop, counts, k, source(k, addresses), cookie(k)) for k in range(n)))
 
     cpu = time.process_time()
     asyncio.run(clients())
@@ -201,7 +260,8 @@ async def phase(
     """One phase of play, with the readers or without: its figures, and each command's seconds."""
     context = multiprocessing.get_context("spawn")
     out = context.Queue()
-    crowd = context.Process(target=readers, args=(server.http, args.readers, args.addresses, args.seconds + 1.5, out))
+    crowd_args = (server.http, args.readers, args.addresses, args.seconds + 1.5, out, args.cookies)
+    crowd = context.Process(target=readers, args=crowd_args)
     if reading:
         crowd.start()
         await asyncio.sleep(1.0)  # the readers at full speed first
@@ -222,6 +282,7 @@ async def run(server: Serve, args: argparse.Namespace) -> dict[str, Any]:
     """The phases in turn; the p99 of every command without the readers and of every command
     beside them, each over all its phases, and their ratio."""
     token = str(httpx.post(f"{server.http}/api/guest").json()["token"])
+    args.cookies = office_cookies(server.http, args.operators) if args.office else None
     async with connect(f"{server.ws}/cyberstud-1", additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         await ws.recv()
         await ws.send(json.dumps({"v": 1, "id": 1, "type": "sit", "table": "cyberstud-1", "buy_in": 90_000}))
@@ -247,6 +308,7 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=20.0, help="the player's commands a second (default 20)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play a phase (default 10)")
     parser.add_argument("--rounds", type=int, default=5, help="phases without and with readers, in turn (default 5)")
+    parser.add_argument("--office", action="store_true", help="the readers: operators polling the office's figures")
     args = parser.parse_args()
     if not 1 <= args.addresses <= 200:
         parser.error(f"--addresses: 1 to 200 (127.0.0.2 onward), not {args.addresses}")
@@ -255,6 +317,7 @@ def main() -> None:
         database = str(folder / "casino.db")
         start = time.monotonic()
         rows = build_record(database, OLD, args.rows)
+        args.operators = add_operators(database, args.readers) if args.office else []
         built = round(time.monotonic() - start, 1)
         server = Serve(database, tables_file(folder, 2), folder / "serve.log")
         try:
@@ -265,7 +328,8 @@ def main() -> None:
         finally:
             server.stop()
     head = {"rows": rows, "built_seconds": built, "readers": args.readers, "addresses": args.addresses}
-    head["endpoints"] = len(ENDPOINTS)
+    head["endpoints"] = len(OFFICE) if args.office else len(ENDPOINTS)
+    head["office"] = args.office
     head["load_average"] = [round(x, 2) for x in os.getloadavg()]  # at the end: the host is shared
     print(json.dumps({**head, "history": shape, **result}, indent=1))
 

@@ -145,6 +145,20 @@ def test_the_readers_bench_runs_its_phases_in_turn() -> None:
     assert [found["p99_ms_alone"], found["p99_ms_readers"]] == one_phase_each
 
 
+@pytest.mark.slow
+def test_the_readers_bench_has_operators_read_the_office() -> None:
+    """benches/server_readers.py --office on a small run: each reader an operator's session, every
+    one of its figures and reports answered 200, none refused."""
+    args = ["--office", "--rows", "2000", "--seconds", "2", "--rounds", "1", "--readers", "3", "--addresses", "3"]
+    command = [sys.executable, str(BENCHES / "server_readers.py"), *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = orjson.loads(done.stdout)
+    reading = found["phases"][1]
+    assert found["office"] is True and found["endpoints"] == 4
+    assert reading["requests"] > 0 and reading["refused"] == 0 and reading["not_ok"] == 0
+
+
 def test_a_bench_records_its_own_row_in_place_or_at_its_sections_end() -> None:
     """`record.replaced`: a row with the `id` of one in the file takes its place; a new one goes
     after the last row of its section; either way the figures script reads the file back."""

@@ -1,10 +1,13 @@
 """The operator's office in a real browser (Playwright, Debian's Chromium): the login with its
-second factor, each screen (disputes, a round, players, a player, the office's log, figures), an
-export downloaded, an answer recorded, and an auditor's page that offers no action. Each asserts
-on what the page shows against the server's own data (its record, its wallets, its log)."""
+second factor, each screen (disputes, a round, players, a player, the office's log, figures,
+reports), an export and the reports downloaded, an answer recorded, and an auditor's page that
+offers no action. Each asserts on what the page shows against the server's own data (its record,
+its wallets, its log)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -22,11 +25,13 @@ from caribbean_fast.variants import load_variant
 
 SCREENS = os.environ.get("CF_SCREENS")  # a folder: the tests save the office's screenshots there
 TABLE = "cyberstud-1"
+BUSY, BUSY_ROUNDS = "casino-holdem-1", 160  # a table with rounds enough for its chart's points (every 50)
+ANALYSES = 300_000  # ms: a process's first figures wait for its games' exact analyses (an empty cache here)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(settings(str(tmp_path_factory.mktemp("office") / "tables.db"))) as live:
+    with LiveServer(settings(str(tmp_path_factory.mktemp("office") / "tables.db"), rate=10_000.0)) as live:
         c = Client(live.ws, live.guest())
         c.ok("sit", table=TABLE, buy_in=10_000)
         for k in range(4):
@@ -34,6 +39,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             c.ok("deal", table=TABLE)
             c.ok("raise" if k % 2 else "fold", table=TABLE)
         c.close()
+        busy = Client(live.ws, live.guest())
+        busy.ok("sit", table=BUSY, buy_in=100_000)
+        for k in range(BUSY_ROUNDS):
+            busy.ok("ante", table=BUSY, amount=100 * (1 + k % 3))
+            busy.ok("deal", table=BUSY)
+            busy.ok("call" if k % 4 else "fold", table=BUSY)
+        busy.close()
         yield live
 
 
@@ -142,12 +154,58 @@ def test_the_log_shows_its_chain(server: LiveServer, browser: Browser) -> None:
     shot(page, "log")
 
 
-def test_figures_has_its_place(server: LiveServer, browser: Browser) -> None:
+def _closed(server: LiveServer, table: str) -> int:
+    return sum(e.kind == "round_closed" for e in recorded(server.settings.database, table))
+
+
+def test_figures_show_each_table_against_its_theoretical_with_its_chart(server: LiveServer, browser: Browser) -> None:
     page = logged_in(browser, server)
     page.get_by_role("link", name="Figures").click()
-    expect(page.get_by_role("heading", name="Figures")).to_be_visible()
-    expect(page.locator("#figures, section").first).to_be_visible()
+    heading = page.get_by_role("heading", name="Figures: actual against theoretical")
+    expect(heading).to_be_visible(timeout=ANALYSES)
+    rows = page.locator("#tables tbody tr")
+    expect(rows).to_have_count(len(server.settings.tables))  # a row per table, played or not
+    for table in (TABLE, BUSY):
+        row = rows.filter(has=page.locator("td", has_text=re.compile(f"^{table}$")))
+        expect(row.locator("td").nth(2)).to_have_text(str(_closed(server, table)))
+    chart = page.locator(f"#charts figure[data-table='{BUSY}'] svg")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(2)  # the theoretical and the running hold
+    expect(chart.locator("polygon")).to_have_count(2)  # the 99% and 99.9% bands
+    assert chart.bounding_box()["width"] > 400  # type: ignore[index]
+    expect(page.locator("#alarms")).to_be_visible()
+    expect(page.locator("#notes")).to_contain_text("break-even meter")  # cyberstud's progressive
+    expect(page.locator("#games tbody tr")).to_have_count(2)  # the two games played
     shot(page, "figures")
+
+
+def test_reports_show_the_day_and_download_csv_and_xlsx(server: LiveServer, browser: Browser, tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    page = logged_in(browser, server, role="auditor")  # an auditor may read and download reports
+    page.get_by_role("link", name="Reports").click()
+    expect(page.get_by_role("heading", name="Reports")).to_be_visible(timeout=ANALYSES)
+    lines = page.locator("#days tbody tr")
+    expect(lines).to_have_count(2)  # today, the two tables played
+    expect(lines.filter(has_text=BUSY).locator("td").nth(3)).to_have_text(str(_closed(server, BUSY)))
+    page.get_by_label("Why").fill("the day's figures for the auditor")
+    files = {}
+    for kind in ("csv", "xlsx"):
+        with page.expect_download() as download:
+            page.get_by_role("button", name=f"Download {kind.upper()}").click()
+        files[kind] = tmp_path / download.value.suggested_filename
+        download.value.save_as(files[kind])
+        expect(page.locator("#downloaded")).to_contain_text(f".{kind}")
+    rows = list(csv.reader(io.StringIO(files["csv"].read_text())))
+    days = openpyxl.load_workbook(files["xlsx"])["Days"]
+    book = [[c.value for c in r] for r in days.iter_rows()]
+    assert len(book) == 3 and rows[0] == book[0]  # the header and the two lines
+    for text, cells in zip(rows[1:3], book[1:], strict=True):  # the same numbers in both (a float's digits aside)
+        for t, c in zip(text, cells, strict=True):
+            assert (float(t) == pytest.approx(c, rel=1e-12)) if isinstance(c, int | float) else (t == c), (t, c)
+    assert int(next(r for r in book if r[2] == BUSY)[4]) == _closed(server, BUSY)
+    actions = [json.loads(b)["action"] for (b,) in query(server.settings.database, "SELECT body FROM office_log")]
+    assert actions.count("export_report") >= 2
+    shot(page, "reports")
 
 
 def test_an_auditor_is_offered_no_action(server: LiveServer, browser: Browser) -> None:

@@ -53,7 +53,8 @@ class Office:
         self.cookies = {COOKIE: answer.cookies[COOKIE]}
 
     def get(self, path: str, **params: Any) -> httpx.Response:
-        return httpx.get(f"{self.http}{path}", params=params, cookies=self.cookies)
+        # a process's first figures wait for its games' exact analyses (no cache in the tests)
+        return httpx.get(f"{self.http}{path}", params=params, cookies=self.cookies, timeout=300)
 
     def post(self, path: str, body: dict[str, Any] | None = None, csrf: str | None = None) -> httpx.Response:
         headers = {"X-CSRF-Token": self.csrf if csrf is None else csrf}

@@ -24,6 +24,7 @@ from .cluster.placement import Placement
 from .cluster.proxymap import ProxyMap
 from .cluster.relay import Relay
 from .config import Settings
+from .office.board import watch as watch_alarms
 from .store import leases, pools, seats
 from .store.accounts import seats_of, wallet_of
 from .store.book import Limit, ServerBook
@@ -76,6 +77,7 @@ class Server:
         self._pooling: asyncio.Task[None] | None = None
         self.paytables = Changes()  # the office's approved paytable changes (`tables.paytables`)
         self._paying: asyncio.Task[None] | None = None
+        self._alarms: asyncio.Task[None] | None = None  # the office's alarms into the metrics
         self.pools: dict[str, int] = {}  # each progressive pool's meter, as last read (`_follow_pools`)
         self._probe: tuple[float, asyncio.Future[str]] | None = None  # the database's last health probe
         self.elsewhere: dict[str, str] = {}  # table -> the endpoint of the process serving it
@@ -97,6 +99,7 @@ class Server:
         self._sessions = asyncio.create_task(self._end_sessions())
         self._pooling = asyncio.create_task(self._follow_pools())
         self._paying = asyncio.create_task(self.paytables.follow(self.reads, self.owners, self.specs, self.follow_spec))
+        self._alarms = asyncio.create_task(watch_alarms(self, self.metrics))
         if self.settings.tune_process:
             tune_process()
         if self.settings.warm_trainer:
@@ -483,7 +486,7 @@ class Server:
         return entries
 
     async def stop(self) -> None:
-        for task in (self._leasing, self._clock, self._sessions, self._pooling, self._paying):
+        for task in (self._leasing, self._clock, self._sessions, self._pooling, self._paying, self._alarms):
             if task is not None:
                 task.cancel()
         for conn in list(self.hub.connections):

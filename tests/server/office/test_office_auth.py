@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -67,7 +68,7 @@ def run(db_url: str, sql: str, params: tuple[object, ...]) -> None:
 
 def test_the_office_has_the_endpoints_the_suite_covers(server: LiveServer) -> None:
     found = endpoints(server)
-    assert len(found) == 13 and sum(m == "POST" for m, _ in found) == 5
+    assert len(found) == 16 and sum(m == "POST" for m, _ in found) == 7
 
 
 def test_a_guest_and_a_player_are_refused_everywhere(server: LiveServer) -> None:
@@ -98,7 +99,7 @@ def test_a_change_needs_the_sessions_own_csrf_token(server: LiveServer) -> None:
         assert mine.post(path, BODY).status_code not in (401, 403), path  # past the door (a bad body: 400)
     assert mine.post("/office/api/logout", csrf="").status_code == 403
     after = len(query(server.settings.database, "SELECT seq FROM office_log"))
-    assert after == before + 2  # the export and the answer made with the right token, nothing refused
+    assert after == before + 4  # the round's export, the answer, the two reports' downloads; nothing refused
 
 
 def test_an_auditor_reads_and_never_acts(server: LiveServer) -> None:
@@ -158,6 +159,17 @@ def test_a_code_opens_one_login_and_failures_are_limited(server: LiveServer) -> 
         assert login(server.http, other, other_secret, password="not the password").status_code == 401
     limited = login(server.http, other, other_secret)  # right this time, but past the limit
     assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
+
+
+def test_the_alarms_reach_the_metrics(server: LiveServer) -> None:
+    """Each process publishes the standing alarms (none at an honest table) into its gauge, read
+    off the read side (`office.board.watch`), for every kind and level."""
+    deadline, text = time.monotonic() + 300, ""  # the first pass waits for the games' analyses
+    while 'cf_office_alarms{kind="account",level="warning"}' not in text and time.monotonic() < deadline:
+        time.sleep(0.5)
+        text = httpx.get(f"{server.http}/metrics").text
+    found = [line for line in text.splitlines() if line.startswith("cf_office_alarms{")]
+    assert len(found) == 6 and all(line.endswith(" 0.0") for line in found), found
 
 
 def test_totp_is_rfc_6238() -> None:

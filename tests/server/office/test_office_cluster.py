@@ -6,6 +6,7 @@ and a logout at one ends the session at both."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import httpx
@@ -46,6 +47,15 @@ def test_the_office_works_across_processes(postgres_cluster: str | None, tmp_pat
         assert me["operator"] == name and TABLE in me["tables"]
         found = httpx.get(f"{other.http}/office/api/round/{TABLE}/1", cookies=cookies, timeout=30).json()
         assert found["replay"]["same"] is True and found["chain_holds"] is True
+        figures = httpx.get(f"{other.http}/office/api/figures", cookies=cookies, timeout=300).json()
+        line = next(t for t in figures["tables"] if t["table"] == TABLE)  # played at the other process
+        assert line["rounds"] == 1 and line["wagered"] == 100 and line["win"] == 100  # the ante, folded
+        report = httpx.get(f"{playing.http}/office/api/report", cookies=cookies, timeout=300).json()
+        assert [(r["table"], r["rounds"], r["win"]) for r in report["lines"]] == [(TABLE, 1, 100)]
+        gauge, deadline = 'cf_office_alarms{kind="table",level="alarm"} 0.0', time.monotonic() + 60
+        while gauge not in httpx.get(f"{other.http}/metrics").text:  # each process's, read off PostgreSQL
+            assert time.monotonic() < deadline, "the alarms' gauge was never published"
+            time.sleep(0.5)
         for process in processes:  # each process appends to the one log
             url = f"{process.http}/office/api/round/{TABLE}/1/answer"
             assert (

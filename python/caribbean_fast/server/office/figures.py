@@ -177,7 +177,7 @@ def chart_svg(series: Sequence[RunningPoint], title: str) -> str:
         f'<text x="4" y="{y(low):.1f}" font-size="11">{low:.1%}</text>',
         f'<text x="{_PAD}" y="{_H - 12}" font-size="11">round {first}</text>',
         f'<text x="{_W - _PAD}" y="{_H - 12}" font-size="11" text-anchor="end">round {last}</text>',
-        f'<text x="{_W - _PAD}" y="20" font-size="11" text-anchor="end">hold {series[-1].hold:.2%}, '
+        f'<text x="{_PAD}" y="38" font-size="11">after round {last}: hold {series[-1].hold:.2%}, '
         f"theoretical {series[-1].theoretical:.2%}</text>",
         "</svg>",
     ]

@@ -15,22 +15,36 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ...errors import MissingExtraError
+from ...errors import MissingExtraError, ServerError
 from ...variants import Variant
 from ..store import figures as counters
 from ..store.schema import Tx
 from .figures import lines
 
-__all__ = ["COLUMNS", "POOL_COLUMNS", "Report", "day_totals", "read_report", "to_csv", "write_xlsx"]
+__all__ = [
+    "COLUMNS",
+    "MOST_DAYS",
+    "POOL_COLUMNS",
+    "Report",
+    "day_totals",
+    "days",
+    "read_report",
+    "to_csv",
+    "write_xlsx",
+    "xlsx_bytes",
+]
 
 COLUMNS = ("day", "game", "table", "currency", "rounds", "wagered", "win", "hold", "theoretical", "theoretical_win")
 """The day's lines' columns (money in minor units; holds as fractions of the amount wagered)."""
 POOL_COLUMNS = ("day", "pool", "commits", "moved", "paid_from_meter", "added")
 """A pool's day: commits that moved it, its net move, the prizes paid from it, what came in
 (contributions and the house's top-ups: moved plus paid)."""
+MOST_DAYS = 366
+"""The days one report covers at most (a year: the read stays short)."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +102,9 @@ def to_csv(report: Report) -> str:
     return out.getvalue()
 
 
-def write_xlsx(report: Report, path: str | Path) -> Path:
-    """The report as a workbook: a sheet of the day's lines, one of the pools' days; numbers as
-    numbers (the `export` extra's openpyxl)."""
+def _book(report: Report) -> Any:
+    """The report as an openpyxl workbook: a sheet of the day's lines, one of the pools' days;
+    numbers as numbers (the `export` extra's openpyxl)."""
     try:
         from openpyxl import Workbook
         from openpyxl.styles import Font
@@ -107,6 +121,37 @@ def write_xlsx(report: Report, path: str | Path) -> Path:
             cell.font = Font(bold=True)
         for row in rows:
             sheet.append([row[c] for c in columns])
+    return book
+
+
+def write_xlsx(report: Report, path: str | Path) -> Path:
+    """The report as a workbook file (`_book`)."""
     path = Path(path)
-    book.save(path)
+    _book(report).save(path)
     return path
+
+
+def xlsx_bytes(report: Report) -> bytes:
+    """The report as a workbook's bytes (`_book`), for a download."""
+    out = io.BytesIO()
+    _book(report).save(out)
+    return out.getvalue()
+
+
+def days(first: object, last: object, today: date) -> tuple[str, str]:
+    """The report's days from a request: ISO dates, `first` not after `last`, at most `MOST_DAYS`
+    days; either left out is `today`."""
+    found = []
+    for what, text in (("first", first), ("last", last)):
+        if text in (None, ""):
+            found.append(today)
+            continue
+        try:
+            found.append(date.fromisoformat(str(text)))
+        except ValueError:
+            raise ServerError(f"{what}: a day such as 2026-12-05, not {text!r}", "bad_field") from None
+    if found[0] > found[1]:
+        raise ServerError(f"first: {found[0]} is after last, {found[1]}", "bad_field")
+    if (found[1] - found[0]).days >= MOST_DAYS:
+        raise ServerError(f"a report covers at most {MOST_DAYS} days", "bad_field")
+    return found[0].isoformat(), found[1].isoformat()

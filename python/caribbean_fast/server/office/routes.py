@@ -6,8 +6,8 @@ renderer in office.js."""
 
 from __future__ import annotations
 
-import importlib
-from datetime import UTC, datetime
+import asyncio
+from datetime import UTC, date, datetime
 from typing import Any
 
 import orjson
@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from ...errors import ServerError
+from ...errors import MissingExtraError, ServerError
 from ...variants import Variant, list_examples, list_variants
 from ..pages import Files
 from ..store import office_log, operators
@@ -23,7 +23,9 @@ from ..store import office_reads as q
 from ..store import paytables as paytable_store
 from ..store.schema import Tx
 from ..web import STATIC
+from . import reports as report_files
 from .auth import ABSOLUTE, COOKIE, IDLE, PATH, Gate, Who, log, now_text, read_body
+from .board import analyse_games, board, served
 from .disputes import MOST, currency_of, export, find_rounds, open_round, summary
 from .host import host_of
 from .paytables import analysed, candidate
@@ -36,11 +38,15 @@ SCREENS = [
     {"path": "log", "title": "Office log", "what": "every action the office took, its chain checked"},
     {"path": "paytables", "title": "Paytables", "what": "a paytable changed through the analysis, by two"},
     {"path": "figures", "title": "Figures", "what": "actual against theoretical, by table, game and pool"},
+    {"path": "reports", "title": "Reports", "what": "per day, game and table, as CSV or XLSX"},
 ]
 """The office's screens, in the order of its navigation."""
 
-FIGURES = "caribbean_fast.server.office.figures"
-"""The module that answers the figures screen (`figures(host) -> dict`), where one is installed."""
+REPORT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+"""The report's files, by extension: their media types."""
 
 
 def _json(body: Any, status: int = 200) -> Response:
@@ -62,6 +68,14 @@ def _why(body: dict[str, Any]) -> str:
     if not isinstance(why, str) or not why.strip() or len(why) > 1000:
         raise ServerError("why: say why (1 to 1,000 characters): the office's log keeps it", "bad_field")
     return why.strip()
+
+
+def _today() -> date:
+    return datetime.now(UTC).date()
+
+
+async def _xlsx(report: report_files.Report) -> bytes:
+    return await asyncio.to_thread(report_files.xlsx_bytes, report)  # a workbook takes a while: off the loop
 
 
 def office_mount() -> Mount:
@@ -180,12 +194,40 @@ def office_mount() -> Mount:
 
     async def figures(request: Request) -> Response:
         await gate.check(request)
-        try:
-            module = importlib.import_module(FIGURES)
-        except ModuleNotFoundError:
-            return _json({"available": False, "why": "the figures module is not part of this server yet"})
-        found: dict[str, Any] = await module.figures(host_of(request))
-        return _json({"available": True} | found)
+        return _json(await board(host_of(request)))
+
+    async def report(request: Request) -> Response:
+        """The report of the days asked (today by default), to read on the screen: not logged."""
+        await gate.check(request)
+        first, last = report_files.days(request.query_params.get("first"), request.query_params.get("last"), _today())
+        variants, _ = served(host_of(request))
+        await analyse_games(variants)
+        found = await host_of(request).reads.run(report_files.read_report(variants, first, last))
+        units = {v.currency.code: v.currency.minor_per_major for v in variants.values()}
+        body = {"first": first, "last": last, "lines": found.lines, "pools": found.pools}
+        return _json(body | {"unknown": found.unknown, "currencies": units})
+
+    def download(kind: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            """The report of the days asked as a file; an auditor may too; kept in the office's log."""
+            who = await gate.check(request)
+            body, host = await read_body(request), host_of(request)
+            why = _why(body)
+            first, last = report_files.days(body.get("first"), body.get("last"), _today())
+            variants, _ = served(host)
+            await analyse_games(variants)
+            found = await host.reads.run(report_files.read_report(variants, first, last))
+            try:
+                data = report_files.to_csv(found).encode() if kind == "csv" else await _xlsx(found)
+            except MissingExtraError as err:
+                raise ServerError(str(err), "unavailable") from None
+            detail = {"format": kind, "lines": len(found.lines), "pools": len(found.pools)}
+            await log(host, who.operator, "export_report", f"{first}..{last}", why, detail)
+            name = f"report-{first}-{last}.{kind}"
+            headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+            return Response(data, headers=headers, media_type=REPORT_TYPES[kind])
+
+        return endpoint
 
     def _game(request: Request, game: object) -> Variant:
         found = [s.variant for s in host_of(request).tables().values() if s.variant.name == game]
@@ -254,6 +296,8 @@ def office_mount() -> Mount:
         Route("/api/player/{name}", one_player),
         Route("/api/log", office_log_page),
         Route("/api/figures", figures),
+        Route("/api/report", report),
+        *(Route(f"/api/report.{kind}", download(kind), methods=["POST"]) for kind in REPORT_TYPES),
         Route("/api/paytables", paytables),
         Route("/api/paytables", propose, methods=["POST"]),
         Route("/api/paytables/{id}/approve", approve, methods=["POST"]),

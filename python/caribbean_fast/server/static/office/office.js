@@ -237,14 +237,99 @@ async function officeLog() {
   );
 }
 
+const pct = (x, digits = 2) => (x === null || x === undefined ? "" : `${(100 * x).toFixed(digits)}%`);
+const band = (b) => (b && b[0] !== null ? `${pct(b[0])} to ${pct(b[1])}` : "");
+
+/** The lines of actual against theoretical: `keys` are the line's own columns. */
+function figureGrid(keys, rows, units, caption, levels) {
+  const cash = (field) => (r) => (r[field] === undefined ? "" : money(r[field], { code: r.currency, minor_per_major: units[r.currency] ?? 100 }));
+  const flag = (r) => (r.outside ? el("span", { class: "badge bad" }, `below ${r.outside}`) : r.rounds ? el("span", { class: "badge ok" }, "inside") : "no rounds");
+  return grid(
+    [
+      ...keys.map(([title, field]) => [title, (r) => r[field]]),
+      ["Rounds", (r) => r.rounds, "num"],
+      ["Wagered", cash("wagered"), "num"],
+      ["House win", cash("win"), "num"],
+      ["Hold", (r) => pct(r.hold), "num"],
+      ["Theoretical", (r) => pct(r.theoretical), "num"],
+      ...levels.map((l) => [`${l} band`, (r) => band(r[`band_${l}`]), "num"]),
+      ["Band", flag],
+    ],
+    rows,
+    caption,
+  );
+}
+
 async function figures() {
-  const found = await api("figures");
-  if (!found.available) {
-    main.replaceChildren(el("h1", {}, "Figures"), el("section", { id: "figures" }, el("p", { class: "lead" }, `Actual against theoretical: ${found.why}.`)));
-    return;
-  }
-  const sections = (found.sections || []).map((s) => el("section", {}, el("h2", {}, s.title), grid(s.columns.map((c, i) => [c, (row) => row[i]]), s.rows)));
-  main.replaceChildren(el("h1", {}, "Figures"), ...sections);
+  const f = await api("figures");
+  const alarmItem = (a) => el("li", { class: a.level, "data-kind": a.kind }, el("strong", {}, `${a.level}: ${a.kind} ${Object.values(a.key).join(" · ")}`), ` ${a.why}`);
+  const alarms = f.alarms.length
+    ? el("section", { id: "alarms", class: "alarms", role: "alert" }, el("h2", {}, `${f.alarms.length} alarm${f.alarms.length === 1 ? "" : "s"} standing`), el("ul", {}, f.alarms.map(alarmItem)))
+    : el("section", { id: "alarms" }, el("span", { class: "badge ok" }, "no alarm"), " Every table and game lies inside its band on the players' side; no account beyond its bound.");
+  const chart = (c) => {
+    if (c.points < 2) return el("p", { class: "chart-none", "data-table": c.table }, `${c.table}: ${c.points} running point${c.points === 1 ? "" : "s"}; its chart starts at two (a point every ${f.step} rounds).`);
+    const box = el("figure", { class: "chart", "data-table": c.table });
+    box.innerHTML = c.svg; // drawn by the server (figures.chart_svg): no script, its text escaped
+    return box;
+  };
+  const notes = Object.entries(f.notes).map(([game, lines]) => el("li", {}, el("strong", {}, game), el("ul", {}, lines.map((n) => el("li", {}, n)))));
+  main.replaceChildren(
+    el("h1", {}, "Figures: actual against theoretical"),
+    alarms,
+    el("section", { id: "tables" }, el("h2", {}, "Tables"), figureGrid([["Table", "table"], ["Game", "game"]], f.tables, f.currencies, null, f.levels)),
+    el("section", { id: "games" }, el("h2", {}, "Games"), figureGrid([["Game", "game"], ["Currency", "currency"]], f.games, f.currencies, null, f.levels)),
+    el("section", { id: "pools" }, el("h2", {}, "Progressive pools"), f.pools.length ? figureGrid([["Pool", "pool"]], f.pools, f.currencies, null, f.levels) : el("p", {}, "No progressive bet yet.")),
+    el("section", { id: "charts" }, el("h2", {}, "Running hold inside its band, by table"), el("div", { class: "charts" }, f.charts.filter((c) => c.points >= 2).map(chart)), f.charts.filter((c) => c.points < 2).map(chart)),
+    el("section", { id: "notes" }, el("h2", {}, "Where the theoretical is not the least the house keeps"), el("ul", {}, notes),
+      f.unknown.length ? el("p", {}, `Left out, their games no longer served: ${f.unknown.join(", ")}.`) : []),
+  );
+}
+
+async function reports() {
+  const q = new URLSearchParams(location.search);
+  const today = new Date().toISOString().slice(0, 10);
+  const first = el("input", { name: "first", type: "date", value: q.get("first") || today });
+  const last = el("input", { name: "last", type: "date", value: q.get("last") || today });
+  const why = el("input", { name: "why", placeholder: "why (kept in the office's log)", size: 34 });
+  const show = el("button", { type: "submit" }, "Show");
+  const form = el("form", { class: "row", id: "report-form" }, el("label", {}, "First day", first), el("label", {}, "Last day", last), show);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    location.assign(`/office/reports?first=${first.value}&last=${last.value}`);
+  });
+  const r = await api(`report?first=${encodeURIComponent(first.value)}&last=${encodeURIComponent(last.value)}`);
+  const unit = (row) => ({ code: row.currency, minor_per_major: r.currencies[row.currency] ?? 100 });
+  const download = async (kind) => {
+    const answer = await api(`report.${kind}`, { method: "POST", body: { first: r.first, last: r.last, why: why.value }, raw: true });
+    const name = (answer.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/)[1];
+    const link = el("a", { href: URL.createObjectURL(await answer.blob()), download: name }, name);
+    document.body.append(link);
+    link.click();
+    link.remove();
+    document.getElementById("downloaded").replaceChildren(el("span", { class: "badge ok" }, `downloaded ${name}, kept in the office's log`));
+  };
+  const files = el("div", { class: "row", id: "download" }, el("label", {}, "Why", why),
+    el("button", { type: "button", onclick: () => download("csv") }, "Download CSV"),
+    el("button", { type: "button", onclick: () => download("xlsx") }, "Download XLSX"),
+    el("span", { id: "downloaded" }));
+  const days = grid(
+    [["Day", (l) => l.day], ["Game", (l) => l.game], ["Table", (l) => l.table], ["Rounds", (l) => l.rounds, "num"],
+      ["Wagered", (l) => money(l.wagered, unit(l)), "num"], ["House win", (l) => money(l.win, unit(l)), "num"],
+      ["Hold", (l) => pct(l.hold), "num"], ["Theoretical", (l) => pct(l.theoretical), "num"]],
+    r.lines,
+    `${r.lines.length} line${r.lines.length === 1 ? "" : "s"}, ${r.first} to ${r.last} (UTC days)`,
+  );
+  const pools = grid(
+    [["Day", (p) => p.day], ["Pool", (p) => p.pool], ["Commits", (p) => p.commits, "num"], ["Moved", (p) => p.moved, "num"], ["Paid from the meter", (p) => p.paid_from_meter, "num"], ["Came in", (p) => p.added, "num"]],
+    r.pools,
+    r.pools.length ? "The progressive pools' days (minor units)" : "The progressive pools' days (minor units): no pool moved in these days",
+  );
+  main.replaceChildren(
+    el("h1", {}, "Reports"),
+    el("section", {}, el("p", { class: "lead" }, "Per day, game and table, from the summaries the tables' commits keep; money in the table's currency. A download is kept in the office's log."), form, files),
+    el("section", { id: "days" }, days),
+    el("section", { id: "report-pools" }, pools),
+  );
 }
 
 const FIGURES = [
@@ -334,7 +419,7 @@ async function paytables() {
 
 // ---- the frame --------------------------------------------------------------------------------
 
-const SCREENS = { rounds, players, log: officeLog, figures, paytables };
+const SCREENS = { rounds, players, log: officeLog, figures, reports, paytables };
 
 async function start() {
   const parts = location.pathname.replace(/^\/office\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
