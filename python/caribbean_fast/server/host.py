@@ -13,6 +13,7 @@ import logging
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 from functools import partial
 from typing import Any
@@ -347,7 +348,8 @@ class Server:
         if not self.placement.mine(table) and not proxied(conn.ws):
             await self.look_up(table)
             return None  # `forward`: moved to, or relayed to, the process the hash places it at
-        await self._open_once(spec)
+        # a new own table opens with every approved paytable change (a record restored keeps its own)
+        await self._open_once(replace(spec, variant=self.paytables.latest(spec.variant)))
         return self.owners.get(table)
 
     def own(self, kind: str, account: str) -> str:
