@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import subprocess
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 PKG = "caribbean_fast/"
@@ -55,16 +55,22 @@ def start(pid: int, out: Path, seconds: float, rate: int = 200) -> subprocess.Po
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def split(raw: str) -> Counter[str]:
-    """Samples by layer, from py-spy's raw output (a line a stack: `frame;frame;... count`)."""
-    found: Counter[str] = Counter()
+def stacks(raw: str) -> Iterator[tuple[str, list[str], int]]:
+    """Each sampled stack of py-spy's raw output (a line a stack: `frame;frame;... count`) with
+    its layer and its count of samples."""
     for line in raw.splitlines():
         stack_text, _, count = line.rpartition(" ")
         if not stack_text or not count.isdigit():
             continue
         stack = stack_text.split(";")
-        layer = next(name for name, meets in LAYERS if meets(stack))
-        found[layer] += int(count)
+        yield next(name for name, meets in LAYERS if meets(stack)), stack, int(count)
+
+
+def split(raw: str) -> Counter[str]:
+    """Samples by layer, from py-spy's raw output."""
+    found: Counter[str] = Counter()
+    for layer, _, count in stacks(raw):
+        found[layer] += count
     return found
 
 
@@ -72,14 +78,9 @@ def hot(raw: str, cpu_us_per_command: float, n: int = 4) -> dict[str, list[tuple
     """Each layer's `n` innermost frames that took most, in µs a command: where to look next."""
     by: dict[str, Counter[str]] = {}
     total = 0
-    for line in raw.splitlines():
-        stack_text, _, count = line.rpartition(" ")
-        if not stack_text or not count.isdigit():
-            continue
-        stack = stack_text.split(";")
-        layer = next(name for name, meets in LAYERS if meets(stack))
-        by.setdefault(layer, Counter())[stack[-1]] += int(count)
-        total += int(count)
+    for layer, stack, count in stacks(raw):
+        by.setdefault(layer, Counter())[stack[-1]] += count
+        total += count
     return {
         layer: [(frame, round(cpu_us_per_command * k / total, 1)) for frame, k in found.most_common(n)]
         for layer, found in by.items()
