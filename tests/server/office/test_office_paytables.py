@@ -71,6 +71,7 @@ def test_a_designed_paytable_is_analysed_kept_and_approved_by_a_second_operator(
     [
         ({"source": "preset", "preset": "atlantic-city", "name": "atlantic-city"}, "a preset's"),
         ({"source": "preset", "preset": "casino-holdem", "name": "holdem-here"}, "cannot replace"),
+        ({"source": "preset", "preset": "network-24h", "name": "euro-stud"}, "plays in USD, not EUR"),
         ({"source": "example", "example": "cyberstud-literal", "name": "cyber-lit"}, "gives the player the edge"),
         ({"source": "text", "text": "name = [", "name": "broken-one"}, "text:"),
         ({"source": "designer", "target": "2", "adjust": "raise:royal-flush", "name": "too-rich"}, "designer:"),

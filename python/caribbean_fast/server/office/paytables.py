@@ -86,7 +86,23 @@ def candidate(body: dict[str, Any], current: Variant) -> Variant:
         raise ServerError(f"{source}: {err}".partition("\n")[0], "bad_field") from None
     if variant.family != current.family or variant.seats < 1:
         raise ServerError(f"{source}: a {variant.family} variant cannot replace the {current.family} game", "bad_field")
+    _fits_the_tables(source, variant, current)
     return replace(variant, name=name)
+
+
+def _fits_the_tables(source: str, variant: Variant, current: Variant) -> None:
+    """What the engine would refuse at every table, refused here, before an approval that no table
+    could take: another currency, fewer seats or limit tables, a progressive added or taken away
+    (a pool's schedule may change: a new pool opens at its reset)."""
+    if variant.currency != current.currency:
+        why = f"{source}: the game plays in {current.currency.code}, not {variant.currency.code}"
+        raise ServerError(why, "bad_field")
+    if variant.seats < current.seats or len(variant.limits) < len(current.limits):
+        why = f"{source}: the game's tables need {current.seats} seats and {len(current.limits)} limit tables"
+        raise ServerError(why, "bad_field")
+    if (variant.progressive is None) != (current.progressive is None):
+        have = "has" if current.progressive else "has no"
+        raise ServerError(f"{source}: the game {have} a progressive: a change keeps that", "bad_field")
 
 
 def pool_note(tx: Tx, current: Variant, proposed: Variant) -> dict[str, Any] | None:

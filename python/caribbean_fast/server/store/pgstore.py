@@ -82,6 +82,8 @@ class Postgres:
                     for statement in migration("convert_to(body, 'UTF8')"):
                         self._db.execute(statement)
                 if self._db.execute(_SINGLE_WALLET).fetchone() is not None:  # split by currency, once
+                    # a process of the older version still running writes no wallet meanwhile
+                    self._db.execute("LOCK TABLE accounts, table_log IN EXCLUSIVE MODE")
                     split_single(_PgTx(self._db))
         except psycopg.Error as err:
             raise ServerError(f"cannot open the PostgreSQL database: {type(err).__name__}") from None

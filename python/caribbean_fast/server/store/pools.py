@@ -41,7 +41,7 @@ ADD = "UPDATE pool_shards SET amount = amount + ? WHERE pool = ? AND shard = ?"
 POINT = "INSERT INTO pool_points VALUES (?, ?, ?, ?, ?, ?, ?)"
 """A commit that moved the pool: (pool, table_id, seq, round, time, amount, its prizes of the
 meter's share as JSON [[hand, prize, from_meter]] or None)."""
-_UNPOOLED = frozenset({"table_opened", "pool"})  # a table's own seed, and the meter brought to the pool
+_UNPOOLED = frozenset({"table_opened", "pool", "variant_changed"})  # a table's own seeds, the meter brought to the pool
 
 
 def pool_key(variant: Variant) -> str | None:
