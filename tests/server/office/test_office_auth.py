@@ -35,6 +35,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         c.ok("deal", table=TABLE)
         c.ok("fold", table=TABLE)
         c.close()
+        proposal = {"game": "cyberstud", "source": "designer", "target": "0.97", "adjust": "raise:royal-flush"}
+        made = Office(live.http, live.settings.database).post(
+            "/office/api/paytables", proposal | {"name": "cyberstud-97", "why": "proposal 1, read by the suite"}
+        )
+        assert made.status_code == 201, made.text
         yield live
 
 
@@ -68,7 +73,7 @@ def run(db_url: str, sql: str, params: tuple[object, ...]) -> None:
 
 def test_the_office_has_the_endpoints_the_suite_covers(server: LiveServer) -> None:
     found = endpoints(server)
-    assert len(found) == 16 and sum(m == "POST" for m, _ in found) == 7
+    assert len(found) == 17 and sum(m == "POST" for m, _ in found) == 7
 
 
 def test_a_guest_and_a_player_are_refused_everywhere(server: LiveServer) -> None:
@@ -99,7 +104,7 @@ def test_a_change_needs_the_sessions_own_csrf_token(server: LiveServer) -> None:
         assert mine.post(path, BODY).status_code not in (401, 403), path  # past the door (a bad body: 400)
     assert mine.post("/office/api/logout", csrf="").status_code == 403
     after = len(query(server.settings.database, "SELECT seq FROM office_log"))
-    assert after == before + 4  # the round's export, the answer, the two reports' downloads; nothing refused
+    assert after == before + 5  # an export, the answer, two reports, proposal 1 approved; nothing refused
 
 
 def test_an_auditor_reads_and_never_acts(server: LiveServer) -> None:

@@ -16,6 +16,7 @@ from live_server import LiveServer, query, settings
 from office_helpers import Office
 
 from caribbean_fast.analysis import analyze
+from caribbean_fast.analysis.document import variant_hash
 from caribbean_fast.server.office.paytables import figures
 from caribbean_fast.server.store.pools import pool_key
 from caribbean_fast.server.tables import paytables
@@ -54,6 +55,10 @@ def test_a_designed_paytable_is_analysed_kept_and_approved_by_a_second_operator(
         "schedule_changed": False,
         "old_meter": current.progressive.reset if current.progressive else None,
     }
+    sheet = auditor.get(f"/office/api/paytables/{change['id']}/parsheet")  # the whole par sheet, read first
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/markdown")
+    assert "cyberstud-97" in sheet.text and variant_hash(proposed) in sheet.text
+    assert auditor.get("/office/api/paytables/999999/parsheet").status_code == 404
     path = f"/office/api/paytables/{change['id']}/approve"
     own = first.post(path, {"why": "mine"})
     assert own.status_code == 403 and "second operator" in own.json()["error"]["message"]

@@ -22,6 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...analysis import analyze
+from ...analysis.document import par_document
+from ...analysis.render import document_markdown
 from ...analysis.tune import tune
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant, example_path, list_examples, list_variants, load_variant
@@ -127,3 +129,11 @@ async def analysed(host: OfficeHost, current: Variant, proposed: Variant) -> tup
     note = await host.reads.run(lambda tx: pool_note(tx, current, proposed))
     sheet = {"current": now, "proposed": then, "pool": note, "currency": proposed.currency.code}
     return text, hashlib.sha256(text.encode()).hexdigest(), sheet
+
+
+async def par_sheet(text: str) -> str:
+    """A proposal's whole par sheet (Markdown: the rules, the paytables, every table, the strategy
+    card, the figures' provenance), from its kept text: what an operator reads before approving."""
+    variant = from_dict(tomllib.loads(text))
+    async with _analysing:
+        return await asyncio.to_thread(lambda: document_markdown(par_document(variant)))

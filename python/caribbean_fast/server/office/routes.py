@@ -28,7 +28,7 @@ from .auth import ABSOLUTE, COOKIE, IDLE, PATH, Gate, Who, log, now_text, read_b
 from .board import analyse_games, board, served
 from .disputes import MOST, currency_of, export, find_rounds, open_round, summary
 from .host import host_of
-from .paytables import analysed, candidate
+from .paytables import analysed, candidate, par_sheet
 
 __all__ = ["SCREENS", "office_mount"]
 
@@ -269,6 +269,16 @@ def office_mount() -> Mount:
         found = await host.reads.run(lambda tx: paytable_store.change(tx, ident))
         return _json(found, 201)
 
+    async def proposal_sheet(request: Request) -> Response:
+        """A proposal's whole par sheet, as Markdown, before anything changes."""
+        await gate.check(request)
+        ident, host = _int(request.path_params["id"], "id"), host_of(request)
+        found = await host.reads.run(lambda tx: paytable_store.change(tx, ident))
+        text = None if found is None else await host.reads.run(lambda tx: paytable_store.text_of(tx, found["hash"]))
+        if found is None or text is None:
+            raise ServerError(f"no proposal {ident}", "no_table")  # 404, as an unknown round or account
+        return Response(await par_sheet(text), media_type="text/markdown; charset=utf-8")
+
     async def approve(request: Request) -> Response:
         who = await gate.check(request, acts=True)
         body, host = await read_body(request), host_of(request)
@@ -301,5 +311,6 @@ def office_mount() -> Mount:
         Route("/api/paytables", paytables),
         Route("/api/paytables", propose, methods=["POST"]),
         Route("/api/paytables/{id}/approve", approve, methods=["POST"]),
+        Route("/api/paytables/{id}/parsheet", proposal_sheet),
     ]
     return Mount(PATH, routes=routes)
