@@ -368,7 +368,8 @@ function changeSection(c) {
   return el("section", { class: "change", "data-id": c.id },
     el("h2", {}, `#${c.id} ${c.game} → ${c.name} `, state),
     el("p", {}, `Proposed by ${c.proposed_by}, ${when(c.proposed)}: ${c.why}`),
-    el("p", {}, "Variant text SHA-256 ", el("code", {}, c.hash)),
+    el("p", {}, "Variant text SHA-256 ", el("code", {}, c.hash), " · ",
+      el("a", { href: `/office/api/paytables/${c.id}/parsheet`, target: "_blank" }, "the whole par sheet")),
     el("div", { class: "two" }, figures, pays),
     pool,
     c.approved_by ? el("p", { class: "lead" }, `Approved ${when(c.approved)}. ` + (c.applied_to.length
