@@ -543,6 +543,7 @@ def test_watching_game_3_shows_the_table_live_and_read_only_without_any_seats_ca
     expect(box).to_contain_text("settled")
     dealer = owner.t.view(seat).dealer
     expect(watcher.locator("#dealer svg.card:not(.back)")).to_have_count(5)
+    expect(player.locator("#dealer-hand")).not_to_be_empty()  # the player's page settled too
     expect(watcher.locator("#dealer-hand")).to_have_text(player.locator("#dealer-hand").inner_text())
     assert len(dealer) == 5
     for card in owner.t.view(seat).cards:  # the seat's cards nowhere on the watcher's page

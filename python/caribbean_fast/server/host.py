@@ -623,7 +623,6 @@ class Server:
         """A socket opened: kept with its links to the processes serving the tables it plays
         elsewhere (`relayed`: another process's socket, whose session is kept there), welcomed,
         and its account's session begun (`reminders`). ServerError: the database failed meanwhile."""
-        self.hub.join(conn)
         self.relays[conn] = Relay(self, conn, token, relayed=relayed)
         self.metrics.connections.inc()
         every = await self._welcome(conn)
@@ -639,6 +638,7 @@ class Server:
         seats = self._seats_here(account) if account else []
         relay, everywhere = self.relays[conn], self._everywhere()
         elsewhere = [] if everywhere else await relay.remote_seats()
+        self.hub.join(conn)  # told the tables' news from the welcome on, never before it (no await between)
         conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallets=wallets, seats=seats + elsewhere))
         for held in seats:
             owner = self.owners[held["table"]]

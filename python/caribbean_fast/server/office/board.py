@@ -109,12 +109,21 @@ async def board(host: OfficeHost) -> dict[str, Any]:
 
 
 async def watch(host: OfficeHost, metrics: Metrics, every: float = ALARM_EVERY) -> None:
-    """Every `every` seconds, the alarms standing, read off the read side, into the gauge."""
+    """Every `every` seconds, the alarms standing, read off the read side, into the gauge. A game
+    is analysed once it has played (its first pass after a round): a starting server spends no
+    core on the analyses of games nobody plays, while its tables open."""
     variants, _ = served(host)
-    await analyse_games(variants)
     while True:
+        await asyncio.sleep(every)
         try:
-            publish(metrics, await host.reads.run(read_alarms(variants)))
+            played = await host.reads.run(_played)
+            games = {name: v for name, v in variants.items() if name in played}
+            await analyse_games(games)
+            publish(metrics, await host.reads.run(read_alarms(games)))
         except Exception as err:  # the database is failing: the next pass reads again
             _log.warning("alarms not read: %s", err)
-        await asyncio.sleep(every)
+
+
+def _played(tx: Tx) -> set[str]:
+    """The games with a round in the figures."""
+    return {row.key["game"] for row in counters.table_rows(tx)}
