@@ -24,6 +24,7 @@ __all__ = [
     "deck_leaves",
     "evaluate_many",
     "holdem_situations",
+    "one_exchange_counts",
     "position_salts",
     "seed_deck",
     "strength_histogram_all",
