@@ -241,10 +241,21 @@ class ServerProcess:
 
 def split(processes: list[ServerProcess], tables: list[str], database: str) -> dict[str, ServerProcess]:
     """Each table's process, once every process serves its share: with PostgreSQL the hash over
-    the processes' endpoints (`placement`) splits them, with SQLite the first serves them all."""
+    the processes' endpoints (`placement`) splits them, with SQLite one serves them all (the one
+    that took the database's leases first: started together, either may)."""
     ends = [p.ws for p in processes]
-    shared = database.startswith("postgres")
-    where = {t: processes[ends.index(owner_of(t, ends)) if shared else 0] for t in tables}
+    if not database.startswith("postgres"):  # one of them serves them all: whichever took the file first
+        deadline = time.monotonic() + 30
+        while True:
+            served = [(p.health() or {"tables": None})["tables"] for p in processes]
+            if None not in served and sorted(served) == [0] * (len(served) - 1) + [len(tables)]:
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no process serves the {len(tables)} tables in 30 s: {served}")
+            time.sleep(0.1)
+        serving = processes[served.index(len(tables))]
+        return dict.fromkeys(tables, serving)
+    where = {t: processes[ends.index(owner_of(t, ends))] for t in tables}
     for process in processes:
         process.wait(sum(1 for serving in where.values() if serving is process))
     return where
