@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 from ...errors import MissingExtraError, ServerError
 from ...variants import Variant
 from ..store import figures as counters
+from ..store import pools
 from ..store.schema import Tx
 from .figures import lines
 
@@ -55,15 +55,8 @@ class Report:
 
 
 def _pools(tx: Tx, first: str, last: str) -> list[dict[str, Any]]:
-    day = "SUBSTR(time, 1, 10)"
-    where = f"{day} >= ? AND {day} <= ?"
-    sql = f"SELECT {day}, pool, COUNT(*), SUM(amount) FROM pool_points WHERE {where} GROUP BY {day}, pool"
-    found = {(str(d), str(p)): [int(n), int(a), 0] for d, p, n, a in tx.all(sql, (first, last))}
-    sql = f"SELECT {day}, pool, prizes FROM pool_points WHERE {where} AND prizes IS NOT NULL"
-    for d, p, prizes in tx.all(sql, (first, last)):
-        found[(str(d), str(p))][2] += sum(int(m) for _, _, m in json.loads(prizes))
     rows = []
-    for (d, p), (n, moved, paid) in sorted(found.items()):
+    for (d, p), (n, moved, paid) in sorted(pools.days(tx, first, last).items()):
         rows.append(dict(zip(POOL_COLUMNS, (d, p, n, moved, paid, moved + paid), strict=True)))
     return rows
 

@@ -101,6 +101,19 @@ def history(tx: Tx, key: str, last: int) -> dict[str, list[dict[str, Any]]]:
     return {"points": points[::-1], "meter_prizes": paid[::-1]}
 
 
+def days(tx: Tx, first: str, last: str) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """Each (day, pool) from `first` to `last` (ISO dates, included): the commits that moved the
+    pool, their net move, and the prizes its meter paid."""
+    day = "SUBSTR(time, 1, 10)"
+    where = f"{day} >= ? AND {day} <= ?"
+    sql = f"SELECT {day}, pool, COUNT(*), SUM(amount) FROM pool_points WHERE {where} GROUP BY {day}, pool"
+    found = {(str(d), str(p)): [int(n), int(a), 0] for d, p, n, a in tx.all(sql, (first, last))}
+    sql = f"SELECT {day}, pool, prizes FROM pool_points WHERE {where} AND prizes IS NOT NULL"
+    for d, p, prizes in tx.all(sql, (first, last)):
+        found[(str(d), str(p))][2] += sum(int(m) for _, _, m in json.loads(prizes))
+    return {k: (n, a, m) for k, (n, a, m) in found.items()}
+
+
 def reconcile(tx: Tx) -> dict[str, tuple[int, int]]:
     """Each pool: (its meter, its reset plus what the records moved into it): equal when the
     books hold. Reads every record row of the pool's tables (a check, not a read for people)."""
