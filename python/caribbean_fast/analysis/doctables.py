@@ -15,7 +15,7 @@ from .parsheet import ParSheet
 from .wagers import ProgressiveSheet, WagerSheet
 from .wording import strategy_words, warnings
 
-__all__ = ["BAND_METHOD", "Cell", "DocTable", "document_tables", "document_title", "text_cell"]
+__all__ = ["BAND_METHOD", "Cell", "DocTable", "document_tables", "document_title", "numeric_cell", "text_cell"]
 
 Cell = str | int | float | Fraction | None
 
@@ -49,6 +49,11 @@ def document_title(d: ParDocument) -> str:
 
 def _pct(x: Fraction | float) -> str:
     return f"{float(x) * 100:.4f}%"
+
+
+def numeric_cell(cell: Cell) -> bool:
+    """Whether a cell is a number (set to the right in a table)."""
+    return isinstance(cell, int | float | Fraction)
 
 
 def text_cell(cell: Cell) -> str:

@@ -1,5 +1,6 @@
-"""The par document for people and programs: rich tables, Markdown and a JSON-ready dict, each
-formatting the cells of `doctables` (no figure is computed here)."""
+"""The par document for people and programs: rich tables and a JSON-ready dict, each formatting
+the cells of `doctables` (no figure is computed here; the Markdown, which the server also serves, is
+`markdown`, apart from rich)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .doctables import Cell, DocTable, document_tables, document_title, text_cell
+from .doctables import Cell, document_tables, document_title, numeric_cell, text_cell
 from .document import ParDocument
 from .report import par_sheet_dict
 from .wording import warnings
 
-__all__ = ["document_dict", "document_markdown", "render_document"]
-
-
-def _right(cell: Cell) -> bool:
-    return isinstance(cell, int | float | Fraction)
+__all__ = ["document_dict", "render_document"]
 
 
 def render_document(d: ParDocument) -> RenderableType:
@@ -28,34 +25,13 @@ def render_document(d: ParDocument) -> RenderableType:
     for t in document_tables(d):
         table = Table(title=t.title)
         for i, name in enumerate(t.columns):
-            numeric = any(_right(row[i]) for row in t.rows if i < len(row))
+            numeric = any(numeric_cell(row[i]) for row in t.rows if i < len(row))
             table.add_column(name, justify="right" if numeric else "left")
         for row in t.rows:
             table.add_row(*(text_cell(c) for c in row))
         parts.append(table)
         parts += [Text(note, style="italic") for note in t.notes if note not in warnings(d.sheet)]
     return Group(*parts)
-
-
-def _markdown_table(t: DocTable) -> list[str]:
-    def escape(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    lines = [f"## {t.title}", ""]
-    lines.append("| " + " | ".join(escape(c) or " " for c in t.columns) + " |")
-    lines.append(
-        "| " + " | ".join("---:" if any(_right(r[i]) for r in t.rows) else "---" for i in range(len(t.columns))) + " |"
-    )
-    lines += ["| " + " | ".join(escape(text_cell(c)) for c in row) + " |" for row in t.rows]
-    return [*lines, "", *(f"{note}  " for note in t.notes), ""]
-
-
-def document_markdown(d: ParDocument) -> str:
-    lines = [f"# {document_title(d)}", ""]
-    lines += [f"> {w}" for w in warnings(d.sheet)] + ([""] if warnings(d.sheet) else [])
-    for t in document_tables(d):
-        lines += _markdown_table(t)
-    return "\n".join(lines).rstrip() + "\n"
 
 
 def _json_cell(cell: Cell) -> Any:

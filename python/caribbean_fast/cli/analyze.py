@@ -13,7 +13,8 @@ from ..analysis import TIES, ParSheet, analyze
 from ..analysis.cache import cache_dir
 from ..analysis.distribution import NetDistribution, volatility_index
 from ..analysis.document import DEFAULT_ROUNDS_PER_HOUR, Assumptions, par_document
-from ..analysis.render import document_dict, document_markdown, render_document
+from ..analysis.markdown import document_markdown
+from ..analysis.render import document_dict, render_document
 from ..analysis.wording import warnings
 from ..errors import ArgumentError
 from ..variants import list_variants, load_variant

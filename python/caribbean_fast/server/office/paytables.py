@@ -23,7 +23,7 @@ from typing import Any
 
 from ...analysis import analyze
 from ...analysis.document import par_document
-from ...analysis.render import document_markdown
+from ...analysis.markdown import document_markdown
 from ...analysis.tune import tune
 from ...errors import CaribbeanFastError, ServerError
 from ...variants import Variant, example_path, list_examples, list_variants, load_variant
