@@ -150,6 +150,7 @@ class PlayApp(App[str]):
         said = self.session.reminder()
         if said is not None:
             self.notice, self.shown_panel = said, "reminder"
+        self.title = self.session.table.variant.title  # a paytable changed by the office: its new title
 
     # ---- keys --------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
 from ..errors import ServerError
 from ..server.wire.commands import request
-from ..variants import BetLimits, Currency, Variant, load_variant
+from ..variants import BetLimits, Currency, Variant
+from ..variants.toml_io import from_dict
 from ..words.history import outcome_words
 from ..words.views import view_from_json
 from .keys import SeatKeys
@@ -252,9 +254,8 @@ class RemoteSession(SeatKeys):
         if held and held[0]["table"] != self.table_id:  # back at a seat: that table's socket
             self.table_id = held[0]["table"]
             welcome = self.link.retarget(self.table_id)
-        rules = _http(self.base, f"/api/rules/{self.table_id}")
-        bounds, stakes = rules["limits"], rules["stakes"]  # the table's, as the server's presentation says
-        self.table: RemoteTable = RemoteTable(load_variant(game), BetLimits(bounds["minimum"], bounds["maximum"]))
+        variant, bounds, stakes = self._rules()
+        self.table: RemoteTable = RemoteTable(variant, bounds)
         if held:
             self.seat = int(held[0]["seat"])
         else:
@@ -283,8 +284,17 @@ class RemoteSession(SeatKeys):
             elif kind == "reality_check" or (kind == "idle_notice" and frame.get("table") == self.table_id):
                 self._reminder = reminder_words(frame)
             elif kind == "paytable" and frame.get("table") == self.table_id:  # told before the next bet
+                self.table.variant, self.table.limits, _ = self._rules()  # read again, as the page does
                 self._reminder = ("Paytable changed", f"This table now plays {frame['title']} from this round on.")
         self.link.frames.clear()
+
+    def _rules(self) -> tuple[Variant, BetLimits, dict[str, Any]]:
+        """The variant the table plays (from its rules' text: a changed paytable's variant is
+        no preset), its limits and its stakes, as the server's rules of the table say."""
+        rules = _http(self.base, f"/api/rules/{quote(self.table_id, safe='')}")
+        bounds = rules["limits"]
+        variant = from_dict(tomllib.loads(rules["variant_toml"]))
+        return variant, BetLimits(bounds["minimum"], bounds["maximum"]), rules["stakes"]
 
     def reminder(self) -> tuple[str, str] | None:
         said, self._reminder = self._reminder, None

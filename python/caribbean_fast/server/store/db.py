@@ -9,6 +9,8 @@ Jobs that arrive while a transaction commits wait for the next one and then shar
 commit): each job runs in its own savepoint, so a job that refuses (raises a
 `CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
 holding it has committed; jobs that only write rows (a table's events) are written together.
+The rows of the progressive pools a batch's jobs may read are taken first, in one order for every
+process (`pools.take`), and a deadlock there is retried once from the begin (`_begin`).
 Durability is never weakened: SQLite runs with `synchronous=FULL`, PostgreSQL with its default
 `synchronous_commit`.
 """
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from ...errors import CaribbeanFastError, ServerError
+from . import pools
 from .schema import OLD_RECORD, SCHEMA, Dialect, Tx, Writes, migration
 from .wallets import split_single
 
@@ -91,6 +94,10 @@ class Sqlite:
     @staticmethod
     def fault(err: Exception) -> bool:
         return isinstance(err, sqlite3.Error) and getattr(err, "sqlite_errorname", "").startswith(_FAULTS)
+
+    @staticmethod
+    def deadlock(err: Exception) -> bool:
+        return False  # one writer at a time: a transaction waits for the file, never in a cycle
 
     def __init__(self, path: str, create: bool = True) -> None:
         self.url = path
@@ -221,6 +228,7 @@ class _Job:
     run: Callable[[Tx], Any]
     done: asyncio.Future[Any]
     writes: Writes | None = None  # rows only: written with the batch's other rows, merged
+    pools: tuple[str, ...] = ()  # the pools whose rows the job may take: the batch takes them first
 
 
 def _fail(batch: list[_Job], error: Exception) -> None:
@@ -249,6 +257,7 @@ class Database:
         # behind password hashing or other work of the loop's default executor.
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="database")
         self.commits = 0
+        self.deadlocks = 0  # batches begun again after a deadlock taking the pools' rows (`_begin`)
         self.generation = 0  # connections made again: a lease taken on an earlier one is gone
         self.failing: str | None = None  # why the last transaction failed, until one commits
         self.on_reconnect: Callable[[], None] | None = None  # connection lost: the server gives up its leases
@@ -275,17 +284,18 @@ class Database:
         self._thread.shutdown(wait=True)
         self.dialect.close()
 
-    async def run(self, job: Callable[[Tx], T]) -> T:
+    async def run(self, job: Callable[[Tx], T], pool_keys: Sequence[str] = ()) -> T:
         """Runs `job` in the next transaction; returns its result once that has committed, or
-        raises what the job raised (its savepoint rolled back, nothing changed)."""
-        return await self.landing(job)
+        raises what the job raised (its savepoint rolled back, nothing changed). `pool_keys`: the
+        progressive pools whose rows the job may take (`pools.meter_now`)."""
+        return await self.landing(job, pool_keys)
 
-    def landing(self, job: Callable[[Tx], T]) -> asyncio.Future[T]:
+    def landing(self, job: Callable[[Tx], T], pool_keys: Sequence[str] = ()) -> asyncio.Future[T]:
         """`run`'s job, queued; the future its outcome lands in (a caller that must see the
         outcome even when it is cancelled meanwhile shields it: `tables.Owner._commit`)."""
         assert self._wake is not None, "Database.start() first"
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._jobs.append(_Job(job, done))
+        self._jobs.append(_Job(job, done, pools=tuple(pool_keys)))
         self._wake.set()
         return done
 
@@ -414,7 +424,7 @@ class Database:
     def _batch(self, batch: list[_Job]) -> list[Any]:
         """One transaction; each job in a savepoint. Returns (result,) or the exception per job."""
         try:
-            self.dialect.begin()
+            self._begin(batch)
             outcomes = self._jobs_run(batch)
             self.dialect.commit()
         except BaseException:
@@ -422,6 +432,28 @@ class Database:
             raise
         self.commits += 1
         return outcomes
+
+    def _begin(self, batch: list[_Job]) -> None:
+        """Begins the batch's transaction and takes the rows of every pool its jobs may read, in
+        the one order of every process (`pools.take`), before any job runs. Another writer that
+        took them in another order (none of ours) may still close a cycle: PostgreSQL aborts one
+        transaction, and if it is this one, the batch begins again, once. No job has run yet,
+        so nothing of any table has moved: each job then runs as if the first try never was."""
+        keys = [k for job in batch for k in job.pools]
+        for retry in (False, True):
+            self.dialect.begin()
+            try:
+                pools.take(self.dialect.tx(), keys)
+                return
+            except Exception as err:
+                if retry or not self.dialect.deadlock(err):
+                    raise
+                self.dialect.rollback()
+                self.deadlocks += 1
+                _log.warning(
+                    "a deadlock taking the pools' rows: the batch begins again",
+                    extra={"fields": {"pools": len(set(keys))}},
+                )
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
         """`_batch` for SQLite: the statements on the loop; the begin where it would wait for another
@@ -433,6 +465,7 @@ class Database:
         try:
             if not (isinstance(self.dialect, Sqlite) and self.dialect.begin_at_once()):
                 await self._in_thread(self.dialect.begin)
+            pools.take(self.dialect.tx(), [k for job in batch for k in job.pools])  # one writer: no cycle
             outcomes = self._jobs_run(batch)
             await self._in_thread(self.dialect.commit)
         except BaseException:

@@ -69,6 +69,11 @@ class Postgres:
         """The database's doing: the connection lost or shut down, a statement cancelled."""
         return isinstance(err, psycopg.OperationalError)
 
+    @staticmethod
+    def deadlock(err: Exception) -> bool:
+        """PostgreSQL broke a cycle of transactions waiting on each other by aborting this one."""
+        return isinstance(err, psycopg.errors.DeadlockDetected)
+
     def __init__(self, url: str) -> None:
         self.url = url
         try:

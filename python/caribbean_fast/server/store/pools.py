@@ -17,15 +17,21 @@ A pool's meter is its row in `pools` plus its shards (`pool_shards`, one per ser
   top-up to the reset), so a royal flush at each pays the first the whole meter and the
   second the meter as the first left it (docs/development.md). Within one round of one table,
   the engine's rule stands: two royals share the meter equally.
+- a batch of commits takes the rows of every pool its jobs may read first, before any job runs,
+  in one order for every process (`take`: sorted keys): two processes' batches that read two
+  pools never hold one each while waiting for the other's (a deadlock, which PostgreSQL breaks by
+  aborting one transaction; were it still to happen there, that batch begins again, once, as no
+  job has run yet: `Database._begin`). A table never stops for it.
 - the books: a pool's meter equals its reset (the seed it was opened with) plus everything the
-  tables' records moved into and out of their meters since, but for their openings' seeds and
-  the `pool` events themselves (`reconcile`).
+  tables' records moved into and out of their meters while they played for it, but for their
+  openings' seeds and the `pool` events themselves (`reconcile`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,7 +40,19 @@ from ...variants import Variant
 from .record import events_in
 from .schema import Tx
 
-__all__ = ["ADD", "POINT", "history", "meter_now", "meters", "moved", "open_pool", "pool_key", "pooled", "reconcile"]
+__all__ = [
+    "ADD",
+    "POINT",
+    "history",
+    "meter_now",
+    "meters",
+    "moved",
+    "open_pool",
+    "pool_key",
+    "pooled",
+    "reconcile",
+    "take",
+]
 
 ADD = "UPDATE pool_shards SET amount = amount + ? WHERE pool = ? AND shard = ?"
 """A commit's move of the pool, on the serving process's shard: (amount, pool, shard)."""
@@ -68,9 +86,17 @@ def open_pool(tx: Tx, key: str, reset: int, shard: str) -> None:
     tx.execute("INSERT INTO pool_shards VALUES (?, ?, 0) ON CONFLICT (pool, shard) DO NOTHING", (key, shard))
 
 
+def take(tx: Tx, keys: Sequence[str]) -> None:
+    """Takes the pools' rows until the commit, one after the other in sorted order (the one order
+    of every process's batches), so that no two transactions wait on each other's in a cycle."""
+    for key in sorted(set(keys)):
+        tx.execute("UPDATE pools SET meter = meter WHERE pool = ?", (key,))
+
+
 def meter_now(tx: Tx, key: str) -> int:
-    """The pool's meter as this transaction finds it, its row taken until the commit."""
-    tx.execute("UPDATE pools SET meter = meter WHERE pool = ?", (key,))
+    """The pool's meter as this transaction finds it, its row taken until the commit (already
+    taken by the batch, `take`, for a job that declared the pool)."""
+    take(tx, [key])
     row = tx.one(
         "SELECT p.meter + COALESCE((SELECT SUM(amount) FROM pool_shards s WHERE s.pool = p.pool), 0) "
         "FROM pools p WHERE p.pool = ?",
@@ -117,16 +143,28 @@ def days(tx: Tx, first: str, last: str) -> dict[tuple[str, str], tuple[int, int,
 def reconcile(tx: Tx) -> dict[str, tuple[int, int]]:
     """Each pool: (its meter, its reset plus what the records moved into it): equal when the
     books hold. Reads every record row of the pool's tables (a check, not a read for people)."""
-    found: dict[str, tuple[int, int]] = {}
     resets = {str(k): int(r) for k, r in tx.all("SELECT pool, meter FROM pools")}
-    # a table's moves count from its first commit that moved the pool: before, it had none
-    tables = tx.all("SELECT pool, table_id, MIN(seq) FROM pool_points GROUP BY pool, table_id")
     into: dict[str, int] = dict.fromkeys(resets, 0)
-    for key, table_id, first in tables:
-        for (body,) in tx.all("SELECT body FROM table_log WHERE table_id = ? AND seq >= ?", (table_id, first)):
-            for e in events_in(body):
-                if e["kind"] not in _UNPOOLED:
-                    into[str(key)] = into.get(str(key), 0) + moved([tuple(t) for t in e.get("transfers", [])])
-    for key, meter in meters(tx).items():
-        found[key] = (meter, resets[key] + into.get(key, 0))
+    for table_id, points in _points_by_table(tx).items():
+        seqs = [seq for seq, _ in points]
+        sql = "SELECT seq, body FROM table_log WHERE table_id = ? AND seq >= ?"
+        for seq, body in tx.all(sql, (table_id, seqs[0])):
+            key = points[bisect_right(seqs, int(seq)) - 1][1]
+            into[key] = into.get(key, 0) + _pooled_json(events_in(body))
+    return {key: (meter, resets[key] + into.get(key, 0)) for key, meter in meters(tx).items()}
+
+
+def _points_by_table(tx: Tx) -> dict[str, list[tuple[int, str]]]:
+    """Each table's commits that moved a pool, (seq, pool) in order. A row of its record counts in
+    the pool of the latest of them at or before it: a table that changed its prize schedule moves
+    the new pool from its first commit there on, and the old one no more; before its first, a
+    table moved none (its record was written before pools)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for key, table_id, seq in tx.all("SELECT pool, table_id, seq FROM pool_points ORDER BY table_id, seq"):
+        found.setdefault(str(table_id), []).append((int(seq), str(key)))
     return found
+
+
+def _pooled_json(events: Sequence[dict[str, Any]]) -> int:
+    """`pooled` of events as the record keeps them (JSON objects)."""
+    return sum(moved([tuple(t) for t in e.get("transfers", [])]) for e in events if e["kind"] not in _UNPOOLED)

@@ -405,7 +405,8 @@ class Owner:
                 self.pool.tx = None
 
         start = time.perf_counter()
-        await self._money_job(job)
+        keys = (self.pool.key,) if self.pool.key is not None else ()
+        await self._money_job(job, keys)  # the batch takes the pool's row before any job (`pools.take`)
         self.metrics.pool_commit_seconds.observe(time.perf_counter() - start)  # the pool's cost (benches)
 
     async def _history(self, account: str, last: int, before: int | None = None) -> dict[str, Any]:
@@ -620,14 +621,14 @@ class Owner:
         await self._money_job(lambda tx: events.extend(self.t.leave(seat)))
         return {"returned": next(e.public["returned"] for e in events if e.kind == "stood")}
 
-    async def _money_job(self, job: Callable[[Tx], None]) -> None:
+    async def _money_job(self, job: Callable[[Tx], None], pool_keys: tuple[str, ...] = ()) -> None:
         """A wallet move and the table's event in one job (anything pending is committed first,
-        so a refused move rolls back nothing else)."""
+        so a refused move rolls back nothing else); `pool_keys`: the pools whose rows the job may take."""
         if self.record.dirty:
             await self._commit()
-        await self._commit(job)
+        await self._commit(job, pool_keys)
 
-    async def _commit(self, job: Callable[[Tx], None] | None = None) -> None:
+    async def _commit(self, job: Callable[[Tx], None] | None = None, pool_keys: tuple[str, ...] = ()) -> None:
         """Commits the job and the pending events; then answers may go out and views are sent.
         Events alone (no job, no personal limit to write) go as rows the batch merges with other
         tables' (`Database.write`)."""
@@ -643,7 +644,7 @@ class Owner:
         if job is None and not self.book.dirty and not self._seating():
             landing = self.db.writing(self.record.take())
         else:
-            landing = self.db.landing(run)
+            landing = self.db.landing(run, pool_keys)
         try:
             await asyncio.shield(landing)
         except asyncio.CancelledError:  # the caller went away: the commit still lands, and counts
