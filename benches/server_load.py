@@ -51,6 +51,7 @@ import websockets
 from caribbean_fast.engine import audit
 from caribbean_fast.server.accounts import create_account, hash_password
 from caribbean_fast.server.host import quiet_gc
+from caribbean_fast.server.store import server_keys
 from caribbean_fast.server.store.db import Database, Tx, connect
 from caribbean_fast.server.store.record import TableRecord
 from caribbean_fast.server.store.wallets import reconcile
@@ -105,19 +106,29 @@ def plan(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
     return text, tables, seats_of
 
 
-def plan_own(clients: int) -> tuple[str, int, list[tuple[str, int, int]]]:
+def plan_own(clients: int, key: bytes) -> tuple[str, int, list[tuple[str, int, int]]]:
     """`plan`'s bots, each one-seat game's at a table of its own (`own = true` kinds): the tables
-    file (its shared tables alone are opened at start), how many shared tables, each bot's table."""
+    file (its shared tables alone are opened at start), how many shared tables, each bot's table
+    (its id under the database's key, `own_key`)."""
     _, _, seats = plan(clients)
     shared = sorted({t for t, _, _ in seats if load_variant(t.rsplit("-", 1)[0]).seats > 1})
     text = "".join(f'[[table]]\nvariant = "{n}"\nown = true\n\n' for n in PRESETS if load_variant(n).seats == 1)
     games = {n: sum(1 for t in shared if t.rsplit("-", 1)[0] == n) for n in PRESETS if load_variant(n).seats > 1}
     text += "".join(f'[[table]]\nvariant = "{n}"\ncount = {c}\n\n' for n, c in games.items() if c)
     own = [
-        (t if t in shared else own_table(t.rsplit("-", 1)[0], f"bot-{k}"), minimum, place)
+        (t if t in shared else own_table(t.rsplit("-", 1)[0], f"bot-{k}", key), minimum, place)
         for k, (t, minimum, place) in enumerate(seats)
     ]
     return text, len(shared), own
+
+
+def own_key(url: str) -> bytes:
+    """The key of the own tables' ids in the database at `url` (made there if it has none yet)."""
+    db = Database(connect(url))
+    try:
+        return db.run_now(lambda tx: server_keys.key(tx, server_keys.OWN_TABLES))
+    finally:
+        db.dialect.close()
 
 
 def seed_accounts(url: str, n: int) -> list[str]:
@@ -774,7 +785,7 @@ def own_tables(args: argparse.Namespace, fixed: dict[str, Any], folder: Path, cl
     and a pooled commit's time against every commit's."""
     folder.mkdir()
     url = args.database or str(folder / "casino.db")
-    text, shared, seats = plan_own(max(clients, 1))
+    text, shared, seats = plan_own(max(clients, 1), own_key(url))
     tokens = seed_accounts(url, len(seats))
     log, tables = folder / "serve.log", folder / "tables.toml"
     tables.write_text(text)

@@ -32,7 +32,7 @@ def test_each_terminal_player_sits_at_a_table_of_their_own(live: LiveServer) -> 
     for session in sessions:
         owner = host.owners[session.table_id]
         account = owner.players[session.seat]
-        assert session.table_id == own_table("casino-holdem", account)
+        assert session.table_id == own_table("casino-holdem", account, host.own_key)
         wanted = httpx.get(f"{live.http}/api/rules/{session.table_id}").json()["stakes"]["buy_in"]
         assert owner.t.balance(session.seat) == min(wanted, live.settings.demo_balance)  # from the EUR wallet
         session.link.close()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+import tomllib
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -14,6 +15,7 @@ from live_server import Client, LiveServer, settings
 
 import caribbean_fast.server
 from caribbean_fast.variants import load_variant
+from caribbean_fast.variants.toml_io import from_dict
 from caribbean_fast.words.rules import rules_document
 
 
@@ -79,6 +81,8 @@ def test_the_rules_are_the_variants(server: LiveServer, table: str) -> None:
     assert [row["hand"] for row in rules["paytable"]] == [c.label for c in reversed(variant.classes)]
     assert Fraction(rules["raise_multiple"]) == variant.raise_multiple
     assert rules["limits"] == {"minimum": variant.limits[0].minimum, "maximum": variant.limits[0].maximum}
+    text = rules.pop("variant_toml")  # the variant itself, which the terminal client loads
+    assert from_dict(tomllib.loads(text)) == variant
     assert rules == rules_document(table, variant)  # one presentation, for the page and the terminal
     keys = [c["key"] for c in rules["paytable_columns"]]
     assert all(list(row) == keys for row in rules["paytable"])

@@ -161,7 +161,7 @@ async def own(request: Request) -> Response:
     opens the table at the first command (`sit`)."""
     account, _ = await _account(request)
     kind = request.path_params["kind"]
-    return JSONResponse({"kind": kind, "table": _server(request).own(kind, account)})
+    return JSONResponse({"kind": kind, "table": await _server(request).own(kind, account)})
 
 
 async def healthz(request: Request) -> Response:

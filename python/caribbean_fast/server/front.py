@@ -57,7 +57,7 @@ class Front(Protocol):
         """The kinds of own tables (a one-seat game and its limits), as the lobby lists them."""
         ...
 
-    def own(self, kind: str, account: str) -> str:
+    async def own(self, kind: str, account: str) -> str:
         """The id of the account's own table of the kind (ServerError `no_table`: no such kind)."""
         ...
 

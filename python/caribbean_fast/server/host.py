@@ -26,7 +26,7 @@ from .cluster.proxymap import ProxyMap
 from .cluster.relay import Relay
 from .config import Settings
 from .office.board import watch as watch_alarms
-from .store import leases, pools, seats
+from .store import leases, pools, seats, server_keys
 from .store.accounts import seats_of, wallet_of
 from .store.book import Limit, ServerBook
 from .store.db import Database, Tx, connect, probe
@@ -34,7 +34,7 @@ from .store.jackpots import fixed_prizes, meter_history, pool_history
 from .store.reads import Reads
 from .store.reminders import read_every, write_every
 from .tables.advice import Advisors
-from .tables.own import Specs, check_holder, own_table
+from .tables.own import Specs, check_holder, legacy_table, own_table
 from .tables.owner import Owner, TableSpec
 from .tables.paytables import Changes
 from .wire.commands import EVERY_MOST
@@ -68,6 +68,7 @@ class Server:
         self.accounts = Accounts(self.db, self.reads, registrations=settings.registrations, currencies=currencies)
         self.hub, self.metrics, self.book = Hub(Sessions(settings.grace)), metrics, ServerBook()
         self.specs = Specs(settings.tables, settings.own)  # the tables file's, its kinds, and own tables by id
+        self.own_key = b""  # the own tables' ids' key (`server_keys`), read at `start`
         self._opening: dict[str, asyncio.Task[None]] = {}  # own tables being opened (`_open_once`)
         self.owners: dict[str, Owner] = {}
         self.advisors = Advisors()  # the trainer's exact tables, per variant
@@ -93,6 +94,7 @@ class Server:
         self.db.on_reconnect = self._connection_lost
         self.db.start()
         await self.db.run(self.book.load)
+        self.own_key = await self.db.run(lambda tx: server_keys.key(tx, server_keys.OWN_TABLES))
         await self._find_live()
         await self._take_over()
         self._leasing = asyncio.create_task(self._lease_loop())
@@ -342,7 +344,7 @@ class Server:
             return owner
         if conn.account is None:
             raise ServerError("log in to play", "unauthorized")
-        check_holder(table, spec.own, conn.account)  # its player's commands alone, open or not
+        check_holder(table, spec.own, conn.account, self.own_key)  # its player's commands alone, open or not
         if owner is not None:
             return owner
         if not self.placement.mine(table) and not proxied(conn.ws):
@@ -352,11 +354,15 @@ class Server:
         await self._open_once(replace(spec, variant=self.paytables.latest(spec.variant)))
         return self.owners.get(table)
 
-    def own(self, kind: str, account: str) -> str:
-        """The id of the account's own table of the kind."""
+    async def own(self, kind: str, account: str) -> str:
+        """The id of the account's own table of the kind: the one its id named before the key
+        (`legacy_table`) while the account holds its seat there, else the keyed one."""
         if kind not in self.specs.kinds:
             raise ServerError(f"no kind of own tables {kind!r} (kinds: {', '.join(self.specs.kinds)})", "no_table")
-        return own_table(kind, account)
+        legacy = legacy_table(kind, account)
+        if legacy in dict(await self.reads.run(lambda tx: seats_of(tx, account))):
+            return legacy
+        return own_table(kind, account, self.own_key)
 
     def kinds(self) -> list[dict[str, Any]]:
         """The kinds of own tables, as the lobby lists them: a game and its limits, its pool's meter."""

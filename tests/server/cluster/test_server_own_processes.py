@@ -35,6 +35,7 @@ def test_own_tables_spread_over_two_processes_by_the_leases(database_url: str, t
         while min(sum(1 for _, _, p in players if p is q) for q in processes) < 2 and len(players) < 40:
             token = str(httpx.post(f"{a.http}/api/guest").json()["token"])
             table = _own(a, token)
+            assert _own(b, token) == table  # one key in the database: one id in every process
             at = a if owner_of(table, [a.ws, b.ws]) == a.ws else b
             c = Client(f"{at.ws}/{table}", token)
             assert c.ok("sit", table=table, buy_in=5_000) == {"seat": 0}

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import Client, LiveServer, books, recorded, settings, small_tables
+from live_server import Client, LiveServer, books, query, recorded, settings, small_tables
 
 from caribbean_fast.errors import ServerError
 from caribbean_fast.server.config import default_own, read_tables
-from caribbean_fast.server.tables.own import kind_of, own_table
+from caribbean_fast.server.tables.own import kind_of, legacy_table, own_table
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_nobody_sits_waits_or_watches_at_another_players_table(live: LiveServer)
     assert a.cmd("wait", table=table, buy_in=5_000)["error"]["code"] == "illegal"  # nobody waits for it
     a.ok("sit", table=table, buy_in=5_000)
     assert c.cmd("watch", table=table)["error"]["code"] == "illegal"
-    for kind in ("cyberstud", own_table("no-such-kind", alice)):
+    for kind in ("cyberstud", own_table("no-such-kind", alice, live.app.state.server.own_key)):
         assert c.cmd("sit", table=kind, buy_in=5_000)["error"]["code"] == "no_table"
     unknown = httpx.get(f"{live.http}/api/own/no-such-kind", headers={"Authorization": f"Bearer {alice}"})
     assert unknown.status_code == 404
@@ -135,6 +135,44 @@ def test_a_seated_players_table_is_restored_when_the_server_starts_again(tmp_pat
         c = Client(f"{live.ws}/{table}", token)
         assert c.welcome["seats"] == [{"table": table, "seat": 0}]
         c.close()
+
+
+def test_an_own_tables_id_is_keyed_by_the_database_and_the_same_after_a_restart(tmp_path: Path) -> None:
+    """The id digests the account under the database's key (an HMAC), not by a plain SHA-256 that
+    trying short names would undo; the key is made once and kept, so the id stays the player's."""
+    config = settings(str(tmp_path / "t.db"), own=default_own())
+    found = []
+    with LiveServer(config) as live:
+        token = live.register("ali")  # a short name: its plain digest is found by trying names
+        found.append((own_of(live, token), live.app.state.server.own_key))
+    with LiveServer(config) as live:
+        found.append((own_of(live, token), live.app.state.server.own_key))
+    (first, key), again = found
+    assert len(key) == 32 and again == (first, key)
+    assert first == own_table("cyberstud", "ali", key) != legacy_table("cyberstud", "ali")
+    assert query(config.database, "SELECT name FROM server_keys") == [("own_tables",)]
+
+
+def test_a_seat_held_at_an_own_table_of_the_unkeyed_id_stays_its_players(live: LiveServer) -> None:
+    """A table whose id was made before the key (a plain SHA-256 of the account) is still its
+    player's: they sit there, `GET /api/own` names it while they hold its seat, and its record's
+    history reads; once they leave, the keyed id."""
+    token = live.guest()
+    lobby = Client(live.ws, token)
+    account = lobby.welcome["account"]
+    lobby.close()
+    old = legacy_table("cyberstud", account)
+    c = Client(f"{live.ws}/{old}", token)
+    c.ok("sit", table=old, buy_in=5_000)
+    _play_a_round(c, old)
+    assert own_of(live, token) == old
+    assert [r[0]["round"] for r in c.ok("history", table=old)["rounds"]] == [1]
+    stranger = Client(f"{live.ws}/{old}", live.guest())
+    assert stranger.cmd("watch", table=old)["error"]["code"] == "illegal"
+    c.ok("leave", table=old)
+    assert own_of(live, token) == own_table("cyberstud", account, live.app.state.server.own_key)
+    c.close()
+    stranger.close()
 
 
 def test_a_tables_file_names_kinds_of_own_tables_beside_fixed_tables(tmp_path: Path) -> None:

@@ -113,6 +113,8 @@ SCHEMA = [
         hands BIGINT NOT NULL, wagered BIGINT NOT NULL, win BIGINT NOT NULL, units BIGINT NOT NULL,
         units2 BIGINT NOT NULL, meter1 DOUBLE PRECISION NOT NULL, meter2 DOUBLE PRECISION NOT NULL,
         meter3 DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, game, rounds, spot))""",
+    # the server's own secret keys (`server_keys`), made once and shared by every process
+    "CREATE TABLE IF NOT EXISTS server_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ]
 
 OLD_RECORD = "table_events"

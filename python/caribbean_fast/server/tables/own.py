@@ -8,33 +8,44 @@ between rounds; its record stays in the database, audited and recalled as any ta
 process serves it is the lease's hash over its id (`placement`), so players' tables spread over
 the processes as the tables file's do.
 
-The id holds a digest of the account, never its name (ids reach URLs, logs and the proxy's map).
+The id holds a digest of the account, never its name (ids reach URLs, logs and the proxy's map):
+an HMAC-SHA-256 under the server's key, made once in the database (`store/server_keys`), so the
+same account has the same id in every process and after every restart, and nobody without the key
+can tell whose table an id is (an unsalted hash of a short name is found by trying names). Ids
+made before the key, a plain SHA-256 of the account (`legacy_table`), stay their holder's: a seat
+held there is found again (`Server.own`), and their records are read as any table's.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from ...errors import ServerError
 from .owner import TableSpec
 
-__all__ = ["MARK", "Specs", "check_holder", "kind_of", "own_table"]
+__all__ = ["MARK", "Specs", "check_holder", "kind_of", "legacy_table", "own_table"]
 
 MARK = "-own-"
 """What separates an own table's kind from its account's digest: fixed tables' ids end in a number."""
-DIGEST = 16  # hex digits of the account's SHA-256: collisions need some 2**32 accounts of one kind
+DIGEST = 16  # hex digits of the account's HMAC: collisions need some 2**32 accounts of one kind
 
 
-def own_table(kind: str, account: str) -> str:
-    """The id of the account's own table of the kind."""
+def own_table(kind: str, account: str, key: bytes) -> str:
+    """The id of the account's own table of the kind, under the server's key (`server_keys`)."""
+    return f"{kind}{MARK}{hmac.new(key, account.encode(), hashlib.sha256).hexdigest()[:DIGEST]}"
+
+
+def legacy_table(kind: str, account: str) -> str:
+    """The id the account's own table of the kind had before the key: still the account's."""
     return f"{kind}{MARK}{hashlib.sha256(account.encode()).hexdigest()[:DIGEST]}"
 
 
-def check_holder(table: str, kind: str, account: str) -> None:
+def check_holder(table: str, kind: str, account: str, key: bytes) -> None:
     """Only the account whose table it is sits at (or opens) an own table."""
-    if own_table(kind, account) != table:
+    if table not in (own_table(kind, account, key), legacy_table(kind, account)):
         raise ServerError(f"{table} is another player's own table: ask for yours (GET /api/own/{kind})", "illegal")
 
 
