@@ -256,6 +256,7 @@ class RemoteSession(SeatKeys):
             welcome = self.link.retarget(self.table_id)
         variant, bounds, stakes = self._rules()
         self.table: RemoteTable = RemoteTable(variant, bounds)
+        self._stale = False  # a `paytable` frame came: the table's rules to read again
         if held:
             self.seat = int(held[0]["seat"])
         else:
@@ -284,9 +285,15 @@ class RemoteSession(SeatKeys):
             elif kind == "reality_check" or (kind == "idle_notice" and frame.get("table") == self.table_id):
                 self._reminder = reminder_words(frame)
             elif kind == "paytable" and frame.get("table") == self.table_id:  # told before the next bet
-                self.table.variant, self.table.limits, _ = self._rules()  # read again, as the page does
+                self._stale = True  # the rules are read again, as the page does
                 self._reminder = ("Paytable changed", f"This table now plays {frame['title']} from this round on.")
         self.link.frames.clear()
+        if self._stale:
+            try:
+                self.table.variant, self.table.limits, _ = self._rules()
+                self._stale = False
+            except ServerError:  # the server out of reach a moment: read at the next look
+                pass
 
     def _rules(self) -> tuple[Variant, BetLimits, dict[str, Any]]:
         """The variant the table plays (from its rules' text: a changed paytable's variant is
