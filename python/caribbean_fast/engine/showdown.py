@@ -94,8 +94,10 @@ PayKey = tuple[tuple[Decision, HandClass, bool, Showdown, int, int | None], Bets
 """What a seat's pay depends on: its outcome's fields, its bets, the meter and how many seats
 share a meter prize (`pay_key`)."""
 
-PAID_MOST = 4096
-"""The most pays a table remembers (`settle_seats`); past it, it starts again."""
+PAID_MOST = 512
+"""The most pays a table remembers (`settle_seats`); past it, it starts again. Only the pays of
+antes and raises alone are kept: with a side bet or the progressive, the first five cards (and the
+meter) are in the key, which seldom comes again."""
 
 
 class Paid(NamedTuple):
@@ -165,8 +167,11 @@ def settle_seats(
         pays.clear()
     found = {}
     for k in order:
-        key = pay_key(outcomes[k], state.seats[k].bets, meter, sharers[k])
-        found[k] = pays.get(key) or pays.setdefault(key, paid(variant, key))
+        bets = state.seats[k].bets
+        key = pay_key(outcomes[k], bets, meter, sharers[k])
+        found[k] = pays.get(key) or paid(variant, key)
+        if not (bets.side_bets or bets.progressive):  # an ante and raise alone: a pay that comes again
+            pays[key] = found[k]
     moneys = {k: p.money for k, p in found.items()}
     reset = variant.progressive.reset if variant.progressive else 0
     draw = draw_meter(meter, [moneys[k].meter_paid for k in order], reset)
