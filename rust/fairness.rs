@@ -125,3 +125,89 @@ pub fn leaves(seed: &[u8], deck: &[Card]) -> Vec<Digest32> {
         })
         .collect()
 }
+
+/// A deck's commitment worked out in one pass: every position's salt and leaf, in deck order,
+/// and the root every seat is shown before the deal; the leaves and root as lowercase hex, as
+/// the proofs and views show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commitment {
+    pub salts: Vec<Digest32>,
+    pub leaves: Vec<String>,
+    /// SHA-256 of the leaves' hex, joined in deck order.
+    pub root: String,
+}
+
+/// The commitment to `deck` under `seed`: what `salts`, `leaves` and the root of their hex give,
+/// with each salt worked out once for its leaf and the proofs' openings.
+///
+/// ```
+/// use caribbean_fast::fairness::{commitment, hex, leaves, salts};
+/// use sha2::{Digest, Sha256};
+///
+/// let deck = [51, 0, 7];
+/// let c = commitment(b"seed", &deck);
+/// assert_eq!(c.salts, salts(b"seed", &[0, 1, 2]));
+/// assert_eq!(c.leaves, leaves(b"seed", &deck).iter().map(|leaf| hex(leaf)).collect::<Vec<_>>());
+/// assert_eq!(c.root, hex(&Sha256::digest(c.leaves.concat().as_bytes())));
+/// ```
+pub fn commitment(seed: &[u8], deck: &[Card]) -> Commitment {
+    let positions: Vec<usize> = (0..deck.len()).collect();
+    let salts = salts(seed, &positions);
+    let leaves: Vec<String> = salts
+        .iter()
+        .zip(deck)
+        .map(|(salt, &card)| {
+            hex(&Sha256::new()
+                .chain_update(salt)
+                .chain_update([card])
+                .finalize())
+        })
+        .collect();
+    let mut root = Sha256::new();
+    for leaf in &leaves {
+        root.update(leaf.as_bytes());
+    }
+    Commitment {
+        salts,
+        leaves,
+        root: hex(&root.finalize()),
+    }
+}
+
+/// Bytes as lowercase hex, as Python's `bytes.hex` writes them.
+///
+/// ```
+/// assert_eq!(caribbean_fast::fairness::hex(&[0, 0xab, 0x5f]), "00ab5f");
+/// ```
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let text: Vec<u8> = bytes
+        .iter()
+        .flat_map(|&b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
+        .collect();
+    String::from_utf8(text).expect("hex digits are ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commitment_of_a_whole_deck_is_its_salts_leaves_and_root() {
+        let deck = deck(b"a round's seed");
+        let c = commitment(b"a round's seed", &deck);
+        assert_eq!(
+            c.salts,
+            salts(b"a round's seed", &(0..DECK_SIZE).collect::<Vec<_>>())
+        );
+        let hexes: Vec<String> = leaves(b"a round's seed", &deck)
+            .iter()
+            .map(|leaf| hex(leaf))
+            .collect();
+        assert_eq!(c.leaves, hexes);
+        let joined = c.leaves.concat();
+        assert_eq!(joined.len(), 64 * DECK_SIZE);
+        assert_eq!(c.root, hex(&Sha256::digest(joined.as_bytes())));
+        assert_ne!(commitment(b"another seed", &deck).root, c.root);
+    }
+}

@@ -15,6 +15,11 @@ fn seed_deck(seed: &[u8]) -> Vec<u8> {
 /// Every position's leaf of `deck` (card ids 0 to 51) under `seed`, joined: 32 bytes a position.
 #[pyfunction]
 fn deck_leaves<'py>(py: Python<'py>, seed: &[u8], deck: Vec<u8>) -> PyResult<Bound<'py, PyBytes>> {
+    check_deck(py, &deck)?;
+    Ok(PyBytes::new(py, &fairness::leaves(seed, &deck).concat()))
+}
+
+fn check_deck(py: Python<'_>, deck: &[u8]) -> PyResult<()> {
     require(
         py,
         deck.len() <= DECK_SIZE && deck.iter().all(|&c| (c as usize) < DECK_SIZE),
@@ -24,8 +29,20 @@ fn deck_leaves<'py>(py: Python<'py>, seed: &[u8], deck: Vec<u8>) -> PyResult<Bou
                 DECK_SIZE - 1
             )
         },
-    )?;
-    Ok(PyBytes::new(py, &fairness::leaves(seed, &deck).concat()))
+    )
+}
+
+/// The commitment to `deck` (card ids 0 to 51) under `seed` in one call: every position's salt
+/// (32 bytes each, joined), every leaf as hex, and the root as hex.
+#[pyfunction]
+fn deck_commitment<'py>(
+    py: Python<'py>,
+    seed: &[u8],
+    deck: Vec<u8>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>, String)> {
+    check_deck(py, &deck)?;
+    let c = fairness::commitment(seed, &deck);
+    Ok((PyBytes::new(py, &c.salts.concat()), c.leaves, c.root))
 }
 
 /// The salt of each of `positions` (deck positions, 0 to 51) under `seed`, joined: 32 bytes each.
@@ -50,5 +67,6 @@ fn position_salts<'py>(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seed_deck, m)?)?;
     m.add_function(wrap_pyfunction!(deck_leaves, m)?)?;
+    m.add_function(wrap_pyfunction!(deck_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(position_salts, m)?)
 }

@@ -1,6 +1,6 @@
-"""The provably fair deal worked out in the core (`_core.seed_deck`, `deck_leaves`, `position_salts`) is the
-protocol `engine/shuffle.py` and `engine/fairness.py` state, computed here again with Python's hmac and hashlib: every
-deck and leaf of random seeds, and the salts a seat's openings show."""
+"""The provably fair deal worked out in the core (`_core.seed_deck`, `deck_leaves`, `deck_commitment`,
+`position_salts`) is the protocol `engine/shuffle.py` and `engine/fairness.py` state, computed here again with
+Python's hmac and hashlib: every deck, salt, leaf and root of random seeds, and the salts a seat's openings show."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from caribbean_fast import ArgumentError
-from caribbean_fast._core import deck_leaves, position_salts
+from caribbean_fast._core import deck_commitment, deck_leaves, position_salts
 from caribbean_fast.cards import DECK_SIZE
 from caribbean_fast.engine.fairness import leaves, opening
 from caribbean_fast.engine.shuffle import deck_from_seed
@@ -33,6 +33,17 @@ def test_every_leaf_is_the_protocols(trial: int) -> None:
     assert leaves(seed, deck) == tuple(_leaf(seed, p, c) for p, c in enumerate(deck))
 
 
+@pytest.mark.parametrize("trial", range(10))
+def test_a_decks_commitment_is_its_salts_leaves_and_root(trial: int) -> None:
+    rng = random.Random(trial)
+    seed = rng.randbytes(rng.choice([0, 1, 32, 65]))
+    deck = rng.sample(range(DECK_SIZE), DECK_SIZE)
+    salts, leaves_, root = deck_commitment(seed, deck)
+    assert salts == b"".join(_salt(seed, p) for p in range(DECK_SIZE))
+    assert leaves_ == [_leaf(seed, p, c) for p, c in enumerate(deck)]
+    assert root == hashlib.sha256("".join(leaves_).encode()).hexdigest()
+
+
 def test_an_openings_salts_are_the_protocols() -> None:
     seed, deck = b"\x07" * 32, list(range(DECK_SIZE))[::-1]
     proof = opening(seed, deck, ([1, 0], 5, 0, [(0, 2)]), seat=0, dealer=1, board=0)
@@ -44,6 +55,8 @@ def test_an_openings_salts_are_the_protocols() -> None:
 def test_bad_ids_and_positions_are_refused_by_name() -> None:
     with pytest.raises(ArgumentError, match="deck"):
         deck_leaves(b"s", [0, 52])
+    with pytest.raises(ArgumentError, match="deck"):
+        deck_commitment(b"s", [0, 52])
     with pytest.raises(ArgumentError, match="positions"):
         position_salts(b"s", [3, 52])
     assert position_salts(b"s", []) == b""

@@ -3,6 +3,7 @@ the balance and personal limit), progressive, side bets, clear and rebet."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cached_property
 
@@ -82,6 +83,12 @@ class Betting(TableCore):
         """The stakes an ante makes, as multiples of it, which must come to whole minor units."""
         fee = self.variant.exchanges.fee_antes if self.variant.exchanges else Fraction(0)
         return (("raise", self.variant.raise_multiple), ("exchange fee", fee))
+
+    @cached_property
+    def _ante_unit(self) -> int:
+        """The antes whose `_multiples` all come to whole minor units are the multiples of this
+        (each multiple in lowest terms: its denominator must divide the ante)."""
+        return math.lcm(*(multiple.denominator for _, multiple in self._multiples))
 
     # Each bet command: its checks (`_check_*`, also what `can_*` and `actions` ask), then the bets.
 

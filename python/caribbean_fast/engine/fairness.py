@@ -29,26 +29,25 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from .._core import deck_leaves, position_salts
+from .._core import deck_commitment
 from ..cards import DECK_SIZE, card_text, parse_cards
 from ..variants import Variant
 from .shuffle import deck_from_seed
 
 __all__ = [
+    "Commitment",
     "Deal",
     "SeatSeed",
+    "committed",
     "cut",
-    "joined_leaves",
     "leaves",
     "opening",
     "positions",
     "root",
-    "root_of",
     "seat_proof",
     "seed_commitment",
-    "split_leaves",
     "verify",
 ]
 
@@ -76,41 +75,37 @@ def cut(commitment: str, seeds: list[SeatSeed]) -> tuple[int, ...]:
     return tuple(deck_from_seed(hashlib.sha256(text.encode()).digest()))
 
 
-def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
-    """HMAC-SHA256(seed, "position:p") of each position p (worked out in the core)."""
-    joined = position_salts(seed, positions)
-    return [joined[i : i + _DIGEST] for i in range(0, len(joined), _DIGEST)]
-
-
 def _leaf(salt: bytes, card: int) -> str:
     return hashlib.sha256(salt + bytes([card])).hexdigest()
 
 
-def joined_leaves(seed: bytes, deck: tuple[int, ...] | list[int]) -> str:
-    """Every position's leaf as hex, joined in deck order: what the root hashes (a live table's
-    views keep their round's: `views.ViewCache`). The core works out each position's salt and
-    leaf, the key's HMAC set up once for them all."""
-    return deck_leaves(seed, list(deck)).hex()
+class Commitment(NamedTuple):
+    """A deck's commitment, worked out once (`committed`): every position's salt (32 bytes each,
+    joined, for the proofs' openings), every leaf as hex and the root."""
+
+    salts: bytes
+    leaves: tuple[str, ...]
+    root: str
+
+    def salts_of(self, positions: list[int]) -> list[bytes]:
+        return [self.salts[p * _DIGEST : (p + 1) * _DIGEST] for p in positions]
 
 
-def split_leaves(joined: str) -> tuple[str, ...]:
-    """The leaves one by one, from `joined_leaves`."""
-    return tuple([joined[i : i + 2 * _DIGEST] for i in range(0, len(joined), 2 * _DIGEST)])  # a list: faster
+def committed(seed: bytes, deck: tuple[int, ...] | list[int]) -> Commitment:
+    """The deck's salts, leaves and root in one call of the core, each salt worked out once for
+    its leaf and the openings (a live table's views keep their round's: `views.ViewCache`)."""
+    salts, leaves_, root_ = deck_commitment(seed, list(deck))
+    return Commitment(salts, tuple(leaves_), root_)
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
     """Every position's leaf, in deck order, as hex."""
-    return split_leaves(joined_leaves(seed, deck))
+    return committed(seed, deck).leaves
 
 
-def root_of(joined: str) -> str:
-    """The root of the leaves as `joined_leaves` joins them."""
-    return hashlib.sha256(joined.encode()).hexdigest()
-
-
-def root(seed: bytes, deck: tuple[int, ...], known: tuple[str, ...] = ()) -> str:
-    """The commitment every seat sees before the deal (from the `known` leaves, when given)."""
-    return root_of("".join(known) if known else joined_leaves(seed, deck))
+def root(seed: bytes, deck: tuple[int, ...]) -> str:
+    """The commitment every seat sees before the deal."""
+    return committed(seed, deck).root
 
 
 def positions(deal: dict[str, Any]) -> dict[str, list[int]]:
@@ -140,10 +135,10 @@ def opening(
     seat: int,
     dealer: int,
     board: int,
-    known: tuple[str, ...] = (),
+    known: Commitment | None = None,
     order: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """The proof for `seat`: every leaf (the `known` ones, when given), the deal, and the
+    """The proof for `seat`: every leaf (`known`'s, when given, and its salts), the deal, and the
     openings of its own positions, of the last `dealer` of the dealer's (all of them once shown;
     stud's up card is the last dealt) and of the first `board` of the board's. `order`: the cut
     the seats' seeds made (dealt position i is committed position order[i]; none: as committed)."""
@@ -152,9 +147,10 @@ def opening(
     at = positions(described)
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
     opened = [(whose, order[p] if order else p) for whose, where in shown.items() for p in where]
-    salts = _salts(seed, [p for _, p in opened])
+    known = known or committed(seed, deck)
+    salts = known.salts_of([p for _, p in opened])
     return {
-        "leaves": list(known or leaves(seed, tuple(deck))),
+        "leaves": list(known.leaves),
         "deal": described,
         "seat": seat,
         "openings": [
@@ -173,7 +169,7 @@ def seat_proof(
     seat: int,
     dealer: int,
     board: int,
-    known: tuple[str, ...] = (),
+    known: Commitment | None = None,
     seeds: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A seat's proof of a finished round (what its view gives, and what game recall makes again
@@ -182,8 +178,8 @@ def seat_proof(
     "seed"} in dealing order), and the house seed too where it reveals no one else's cards, to a
     seat that was the only one dealt."""
     shape = variant.layout  # as the deal deals (`Rounds._cards_for`)
-    known = known or leaves(seed, tuple(deck))
-    order = cut(root(seed, tuple(deck), known), [(s["seat"], s["seed"]) for s in seeds]) if seeds else ()
+    known = known or committed(seed, deck)
+    order = cut(known.root, [(s["seat"], s["seed"]) for s in seeds]) if seeds else ()
     proof = opening(seed, deck, (dealt, shape.hand, shape.board, draws), seat, dealer, board, known, order)
     if seeds:
         proof["seeds"] = [dict(s) for s in seeds]

@@ -54,9 +54,9 @@ class Ledger:
                 raise InsufficientFundsError(f"{account} would hold {value}: not enough money")
 
     def apply(self, transfers: Iterable[Transfer]) -> None:
-        transfers = tuple(transfers)
         if not transfers:  # most events move no money: nothing to check or reconcile
             return
+        transfers = tuple(transfers)
         self.check(transfers)
         for source, target, amount in transfers:
             self.deposits += amount if source == OUTSIDE else 0

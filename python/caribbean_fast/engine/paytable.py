@@ -67,7 +67,8 @@ class VariantChange(TableCore):
         public = {"variant": new.name, "hash": sha256, "was": old.name}
         self._emit(EventKind.VARIANT_CHANGED, None, public, transfers=[t for t in seed if t[2]])
         self.variant, self.limits = new, new.limits[limits]
-        for worked_out in ("_multiples", "_views"):  # what the table read once from the old variant
+        # what the table worked out once from the old variant
+        for worked_out in ("_multiples", "_ante_unit", "_views", "_pays"):
             self.__dict__.pop(worked_out, None)
 
     @staticmethod

@@ -4,6 +4,7 @@ and automatic decisions, the showdown and settlement, void rounds and broken-off
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cached_property
 
 from ..cards import parse_cards
 from ..errors import IllegalActionError, InsufficientFundsError
@@ -15,7 +16,7 @@ from .core import illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, POOL, table_spot, wallet
 from .seeding import REVEAL_SECONDS, Seeding
-from .showdown import dealer_hand, revealed, settle_seats
+from .showdown import Paid, PayKey, dealer_hand, revealed, settle_seats
 from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Rounds"]
@@ -239,12 +240,18 @@ class Rounds(Seeding):
         self._meter_to_pool()
         dealer = value_of_ids(dealer_hand(self.state, self.variant))
         self._emit(EventKind.REVEALED, None, revealed(self.state, self.variant, order, dealer))
-        for paid in settle_seats(self.state, self.variant, order, dealer):
+        for paid in settle_seats(self.state, self.variant, order, dealer, self._pays):
             self._emit(EventKind.SETTLED, paid.seat, paid.public(self.edition), transfers=paid.transfers)
         p, meter = self.variant.progressive, self.meter
         top = meter_top_up(meter, p.reset) if p else 0
         top_up = [("house", "meter", top)] if top else []
         self._emit(EventKind.ROUND_CLOSED, None, {"void": False}, transfers=top_up)
+
+    @cached_property
+    def _pays(self) -> dict[PayKey, Paid]:
+        """What each outcome and bets paid at this table (`showdown.settle_seats`): the table's,
+        read from its variant, never its state's."""
+        return {}
 
     def _meter_to_pool(self) -> None:
         """A table of a shared pool: its meter is brought to the pool's amount before the prizes

@@ -7,18 +7,18 @@ one settlement function, and this module only turns its nets into transfers betw
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import format_cards
-from ..hands import HandValue, strength_of_ids, value_of_ids
+from ..hands import HandClass, HandValue, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
 from .ledger import table_spot, wallet
-from .results import spot_results
-from .state import SeatState, TableState
+from .results import Spot, spot_results
+from .state import Bets, SeatState, TableState
 
-__all__ = ["SeatSettlement", "dealer_hand", "outcome_of", "revealed", "settle_seats"]
+__all__ = ["Paid", "PayKey", "SeatSettlement", "dealer_hand", "outcome_of", "paid", "revealed", "settle_seats"]
 
 
 def _final_hand(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
@@ -90,6 +90,42 @@ class SeatSettlement:
         return public | {"bets": list(self.bets)} if edition >= 3 else public
 
 
+PayKey = tuple[tuple[Decision, HandClass, bool, Showdown, int, int | None], Bets, int, int]
+"""What a seat's pay depends on: its outcome's fields, its bets, the meter and how many seats
+share a meter prize (`pay_key`)."""
+
+PAID_MOST = 512
+"""The most pays a table remembers (`settle_seats`); past it, it starts again. Only the pays of
+antes and raises alone are kept: with a side bet or the progressive, the first five cards (and the
+meter) are in the key, which seldom comes again."""
+
+
+class Paid(NamedTuple):
+    """What an outcome and bets pay: the money and each staked spot's result."""
+
+    money: MoneySettlement
+    spots: tuple[Spot, ...]
+
+
+def pay_key(outcome: Outcome, bets: Bets, meter: int, sharers: int) -> PayKey:
+    """The parts of a seat's round its pay depends on: the strength of its first five cards, the
+    meter and its sharers only where a side bet or the progressive is staked, so that a round of
+    antes alone pays as every earlier round of the same category and bets."""
+    o, side = outcome, bets.side_bets or bets.progressive
+    fields = (o.decision, o.hand_class, o.dealer_qualifies, o.showdown, o.exchanges, o.first_five if side else None)
+    return fields, bets, meter if bets.progressive else 0, sharers if bets.progressive else 1
+
+
+def paid(variant: Variant, key: PayKey) -> Paid:
+    """What `key`'s outcome and bets pay, by the one settlement function (`settle`, `settle_money`)."""
+    fields, bets, meter, sharers = key
+    outcome = Outcome(*fields)
+    exact = settle(variant, outcome)
+    stakes = Stakes(bets.ante, dict(bets.side_bets), progressive=bets.progressive > 0)
+    money = settle_money(variant, outcome, stakes, meter, sharers, exact)
+    return Paid(money, tuple(spot_results(variant, exact, _net(money), bets.to_dict())))
+
+
 def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outcome]) -> dict[int, int]:
     """For each seat, how many seats win the same meter prize this round (two royals share)."""
     prog = variant.progressive
@@ -112,10 +148,13 @@ def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[HandVa
     return hand, hand.strength if first == final else strength_of_ids(first)
 
 
-def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: HandValue) -> list[SeatSettlement]:
+def settle_seats(
+    state: TableState, variant: Variant, order: list[int], dealer: HandValue, pays: dict[PayKey, Paid]
+) -> list[SeatSettlement]:
     """Every dealt seat's settlement in the order given, against the dealer's hand (evaluated
     once for the showdown), paid against the meter as it stood before any of them (what the meter
-    cannot cover, the house pays)."""
+    cannot cover, the house pays). `pays`: the table's, what each outcome and bets paid before
+    (`paid` is a pure function of its key): a round of the same category pays as the last did."""
     seats = {k: _hands(state, variant, state.seats[k]) for k in order}
     hands = {k: hand for k, (hand, _) in seats.items()}
     outcomes = {
@@ -124,20 +163,24 @@ def settle_seats(state: TableState, variant: Variant, order: list[int], dealer: 
     }
     sharers = _meter_sharers(state, variant, outcomes)
     meter = state.ledger.balance("meter")
-    exact = {k: settle(variant, outcomes[k]) for k in order}  # once: the money and each bet's result
-    moneys = {}
+    if len(pays) > PAID_MOST:
+        pays.clear()
+    found = {}
     for k in order:
         bets = state.seats[k].bets
-        stakes = Stakes(bets.ante, dict(bets.side_bets), progressive=bets.progressive > 0)
-        moneys[k] = settle_money(variant, outcomes[k], stakes, meter, sharers[k], exact[k])
+        key = pay_key(outcomes[k], bets, meter, sharers[k])
+        found[k] = pays.get(key) or paid(variant, key)
+        if not (bets.side_bets or bets.progressive):  # an ante and raise alone: a pay that comes again
+            pays[key] = found[k]
+    moneys = {k: p.money for k, p in found.items()}
     reset = variant.progressive.reset if variant.progressive else 0
     draw = draw_meter(meter, [moneys[k].meter_paid for k in order], reset)
     out = []
     for k, from_meter in zip(order, draw.from_meter, strict=True):
         bets = state.seats[k].bets
         moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
-        spots = spot_results(variant, exact[k], _net(moneys[k]), bets.to_dict())
-        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe(), tuple(spots)))
+        spots = tuple(dict(spot) for spot in found[k].spots)  # the event's own: a remembered pay stays as it was
+        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe(), spots))
     return out
 
 

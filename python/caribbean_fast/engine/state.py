@@ -18,7 +18,7 @@ from .fairness import cut, root
 from .ledger import Ledger
 from .shuffle import deck_from_seed
 
-__all__ = ["Bets", "Change", "EventKind", "Phase", "RoundState", "SeatState", "TableState", "commanded"]
+__all__ = ["NO_BETS", "Bets", "Change", "EventKind", "Phase", "RoundState", "SeatState", "TableState", "commanded"]
 
 
 class Phase(StrEnum):
@@ -76,7 +76,19 @@ class Bets:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Bets:
-        return cls(d["ante"], d["raise"], tuple(sorted(d["side_bets"].items())), d["progressive"])
+        """The bets a `bets` or `decided` event says (made as `but` makes them: a few a command)."""
+        side = d["side_bets"]
+        return built(
+            cls,
+            ante=d["ante"],
+            raise_=d["raise"],
+            side_bets=tuple(sorted(side.items())) if side else (),
+            progressive=d["progressive"],
+        )
+
+
+NO_BETS = Bets()
+"""A seat's bets with nothing staked (bets are immutable: one serves every seat)."""
 
 
 @dataclass
@@ -256,7 +268,7 @@ def _settled(state: TableState, e: Event) -> None:
 def _round_closed(state: TableState, e: Event) -> None:
     state.phase, state.round.void = Phase.SETTLED, e.public.get("void", False)
     for seat in state.seats:
-        seat.bets = Bets()
+        seat.bets = NO_BETS
 
 
 def _session_ended(state: TableState, e: Event) -> None:

@@ -56,7 +56,7 @@ from .limits import check_limit_change
 from .paytable import VariantChange
 from .seats import STAND_AFTER, Seating
 from .seeding import SEEDS_EDITION
-from .state import Bets, Phase, SeatState
+from .state import Phase, SeatState
 from .views import SeatView, ViewCache, seat_view
 
 __all__ = ["Clock", "Table"]
@@ -126,21 +126,27 @@ class Table(Betting, Seating, VariantChange):
         return found
 
     def _lean_bets(self, k: int, s: SeatState) -> list[str]:
-        """The bet commands `_bet_actions` finds by their checks, from the seat's state."""
-        limit, p = self.personal_limit(k), self.variant.progressive
-        ante = self._lean_ante(k, s, s.bets.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit)
-        bets = None if ante is None else s.bets.but(ante=ante)
-        if bets is not None and p and p.stays_ticked and s.ticked and not bets.progressive:
-            bets = bets.but(progressive=p.stake)
-        found = ["ante"] if bets is not None and self._fits(k, s, bets) else []
-        placed = p is None or (s.bets.progressive and (s.ticked or not p.stays_ticked))  # or none offered
-        if p is not None and not placed and self._fits(k, s, s.bets.but(progressive=p.stake)):
+        """The bet commands `_bet_actions` finds by their checks, from the seat's state: each as
+        the total its bets would come to and their ante (no bets made to be looked at)."""
+        limit, p, now = self.personal_limit(k), self.variant.progressive, s.bets
+        ante = self._lean_ante(k, s, now.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit)
+        total, found = now.total, []
+        if ante is not None:
+            ticked = p.stake if p is not None and p.stays_ticked and s.ticked and not now.progressive else 0
+            if self._fits(k, total, total - now.ante + ante + ticked, ante):
+                found.append("ante")
+        placed = p is None or (now.progressive and (s.ticked or not p.stays_ticked))  # or none offered
+        if p is not None and not placed and self._fits(k, total, total - now.progressive + p.stake, now.ante):
             found.append("progressive")
-        # With no bets, the ante above was the last round's: its adjusted ante is the rebet's.
-        last = s.last_bets if not s.bets.total and ante is not None else None
-        if last is not None and ante is not None and self._fits(k, s, last.but(ante=ante, raise_=0)):
+        # With no bets, the ante above was the last round's: its adjusted ante is the rebet's (no raise).
+        last = s.last_bets if not total and ante is not None else None
+        if (
+            last is not None
+            and ante is not None
+            and self._fits(k, 0, last.total - last.raise_ - last.ante + ante, ante)
+        ):
             found.append("rebet")
-        if self.phase is Phase.BETTING and s.bets.total:  # `_check_clear`'s whole rule
+        if self.phase is Phase.BETTING and total:  # `_check_clear`'s whole rule
             found.append("clear")
         return found
 
@@ -153,17 +159,15 @@ class Table(Betting, Seating, VariantChange):
         ante = lim.adjust(amount, self._held(k) + s.bets.total)
         if ante is None or (limit is not None and ante > limit):
             return None
-        if any(ante * m.numerator % m.denominator for _, m in self._multiples):
-            return None
-        return ante
+        return None if ante % self._ante_unit else ante
 
-    def _fits(self, k: int, s: SeatState, bets: Bets) -> bool:
-        """`_placement`'s checks without its messages: the wallet pays the difference and keeps
-        the raise the bets may need."""
-        delta, held = bets.total - s.bets.total, self._held(k)
+    def _fits(self, k: int, before: int, after: int, ante: int) -> bool:
+        """`_placement`'s checks without its messages, for bets of `after` in all and `ante` in
+        place of bets of `before`: the wallet pays the difference and keeps the raise they may need."""
+        delta, held = after - before, self._held(k)
         if delta > held or -delta > self.state.ledger.balances[table_spot(k)]:
             return False
-        return times(bets.ante, self.variant.raise_multiple) <= held - delta
+        return times(ante, self.variant.raise_multiple) <= held - delta
 
     def reference_actions(self, seat: int) -> list[str]:
         """`actions` by the commands' own checks: the phase and the seat's state say which

@@ -14,7 +14,7 @@ from ..cards import DECK_SIZE, card_text
 from ..hands import strength_of_ids
 from ..variants import Family, Variant
 from .events import built
-from .fairness import joined_leaves, root_of, seat_proof, split_leaves
+from .fairness import Commitment, committed, seat_proof
 from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
@@ -72,7 +72,7 @@ _NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
-    return tuple(_TEXTS[c] for c in cards)
+    return tuple(map(_TEXTS.__getitem__, cards))
 
 
 def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> datetime | None:
@@ -99,15 +99,13 @@ def _other(k: int, s: SeatState, number: int) -> OtherSeat:
 @dataclass
 class ViewCache:
     """What the views of one round work out once and show again in every view of it: the deck's
-    leaves and root, each settled seat's result as shown and its proof. A table's own (`Table`),
+    salts, leaves and root, each settled seat's result as shown and its proof. A table's own (`Table`),
     never its state's: the state holds only what the rules read. Kept for one round at a time
     (`for_round`), so a table serving for months holds one round's."""
 
     round: int = -1
     seed: bytes = b""
-    joined: str = ""  # the deck's leaves, joined (`fairness.joined_leaves`)
-    leaves: tuple[str, ...] = ()
-    root: str = ""
+    deck: Commitment | None = None  # the deck's salts, leaves and root (`fairness.committed`)
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -115,26 +113,15 @@ class ViewCache:
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
         if r.number != self.round or r.seed != self.seed:
-            self.round, self.seed, self.joined, self.leaves, self.root = r.number, r.seed, "", (), ""
+            self.round, self.seed, self.deck = r.number, r.seed, None
             self.qualifies, self.results, self.proofs = None, {}, {}
         return self
 
-    def deck_leaves(self, r: RoundState) -> tuple[str, ...]:
-        """The leaves one by one: the proofs' (the commitment hashes them joined)."""
-        if not self.leaves:
-            self.leaves = split_leaves(self.deck_joined(r))
-        return self.leaves
-
-    def deck_joined(self, r: RoundState) -> str:
-        if not self.joined:
-            self.joined = joined_leaves(r.seed, r.deck)
-        return self.joined
-
-    def deck_root(self, r: RoundState) -> str:
-        """The round's commitment, worked out once (the first view that shows it)."""
-        if r.seed and not self.root:
-            self.root = root_of(self.deck_joined(r))
-        return self.root
+    def commitment(self, r: RoundState) -> Commitment:
+        """The deck's salts, leaves and root, worked out once (the first view that shows the root)."""
+        if self.deck is None:
+            self.deck = committed(r.seed, r.deck)
+        return self.deck
 
     def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
         """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
@@ -151,7 +138,7 @@ def _proof(
     if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
         return None
     if seat not in cache.proofs:  # worked out once: every view of the settled round shows it again
-        known = cache.deck_leaves(r)
+        known = cache.commitment(r)
         cache.proofs[seat] = seat_proof(
             r.seed, r.deck, variant, r.dealt_seats, r.draws, seat, len(dealer), len(board), known, r.seat_seeds()
         )
@@ -214,7 +201,7 @@ def seat_view(
         board=_texts(board),
         others=others,
         meter=state.ledger.balance("meter"),
-        commitment=cache.deck_root(r),
+        commitment=cache.commitment(r).root if r.seed else "",
         proof=_proof(state, variant, seat, dealer, board, cache) if seat is not None and ours else None,
         result=_result(variant, seat, me, cache) if seat is not None and me is not None and ours else None,
         actions=tuple(actions),
