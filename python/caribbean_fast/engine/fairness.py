@@ -40,6 +40,7 @@ __all__ = [
     "Deal",
     "SeatSeed",
     "cut",
+    "deck_digests",
     "joined_leaves",
     "leaves",
     "opening",
@@ -87,10 +88,15 @@ def _leaf(salt: bytes, card: int) -> str:
 
 
 def joined_leaves(seed: bytes, deck: tuple[int, ...] | list[int]) -> str:
-    """Every position's leaf as hex, joined in deck order: what the root hashes (a live table's
-    views keep their round's: `views.ViewCache`). The core works out each position's salt and
-    leaf, the key's HMAC set up once for them all."""
-    return deck_leaves(seed, list(deck)).hex()
+    """Every position's leaf as hex, joined in deck order: what the root hashes."""
+    return deck_digests(seed, deck).hex()
+
+
+def deck_digests(seed: bytes, deck: tuple[int, ...] | list[int]) -> bytes:
+    """Every position's leaf as its 32 bytes, joined in deck order (`joined_leaves` in hex; a
+    live table's views keep their round's: `views.ViewCache`). The core works out each
+    position's salt and leaf, the key's HMAC set up once for them all."""
+    return deck_leaves(seed, list(deck))
 
 
 def split_leaves(joined: str) -> tuple[str, ...]:

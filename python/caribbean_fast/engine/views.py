@@ -14,7 +14,7 @@ from ..cards import DECK_SIZE, card_text
 from ..hands import strength_of_ids
 from ..variants import Family, Variant
 from .events import built
-from .fairness import joined_leaves, root_of, seat_proof, split_leaves
+from .fairness import deck_digests, root_of, seat_proof, split_leaves
 from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
@@ -105,8 +105,7 @@ class ViewCache:
 
     round: int = -1
     seed: bytes = b""
-    joined: str = ""  # the deck's leaves, joined (`fairness.joined_leaves`)
-    leaves: tuple[str, ...] = ()
+    digests: bytes = b""  # the deck's leaves, joined, as bytes (`fairness.deck_digests`): half their hex
     root: str = ""
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -115,20 +114,21 @@ class ViewCache:
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
         if r.number != self.round or r.seed != self.seed:
-            self.round, self.seed, self.joined, self.leaves, self.root = r.number, r.seed, "", (), ""
+            self.round, self.seed, self.digests, self.root = r.number, r.seed, b"", ""
             self.qualifies, self.results, self.proofs = None, {}, {}
         return self
 
     def deck_leaves(self, r: RoundState) -> tuple[str, ...]:
-        """The leaves one by one: the proofs' (the commitment hashes them joined)."""
-        if not self.leaves:
-            self.leaves = split_leaves(self.deck_joined(r))
-        return self.leaves
+        """The leaves one by one, as hex: the proofs' (the commitment hashes them joined). Made
+        for each seat's proof, which is kept (`proofs`), rather than kept: 52 strings are 6 KB a
+        table."""
+        return split_leaves(self.deck_joined(r))
 
     def deck_joined(self, r: RoundState) -> str:
-        if not self.joined:
-            self.joined = joined_leaves(r.seed, r.deck)
-        return self.joined
+        """The leaves joined, as hex (`fairness.joined_leaves`)."""
+        if not self.digests:
+            self.digests = deck_digests(r.seed, r.deck)
+        return self.digests.hex()
 
     def deck_root(self, r: RoundState) -> str:
         """The round's commitment, worked out once (the first view that shows it)."""
