@@ -256,6 +256,17 @@ def wait_served(processes: list[Process], tables: int, seconds: float = 600) -> 
 # ---- the bots ----------------------------------------------------------------------------------------
 
 
+@dataclass
+class Start:
+    """The bots' start: each opens its socket and waits for `go`, set once every socket is open
+    (the server's memory is read then: its sockets open, nothing played); then they play until
+    `until`."""
+
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    opened: int = 0
+    until: float = float("inf")
+
+
 class Bot:
     def __init__(
         self,
@@ -266,9 +277,10 @@ class Bot:
         ports: list[int],
         stats: Stats,
         pace: float | None,
+        start: Start,
         pooled: bool = False,
     ) -> None:
-        self.token, self.table, self.minimum, self.ports = token, table, minimum, ports
+        self.token, self.table, self.minimum, self.ports, self.start = token, table, minimum, ports, start
         self.pooled, self.sat = pooled, False  # `pooled`: bets the progressive each round (`--own-tables`)
         self.stats, self.pace, self.rng = stats, pace, random.Random(token)
         self.url = self._socket(ports[place % len(ports)])  # the table's socket: `moved` says where it is
@@ -278,12 +290,12 @@ class Bot:
         self.answers: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
         self.next = 0
 
-    async def run(self, until: float) -> None:
+    async def run(self) -> None:
         if self.pace:  # paced players come in over the first interval, as they then act: not all at once
             await asyncio.sleep(self.rng.uniform(0, self.pace))
-        while time.monotonic() < until:
+        while time.monotonic() < self.start.until:
             try:
-                await self._session(until)
+                await self._session(self.start.until)
             except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
                 if self.moved_to is not None:  # told where the table is served: straight there
                     self.stats.moves += 1
@@ -304,7 +316,10 @@ class Bot:
         async with opening as ws:
             reader = asyncio.create_task(self._read(ws))
             try:
-                await self._play(ws, until)
+                if not self.start.go.is_set():  # the first socket: played once every bot's is open
+                    self.start.opened += 1
+                    await self.start.go.wait()
+                await self._play(ws, self.start.until)
             finally:
                 reader.cancel()
 
@@ -393,21 +408,32 @@ class Bot:
         return None
 
 
+OPEN_MOST = 120.0  # seconds the bots' sockets may take to open before the play starts anyway
+
+
 async def load(
     bots: list[Bot], seconds: float, kill_at: float | None, processes: list[Process], rss: list[tuple[float, int]]
-) -> float:
-    """The bots' run; `rss` gets the (first) server's memory every `RSS_EVERY` seconds of it, the
-    last sample a second before the bots stop (every one still connected)."""
+) -> tuple[float, int]:
+    """The bots' run: their sockets opened first (`Start`), then `seconds` of play; `rss` gets
+    the (first) server's memory every `RSS_EVERY` seconds of the play, the last sample a second
+    before the bots stop (every one still connected). The play's time, and the server's memory
+    once every socket was open, before any command."""
+    tasks = [asyncio.create_task(b.run()) for b in bots]
+    begun, opening = bots[0].start, time.monotonic() + OPEN_MOST
+    while begun.opened < len(bots) and time.monotonic() < opening:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1)  # the last welcomes sent
+    opened = processes[0].rss_kb()
     start = time.monotonic()
-    until = start + seconds
-    tasks = [asyncio.create_task(b.run(until)) for b in bots]
+    until = begun.until = start + seconds
+    begun.go.set()
     sampler = asyncio.create_task(sample_rss(processes[0], start, until - 1, rss))
     if kill_at is not None:
         await asyncio.sleep(kill_at)
         await asyncio.to_thread(processes[0].kill_and_restart)
     await asyncio.gather(*tasks)
     sampler.cancel()
-    return time.monotonic() - start
+    return time.monotonic() - start, opened
 
 
 RSS_EVERY = 1.0
@@ -604,6 +630,8 @@ def turns(args: argparse.Namespace, folder: Path, tables_file: Path, tables: int
         "cpu_us_per_command": server["cpu_us_per_command"],
         "cpu_ratio_to_floor": _ratio(server["cpu_us_per_command"], floor["cpu_us_per_command"]),
         "memory_ratio_to_floor": _ratio(server["kb_per_client"], floor["kb_per_client"]),
+        # a client's memory in its two parts, each kind's: its socket open, and what its play added
+        "kb_parts": {k: {"connection": found[k]["kb_per_connection"], "play": found[k]["kb_of_play"]} for k in kinds},
         "reconciled": all(r["reconciled"] for r in runs["server"]),
     }
     if args.engine_floor:
@@ -648,6 +676,8 @@ def combined(results: list[dict[str, Any]]) -> dict[str, Any]:
         "cpu_us_per_command": round(cpu / max(commands, 1)),
         "commands": commands,
         "kb_per_client": round(sum(r["kb_per_client"] for r in results) / len(results), 1),
+        "kb_per_connection": round(sum(r["kb_per_connection"] for r in results) / len(results), 1),
+        "kb_of_play": round(sum(r["kb_of_play"] for r in results) / len(results), 1),
         "views_per_command": results[0]["views_per_command"],
         "view_bytes": results[0]["view_bytes"],
         "disk_bytes_per_command": round(sum(r["disk_bytes_per_command"] for r in results) / len(results)),
@@ -676,9 +706,10 @@ def drive(
     spy = None
     try:
         ready()
-        stats = Stats()
+        stats, start = Stats(), Start()
         bots = [
-            Bot(tok, t, m, k, ports, stats, args.pace, pooled) for tok, (t, m, k) in zip(tokens, seats, strict=True)
+            Bot(tok, t, m, k, ports, stats, args.pace, start, pooled)
+            for tok, (t, m, k) in zip(tokens, seats, strict=True)
         ]
         quiet_gc()  # the bots: 5.6 s of collector passes a 2,000-client run, pauses up to 275 ms, in the latencies
         rss_before = processes[0].rss_kb()  # every table open, no client yet
@@ -687,7 +718,7 @@ def drive(
 
             spy = layers.start(processes[0].proc.pid, profile, args.seconds - 1)
         cpu_before, disk_before, ticks = _cpu(processes), sum(p.disk_bytes() for p in processes), cpu_ticks()
-        elapsed = uvloop.run(load(bots, args.seconds, args.kill_at, processes, rss))  # the server's loop too
+        elapsed, rss_open = uvloop.run(load(bots, args.seconds, args.kill_at, processes, rss))  # the server's loop too
         cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
         disk = sum(p.disk_bytes() for p in processes) - disk_before
         steal = steal_since(ticks)
@@ -700,6 +731,7 @@ def drive(
             p.stop()
     commands = max(stats.commands, 1)
     window = rss_window(elapsed)
+    clients, rss_end = max(len(bots), 1), rss[-1][1] if rss else 0
     return (
         stats,
         {
@@ -722,10 +754,15 @@ def drive(
             "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
             "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
             "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
-            # The (first) server's memory: before any client, with every client connected, a client's.
+            # The (first) server's memory: before any client, with every socket open and nothing
+            # played, at the end (every client connected); a client's, and its two parts: its
+            # socket's (opened, idle), and what its play added (its table's state, its frames).
             "rss_before_kb": rss_before,
-            "rss_end_kb": rss[-1][1] if rss else 0,
-            "kb_per_client": round(((rss[-1][1] if rss else 0) - rss_before) / max(len(bots), 1), 1),
+            "rss_open_kb": rss_open,
+            "rss_end_kb": rss_end,
+            "kb_per_client": round((rss_end - rss_before) / clients, 1),
+            "kb_per_connection": round((rss_open - rss_before) / clients, 1),
+            "kb_of_play": round((rss_end - rss_open) / clients, 1),
             "rss_growth_percent": rss_growth(rss, window),
             "rss_window_s": [round(window[0]), round(window[1])],
             "sit_p50_ms": percentile(stats.sits, 0.5),

@@ -78,7 +78,10 @@ def _turns(base: dict[str, Any], results: list[dict[str, Any]], engine: bool) ->
     )
     reconciled = all(r["reconciled"] for r in results)
     kb = "; ".join(
-        f"{n}: {r['server']['kb_per_client']} against {r['floor']['kb_per_client']} KB" for n, r in by.items()
+        f"{n}: {r['server']['kb_per_client']} against {r['floor']['kb_per_client']} KB (a socket open, nothing "
+        f"played: {r['server']['kb_per_connection']} against {r['floor']['kb_per_connection']} KB; what play "
+        f"added, the tables' state and frames: {r['server']['kb_of_play']} against {r['floor']['kb_of_play']} KB)"
+        for n, r in by.items()
     )
     floor_p99 = "; ".join(f"{n} {max(r['floor']['runs_p99_ms'])} ms" for n, r in by.items())
     found = [

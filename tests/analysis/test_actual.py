@@ -5,6 +5,8 @@ Holm's rule do what they state."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +22,7 @@ from caribbean_fast.analysis.actual import (
     progressive_tiers,
     rounds_to_detect,
     theoretical,
+    theoretical_apart,
     z_of,
 )
 from caribbean_fast.analysis.wagers import progressive_sheet, side_bet_sheets
@@ -55,6 +58,27 @@ def test_the_progressive_is_the_par_sheets_at_every_meter() -> None:
         square = w.square[0] + w.square[1] * meter + w.square[2] * meter**2
         variance = square - (w.mean + w.per_meter * meter) ** 2
         assert math.isclose(float(variance), at.distribution.variance, rel_tol=1e-6)  # its prizes in whole units
+
+
+APART = """
+from caribbean_fast.analysis import situations, stud
+from caribbean_fast.analysis.actual import theoretical, theoretical_apart
+from caribbean_fast.variants import load_variant
+v = load_variant("cyberstud")
+theoretical_apart([v, v])
+kept = theoretical(v)
+print(len(situations._STUD), len(stud._SHAPES), kept.wagers["main"].mean)
+"""
+
+
+def test_worked_out_apart_it_is_the_same_and_its_arrays_stay_there() -> None:
+    """The server's office analyses in a process of its own (`theoretical_apart`): the caller
+    keeps what it found, equal to its own analysis, and none of the analysis's arrays."""
+    done = subprocess.run([sys.executable, "-c", APART], capture_output=True, text=True, check=True)
+    situations, shapes, mean = done.stdout.split()
+    assert (situations, shapes) == ("0", "0")  # `theoretical` found it kept: nothing analysed here
+    assert mean == str(theoretical(load_variant("cyberstud")).wagers[MAIN].mean)
+    theoretical_apart([load_variant("cyberstud")])  # kept here now: no process started
 
 
 def test_a_band_is_its_stakes() -> None:

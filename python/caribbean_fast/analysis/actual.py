@@ -27,7 +27,9 @@ side (see `bernstein_p`, which holds whatever the count).
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import NormalDist
@@ -53,6 +55,7 @@ __all__ = [
     "holm",
     "rounds_to_detect",
     "theoretical",
+    "theoretical_apart",
     "z_of",
 ]
 
@@ -265,6 +268,25 @@ def theoretical(variant: Variant) -> Theoretical:
             notes.append("Side bets are independent wagers: each has its own theoretical, summed with the main game's.")
         found = _KEPT[variant] = Theoretical(variant, {w.spot: w for w in wagers}, breaks, tuple(notes))
     return found
+
+
+def theoretical_apart(variants: Iterable[Variant]) -> None:
+    """Each variant's `theoretical` not kept yet, worked out in a process of its own and kept
+    here: the analysis holds hundreds of MB of arrays (the situations, the counted tables), which
+    a serving process would otherwise keep for its life (its caches) or not give back to the
+    system (the allocator's heap); what comes back is a few KB a variant. Started by spawning,
+    not forking: the caller may have threads (a server's database thread)."""
+    missing = [v for v in dict.fromkeys(variants) if v not in _KEPT]
+    if not missing:
+        return
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
+        for found in apart.submit(_theoreticals, missing).result():
+            _KEPT[found.variant] = found
+
+
+def _theoreticals(variants: list[Variant]) -> list[Theoretical]:
+    """`theoretical_apart`'s work, in its own process."""
+    return [theoretical(v) for v in variants]
 
 
 def rounds_to_detect(shift: float, variance: float, level: float = LEVELS[1], power: float = 0.99) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from ...analysis.actual import LEVELS, theoretical
+from ...analysis.actual import LEVELS, theoretical, theoretical_apart
 from ...variants import Variant
 from ..store import figures as counters
 from ..store.schema import Tx
@@ -88,14 +88,14 @@ def read_board(variants: Mapping[str, Variant], tables: Mapping[str, Variant]) -
 
 
 async def analyse_games(variants: Mapping[str, Variant]) -> None:
-    """Each game's exact analysis (`theoretical`, kept once made), made in a thread of its own the
-    first time (tens of seconds for a game whose counted tables are not cached yet): never in the
-    read thread, whose other readers would wait on it."""
+    """Each game's exact analysis (`theoretical`, kept once made), made the first time in a
+    process of its own (`theoretical_apart`: its arrays, hundreds of MB, stay out of the server's
+    memory), waited for in a thread (tens of seconds for a game whose counted tables are not
+    cached yet): never in the read thread, whose other readers would wait on it."""
 
     def made() -> None:
         with _ANALYSIS:  # one at a time: a second asker waits for the first's, then finds it kept
-            for v in variants.values():
-                theoretical(v)
+            theoretical_apart(variants.values())
 
     await asyncio.to_thread(made)
 

@@ -33,9 +33,12 @@ class Frames:
         return text
 
     def broadcast(self, table: Table, limits: int, players: dict[int, str]) -> None:
-        """Every connected holder's view, and the onlookers' to the watchers."""
+        """Every connected holder's view, and the onlookers' to the watchers. The frames are then
+        let go (the sockets' queues hold them until written): kept, they were a view's text a
+        seat at every table between its commands, and a socket that asks again is rare."""
         for seat, account in list(players.items()):
             if self.hub.online(account):
                 self.hub.to_account(account, self.view(table, limits, seat))
         if self.hub.watching(self.table_id):
             self.hub.to_watchers(self.table_id, self.view(table, limits, None))
+        self._made = {}

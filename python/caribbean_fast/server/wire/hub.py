@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict
+from collections import defaultdict, deque
 
 from starlette.websockets import WebSocket
 
@@ -19,17 +19,26 @@ from .reminders import Sessions
 __all__ = ["Connection", "Hub"]
 
 QUEUE = 256  # frames waiting for a slow socket before it is closed
+_NO_WATCH: frozenset[str] = frozenset()
 
 
 class Connection:
+    """A socket's frames out, in order, through a queue its writer task empties. The queue is a
+    deque and the writer waits on a future of its own while it is empty: an `asyncio.Queue` was
+    3 KB a socket (three deques and an event), more than every frame a paced player waits for.
+    Slots: a server holds one a socket."""
+
+    __slots__ = ("_out", "_wake", "_writer", "account", "close_reason", "session", "table", "watching", "ws")
+
     def __init__(
         self, ws: WebSocket, account: str | None, session: str | None = None, table: str | None = None
     ) -> None:
         self.ws, self.account = ws, account
         self.session = session  # the hash of the token the socket opened with, while it opens one
         self.table = table  # a table's socket (/ws/<table>): its table; the lobby's (/ws): None
-        self.watching: set[str] = set()
-        self._out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.watching: set[str] | frozenset[str] = _NO_WATCH  # a set of its own once it watches
+        self._out: deque[str | None] = deque()
+        self._wake: asyncio.Future[None] | None = None  # the writer's, while it waits for a frame
         self._writer: asyncio.Task[None] | None = None
         self.close_reason: tuple[int, str] | None = None
 
@@ -37,17 +46,34 @@ class Connection:
         self._writer = asyncio.create_task(self._write())
 
     def send(self, text: str) -> None:
-        try:
-            self._out.put_nowait(text)
-        except asyncio.QueueFull:
+        if not self._put(text):
             self.close(1008, "slow")
 
     def close(self, code: int, reason: str) -> None:
         """Sends the reason, then closes (after the frames already queued)."""
         if self.close_reason is None:
             self.close_reason = (code, reason)
-            with contextlib.suppress(asyncio.QueueFull):
-                self._out.put_nowait(None)
+            self._put(None)
+
+    def _put(self, text: str | None) -> bool:
+        """Queues the frame (None: the close) for the writer; False when `QUEUE` wait already."""
+        if len(self._out) >= QUEUE:
+            return False
+        self._out.append(text)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+        return True
+
+    async def _get(self) -> str | None:
+        """The next frame queued, once there is one."""
+        while not self._out:
+            self._wake = asyncio.get_running_loop().create_future()
+            try:
+                await self._wake
+            finally:
+                self._wake = None
+        return self._out.popleft()
 
     async def _write(self) -> None:
         with contextlib.suppress(Exception):
@@ -62,15 +88,15 @@ class Connection:
         view, it first lets the tasks already scheduled run (the command's own task queues its
         answer right after the view), then sends every frame queued, each but the last marked
         `more`: `serving.BurstWebSockets` writes them to the socket together."""
-        text = await self._out.get()
-        if text is not None and self._out.empty():
+        text = await self._get()
+        if text is not None and not self._out:
             await asyncio.sleep(0)
         while text is not None:
-            more = not self._out.empty()
+            more = bool(self._out)
             await self.ws.send({"type": "websocket.send", "text": text, "more": more})
             if not more:
                 return True
-            text = self._out.get_nowait()
+            text = self._out.popleft()
         return False  # a frame held back goes out with the closing frame
 
     async def finish(self) -> None:
@@ -126,7 +152,9 @@ class Hub:
         return True
 
     def watch(self, conn: Connection, table: str, on: bool) -> None:
-        (conn.watching.add if on else conn.watching.discard)(table)
+        watching = conn.watching if isinstance(conn.watching, set) else set()
+        (watching.add if on else watching.discard)(table)
+        conn.watching = watching or _NO_WATCH
         (self._watchers[table].add if on else self._watchers[table].discard)(conn)
 
     def end_sessions(self, ended: set[str]) -> None:
