@@ -4,6 +4,7 @@ recall, restore and the audit read the store and answer exactly as a table keepi
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -80,3 +81,20 @@ def test_restore_and_audit_read_the_whole_record(tmp_path: Path) -> None:
     assert again.balance(0) == whole.balance(0) and again.house == whole.house
     assert again.store is not None
     again.store.close()
+
+
+def test_the_tables_of_a_variant_share_one_memory_of_pays() -> None:
+    """A thousand tables of one's own keep one memory of what each outcome paid, not a thousand;
+    a table whose paytable changes keeps the new variant's."""
+    variant = load_variant("cyberstud")
+    first, second = (Table(variant, seed=s) for s in (1, 2))
+    for t in (first, second):
+        t.deposit(0, 10**6)
+        for _ in range(5):
+            t.ante(0, t.limits.minimum)
+            t.deal()
+            t.raise_(0)
+    assert first._pays is second._pays and first._pays
+    changed = replace(variant, name="cyberstud-changed")
+    first.change_variant(changed)
+    assert first._pays is not second._pays

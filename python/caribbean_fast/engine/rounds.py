@@ -16,7 +16,7 @@ from .core import illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, POOL, table_spot, wallet
 from .seeding import REVEAL_SECONDS, Seeding
-from .showdown import Paid, PayKey, dealer_hand, revealed, settle_seats
+from .showdown import Paid, PayKey, dealer_hand, pays_of, revealed, settle_seats
 from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Rounds"]
@@ -249,9 +249,8 @@ class Rounds(Seeding):
 
     @cached_property
     def _pays(self) -> dict[PayKey, Paid]:
-        """What each outcome and bets paid at this table (`showdown.settle_seats`): the table's,
-        read from its variant, never its state's."""
-        return {}
+        """What each outcome and bets paid at the tables of this table's variant (`showdown.pays_of`)."""
+        return pays_of(self.variant)
 
     def _meter_to_pool(self) -> None:
         """A table of a shared pool: its meter is brought to the pool's amount before the prizes

@@ -18,7 +18,17 @@ from .ledger import table_spot, wallet
 from .results import Spot, spot_results
 from .state import Bets, SeatState, TableState
 
-__all__ = ["Paid", "PayKey", "SeatSettlement", "dealer_hand", "outcome_of", "paid", "revealed", "settle_seats"]
+__all__ = [
+    "Paid",
+    "PayKey",
+    "SeatSettlement",
+    "dealer_hand",
+    "outcome_of",
+    "paid",
+    "pays_of",
+    "revealed",
+    "settle_seats",
+]
 
 
 def _final_hand(state: TableState, variant: Variant, seat: SeatState) -> list[int]:
@@ -95,9 +105,27 @@ PayKey = tuple[tuple[Decision, HandClass, bool, Showdown, int, int | None], Bets
 share a meter prize (`pay_key`)."""
 
 PAID_MOST = 512
-"""The most pays a table remembers (`settle_seats`); past it, it starts again. Only the pays of
-antes and raises alone are kept: with a side bet or the progressive, the first five cards (and the
-meter) are in the key, which seldom comes again."""
+"""The most pays a variant's tables remember (`settle_seats`); past it, they start again. Only the
+pays of antes and raises alone are kept: with a side bet or the progressive, the first five cards
+(and the meter) are in the key, which seldom comes again."""
+
+VARIANTS_MOST = 64
+"""The most variants whose pays are remembered at once (`pays_of`): a server's games and the
+paytables its office made; past it, every variant starts again."""
+
+_PAYS: dict[int, tuple[Variant, dict[PayKey, Paid]]] = {}
+
+
+def pays_of(variant: Variant) -> dict[PayKey, Paid]:
+    """The pays remembered for `variant`, one dict shared by all its tables (`paid` is a pure
+    function of the variant and the key): a thousand tables of one's own keep one, not a thousand.
+    Found by the variant object's identity (hashing a variant costs more than settling)."""
+    found = _PAYS.get(id(variant))
+    if found is None or found[0] is not variant:
+        if len(_PAYS) >= VARIANTS_MOST:
+            _PAYS.clear()
+        found = _PAYS[id(variant)] = (variant, {})
+    return found[1]
 
 
 class Paid(NamedTuple):
@@ -153,8 +181,8 @@ def settle_seats(
 ) -> list[SeatSettlement]:
     """Every dealt seat's settlement in the order given, against the dealer's hand (evaluated
     once for the showdown), paid against the meter as it stood before any of them (what the meter
-    cannot cover, the house pays). `pays`: the table's, what each outcome and bets paid before
-    (`paid` is a pure function of its key): a round of the same category pays as the last did."""
+    cannot cover, the house pays). `pays`: what each outcome and bets paid before at the variant's
+    tables (`pays_of`): a round of the same category pays as the last did."""
     seats = {k: _hands(state, variant, state.seats[k]) for k in order}
     hands = {k: hand for k, (hand, _) in seats.items()}
     outcomes = {
