@@ -461,11 +461,11 @@ class Database:
         fsync, which the loop would otherwise wait for) in the connection's thread, while the loop
         runs the commands of other tables (whose rows wait for the next batch); nothing else touches
         the connection meanwhile (`_work` runs one batch at a time, and `run_now` refuses a started
-        database)."""
+        database). No pools are taken first (`_begin`): SQLite's one writer holds the whole file, so
+        no two transactions can wait on each other's rows."""
         try:
             if not (isinstance(self.dialect, Sqlite) and self.dialect.begin_at_once()):
                 await self._in_thread(self.dialect.begin)
-            pools.take(self.dialect.tx(), [k for job in batch for k in job.pools])  # one writer: no cycle
             outcomes = self._jobs_run(batch)
             await self._in_thread(self.dialect.commit)
         except BaseException:
