@@ -55,13 +55,25 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path, postgres_cluste
     """A fresh, empty server database of each kind."""
     if request.param == "sqlite":
         return str(tmp_path / "casino.db")
-    if postgres_cluster is None:
+    return _fresh_postgres(postgres_cluster)
+
+
+@pytest.fixture
+def postgres_database(postgres_cluster: str | None) -> str:
+    """A fresh, empty PostgreSQL database."""
+    return _fresh_postgres(postgres_cluster)
+
+
+def _fresh_postgres(cluster: str | None) -> str:
+    """A fresh database of the tests' cluster; where PostgreSQL is not installed the test skips,
+    or fails under CI (CI installs it)."""
+    if cluster is None:
         if os.environ.get("CI") == "true":
             pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
         pytest.skip("PostgreSQL is not installed here (initdb not found)")
     from pg_server import fresh_database
 
-    return fresh_database(postgres_cluster)
+    return fresh_database(cluster)
 
 
 # ---- the browser tests' Chromium: Debian's, driven by Playwright ---------------------------------

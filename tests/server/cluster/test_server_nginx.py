@@ -39,17 +39,6 @@ def nginx_binary() -> str:
     return found
 
 
-@pytest.fixture
-def postgres(postgres_cluster: str | None) -> Iterator[str]:
-    if postgres_cluster is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
-        pytest.skip("PostgreSQL is not installed here (initdb not found)")
-    from pg_server import fresh_database
-
-    yield fresh_database(postgres_cluster)
-
-
 def behind(proxy: Nginx) -> list[str]:
     """A server process's options behind nginx: it trusts nginx's forwarded headers, answers to
     the host the players reach nginx by, and keeps the map."""
@@ -66,7 +55,7 @@ def behind(proxy: Nginx) -> list[str]:
 
 
 @contextlib.contextmanager
-def deployed(nginx: str, postgres: str, folder: Path) -> Iterator[tuple[Nginx, list[ServerProcess], Where]]:
+def deployed(nginx: str, postgres_database: str, folder: Path) -> Iterator[tuple[Nginx, list[ServerProcess], Where]]:
     """nginx in front of two server processes of `TABLES` cyberstud tables, once the map names
     each table's process; each table's process."""
     tables = folder / "tables.toml"
@@ -76,8 +65,8 @@ def deployed(nginx: str, postgres: str, folder: Path) -> Iterator[tuple[Nginx, l
     processes: list[ServerProcess] = []
     try:
         proxy.start()
-        processes = [ServerProcess(postgres, str(tables), *behind(proxy), port=p) for p in ports]
-        where = split(processes, IDS, postgres)
+        processes = [ServerProcess(postgres_database, str(tables), *behind(proxy), port=p) for p in ports]
+        where = split(processes, IDS, postgres_database)
         wait_for_map(proxy.map_file, {t: f"127.0.0.1:{p.port}" for t, p in where.items()})
         yield proxy, processes, where
         assert "[emerg]" not in proxy.errors()
@@ -89,9 +78,9 @@ def deployed(nginx: str, postgres: str, folder: Path) -> Iterator[tuple[Nginx, l
 
 
 def test_players_come_back_through_nginx_after_a_server_is_killed(
-    nginx_binary: str, postgres: str, tmp_path: Path
+    nginx_binary: str, postgres_database: str, tmp_path: Path
 ) -> None:
-    with deployed(nginx_binary, postgres, tmp_path) as (proxy, processes, where):
+    with deployed(nginx_binary, postgres_database, tmp_path) as (proxy, processes, where):
         players = {}
         for table in IDS:  # each at its table's socket through nginx, with a guest made through nginx
             token = httpx.post(f"{proxy.http}/api/guest").json()["token"]
@@ -118,23 +107,23 @@ def test_players_come_back_through_nginx_after_a_server_is_killed(
         for table, link in players.items():
             assert command(link, "leave", table=table) == {"returned": 10_000 - 200}  # the ante not dealt: back
             link.close()
-    assert books(postgres)[0]
+    assert books(postgres_database)[0]
 
 
 def test_the_page_follows_its_table_through_nginx(
-    nginx_binary: str, postgres: str, tmp_path: Path, browser: Browser
+    nginx_binary: str, postgres_database: str, tmp_path: Path, browser: Browser
 ) -> None:
     """The table page at nginx: its table's process killed, the page comes back at the survivor;
     that process started again, the survivor gives the table back between rounds and tells the
     page `moved`, which opens its socket again through nginx, at the process serving it now."""
-    with deployed(nginx_binary, postgres, tmp_path) as (proxy, processes, where):
+    with deployed(nginx_binary, postgres_database, tmp_path) as (proxy, processes, where):
         page = browser.new_page()
         sit(page, proxy, "cyberstud")
         table = page.evaluate("fetch('/api/limit').then((r) => r.json())")["seats"][0]["table"]
         first, other = where[table], processes[1] if where[table] is processes[0] else processes[0]
         first.kill()
         expect(page.locator("#link")).to_have_text("online", timeout=20_000)  # at the survivor
-        restarted = ServerProcess(postgres, str(tmp_path / "tables.toml"), *behind(proxy), port=first.port)
+        restarted = ServerProcess(postgres_database, str(tmp_path / "tables.toml"), *behind(proxy), port=first.port)
         processes.append(restarted)
         restarted.wait(sum(1 for p in where.values() if p is first), seconds=30)  # the table given back: moved
         wait_for_map(proxy.map_file, {t: f"127.0.0.1:{p.port}" for t, p in where.items()})
@@ -149,4 +138,4 @@ def test_the_page_follows_its_table_through_nginx(
         moved = [line for line in other.logs().splitlines() if "given back" in line and f'"{table}"' in line]
         assert moved, "the survivor gave the table back"
         page.context.close()
-    assert books(postgres)[0]
+    assert books(postgres_database)[0]

@@ -5,12 +5,10 @@ and a logout at one ends the session at both."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import httpx
-import pytest
 from live_server import Client, ServerProcess, split, two_tables
 from office_helpers import add_operator, login
 
@@ -19,14 +17,8 @@ from caribbean_fast.server.office.auth import COOKIE
 TABLE = "cyberstud-1"
 
 
-def test_the_office_works_across_processes(postgres_cluster: str | None, tmp_path: Path) -> None:
-    if postgres_cluster is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
-        pytest.skip("PostgreSQL is not installed here (initdb not found)")
-    from pg_server import fresh_database
-
-    database, tables = fresh_database(postgres_cluster), str(two_tables(tmp_path))
+def test_the_office_works_across_processes(postgres_database: str, tmp_path: Path) -> None:
+    database, tables = postgres_database, str(two_tables(tmp_path))
     processes = [ServerProcess(database, tables), ServerProcess(database, tables)]
     try:
         where = split(processes, [TABLE, "network-24h-1"], database)

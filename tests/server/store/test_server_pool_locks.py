@@ -6,7 +6,6 @@ PostgreSQL, where row locks can form a cycle; each `Database` is a process's con
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,14 +24,9 @@ WAIT = 3.0  # seconds a job waits for the other process's job to have taken its 
 
 
 @pytest.fixture
-def postgres(postgres_cluster: str | None) -> Iterator[str]:
-    if postgres_cluster is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL is not installed; CI must install it (.ci/run)")
-        pytest.skip("PostgreSQL is not installed here (initdb not found)")
-    from pg_server import fresh_database
-
-    url = fresh_database(postgres_cluster)
+def postgres(postgres_database: str) -> Iterator[str]:
+    """A fresh PostgreSQL database holding the two pools."""
+    url = postgres_database
     db = Database(connect(url))
     for key, reset in RESET.items():
         db.run_now(partial(pools.open_pool, key=key, reset=reset, shard="tests"))
