@@ -31,7 +31,7 @@ import hashlib
 import re
 from typing import Any, NamedTuple
 
-from .._core import deck_commitment
+from .._core import deck_commitment, position_salts
 from ..cards import DECK_SIZE, card_text, parse_cards
 from ..variants import Variant
 from .shuffle import deck_from_seed
@@ -80,29 +80,25 @@ def _leaf(salt: bytes, card: int) -> str:
 
 
 class Commitment(NamedTuple):
-    """A deck's commitment, worked out once (`committed`): every position's salt (32 bytes each,
-    joined, for the proofs' openings), every leaf as hex, joined (one text, not 52: a live table
-    keeps its round's, and 52 strings are 6 KB a table), and the root."""
+    """A deck's commitment, worked out once (`committed`): every leaf as hex and the root. A live
+    table keeps its round's (`views.ViewCache`), and each seat's proof lists these same 52 strings
+    (references, not copies: 6 KB a table once, not once more a seat)."""
 
-    salts: bytes
-    joined: str
+    leaves: tuple[str, ...]
     root: str
-
-    @property
-    def leaves(self) -> tuple[str, ...]:
-        """The leaves one by one, as hex: made for a seat's proof, which its table keeps."""
-        step = 2 * _DIGEST
-        return tuple([self.joined[i : i + step] for i in range(0, len(self.joined), step)])  # a list: faster
-
-    def salts_of(self, positions: list[int]) -> list[bytes]:
-        return [self.salts[p * _DIGEST : (p + 1) * _DIGEST] for p in positions]
 
 
 def committed(seed: bytes, deck: tuple[int, ...] | list[int]) -> Commitment:
-    """The deck's salts, leaves and root in one call of the core, each salt worked out once for
-    its leaf and the openings (a live table's views keep their round's: `views.ViewCache`)."""
-    salts, leaves_, root_ = deck_commitment(seed, list(deck))
-    return Commitment(salts, "".join(leaves_), root_)
+    """The deck's leaves and root in one call of the core (its salts are the proofs' openings',
+    worked out for the few positions a proof opens: `_salts`)."""
+    _, leaves_, root_ = deck_commitment(seed, list(deck))
+    return Commitment(tuple(leaves_), root_)
+
+
+def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
+    """HMAC-SHA256(seed, "position:p") of each position p (worked out in the core)."""
+    joined = position_salts(seed, positions)
+    return [joined[i : i + _DIGEST] for i in range(0, len(joined), _DIGEST)]
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
@@ -145,7 +141,7 @@ def opening(
     known: Commitment | None = None,
     order: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """The proof for `seat`: every leaf (`known`'s, when given, and its salts), the deal, and the
+    """The proof for `seat`: every leaf (`known`'s, when given), the deal, and the
     openings of its own positions, of the last `dealer` of the dealer's (all of them once shown;
     stud's up card is the last dealt) and of the first `board` of the board's. `order`: the cut
     the seats' seeds made (dealt position i is committed position order[i]; none: as committed)."""
@@ -155,7 +151,7 @@ def opening(
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
     opened = [(whose, order[p] if order else p) for whose, where in shown.items() for p in where]
     known = known or committed(seed, deck)
-    salts = known.salts_of([p for _, p in opened])
+    salts = _salts(seed, [p for _, p in opened])
     return {
         "leaves": list(known.leaves),
         "deal": described,
