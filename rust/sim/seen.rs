@@ -166,7 +166,19 @@ mod tests {
         assert_eq!(seen.count_ones(), 16, "the named deal's cards are distinct");
         let s = t.strength(&hand);
         let counts = showdown_counts(t, s, up, seen, q);
-        assert_eq!(counts, brute_force(s, up, seen, q));
+        let brute = brute_force(s, up, seen, q);
+        assert_eq!(counts, brute);
+        // The value of calling is the brute-force mean net (nets of A-K-Q high, raised: no
+        // qualifier 1, seat higher 3, equal 0, dealer higher -3).
+        let v = SeenValues {
+            exchange: vec![[0.0; UP_RANKS]],
+            raised: vec![[-1.0, 1.0, 3.0, 0.0, -3.0]; crate::sim::CLASSES],
+            fold: -1.0,
+        };
+        let mean = (brute[1] as f64 + 3.0 * brute[2] as f64 - 3.0 * brute[4] as f64)
+            / brute.iter().sum::<u64>() as f64;
+        let class = t.class_of(s) as usize;
+        assert_eq!(v.call_value(t, s, class, up, seen, q), mean);
         assert_eq!(counts.iter().sum::<u64>(), 58_905); // C(36, 4)
                                                         // Seeing no discard counts every one of the 163,185 hidden hands.
         let none = showdown_counts(t, s, up, card_mask(&hand) | 1 << up, q);
