@@ -83,6 +83,7 @@ class Simulator:
         raises: npt.NDArray[np.bool_] | None = None,
         exchange: tuple[str, int, int] | None = None,
         exchange_from: npt.NDArray[np.uint8] | None = None,
+        seen: tuple[list[list[float]], list[list[float]], float] | None = None,
     ) -> Simulator: ...
     @staticmethod
     def holdem(
@@ -97,6 +98,9 @@ class Simulator:
     def shape(self) -> list[int]: ...
     def run(
         self, seed: int, start: int, end: int, total: int, threads: int | None = None
+    ) -> npt.NDArray[np.uint64]: ...
+    def paired(
+        self, other: Simulator, seed: int, start: int, end: int, total: int, threads: int | None = None
     ) -> npt.NDArray[np.uint64]: ...
     def sessions(
         self,

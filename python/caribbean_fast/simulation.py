@@ -22,6 +22,7 @@ import numpy.typing as npt
 from . import _core
 from .analysis import analyze
 from .analysis.categories import sim_cells
+from .analysis.seen import PairedResult, settle_paired
 from .analysis.simulator import (
     CHUNK_ROUNDS,
     EXCHANGES,
@@ -48,11 +49,13 @@ __all__ = [
     "CHUNK_ROUNDS",
     "EXCHANGES",
     "SIM_AXES",
+    "PairedResult",
     "SeatFigures",
     "SessionResult",
     "SimulationResult",
     "exchange_strategies",
     "simulate",
+    "simulate_paired",
     "simulate_sessions",
 ]
 
@@ -63,7 +66,8 @@ MIN_SESSION_BATCH = 256  # sessions a batch plays at least, so that every thread
 @cache
 def _cached_simulator(variant: Variant, strategy: str, seats: int, exchange: str) -> _core.Simulator:
     """A worker's simulator, compiled once per (variant, strategy, seats, exchange)."""
-    return build_simulator(variant, analyze(variant, strategy).table, seats, exchange)
+    sheet = analyze(variant, strategy)
+    return build_simulator(variant, sheet.table, seats, exchange, sheet.exchanges)
 
 
 def _remote_batch(
@@ -126,6 +130,7 @@ def simulate(
             raise ArgumentError("strategy: a Dask run takes a named strategy")
         return _simulate_on_dask(client, variant, strategy, rounds, seed, seats, exchange)
     name = strategy if isinstance(strategy, str) else "table"
+    plan = analyze(variant, strategy).exchanges if isinstance(strategy, str) else None
     return simulate_table(
         variant,
         table,
@@ -136,7 +141,41 @@ def simulate(
         exchange=exchange,
         strategy=name,
         progress=progress,
+        plan=plan,
     )
+
+
+def simulate_paired(
+    variant: Variant | str | Path,
+    rounds: int,
+    seed: int = 0,
+    exchange: str = "sees-discards",
+    threads: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> PairedResult:
+    """The same deals played by the best strategy's table and by the exchange strategy
+    `exchange` (one seat): their difference per ante, with its standard error from the paired
+    rounds (`analysis.seen`). Each round deals the seat's every exchange up front, so its
+    cards are not those of `simulate` with the same seed."""
+    variant, progress = as_variant(variant), checked_progress(progress)
+    check_arguments(variant, rounds, 1, exchange)
+    if exchange in ("table", "never") or variant.exchanges is None:
+        raise ArgumentError(f"exchange: a paired run sets an exchanging strategy against the table, not {exchange!r}")
+    seed, threads = checked_seed(seed), checked_threads(threads)
+    sheet = analyze(variant, "best")
+    table = build_simulator(variant, sheet.table, 1, "table", sheet.exchanges)
+    other = build_simulator(variant, sheet.table, 1, exchange, sheet.exchanges)
+    start, joint = time.perf_counter(), None
+    if progress is not None:
+        progress(0, rounds)
+    for a, b in batches(rounds):
+        part = table.paired(other, seed, a, b, rounds, threads)
+        joint = part if joint is None else joint + part
+        if progress is not None:
+            progress(min(b * CHUNK_ROUNDS, rounds), rounds)
+    assert joint is not None  # rounds >= 1
+    columns = variant.exchanges.most_per_round + 1
+    return settle_paired(variant, joint, columns, seed, time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -236,7 +275,8 @@ def simulate_sessions(
     threads, progress = checked_threads(threads), checked_progress(progress)
     variant = as_variant(variant)
     check_arguments(variant, 1, 1, exchange)
-    sim = build_simulator(variant, analyze(variant, strategy).table, 1, exchange)
+    sheet = analyze(variant, strategy)
+    sim = build_simulator(variant, sheet.table, 1, exchange, sheet.exchanges)
     nets, worst = _cell_nets(variant, sim.shape), _worst_loss(variant, exchange)
 
     def play(start: int, end: int) -> Ended:

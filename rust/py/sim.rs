@@ -5,8 +5,9 @@ use crate::eval::HandClass;
 use crate::layout::{MAX_EXCHANGES, MAX_SEATS, SIM_AXES, SIM_OUTCOMES};
 use crate::sim::decisions::{check_holdem_rows, check_stud_rows, HoldemDecisions, StudDecisions};
 use crate::sim::holdem::HoldemGame;
+use crate::sim::seen::{paired, SeenValues, UP_RANKS};
 use crate::sim::stud::{Exchange, ExchangeLevel, Keep, StudGame, When};
-use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game, Shape};
+use crate::sim::{rng::CHUNK_ROUNDS, sessions, simulate, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use numpy::PyUntypedArrayMethods;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -124,14 +125,57 @@ struct Simulator {
 /// Canonical stud rows: up ranks, hands and call decisions.
 type CanonicalRows<'a> = (&'a [u8], &'a [[u8; 5]], &'a [bool]);
 
+/// What the seat that sees its discards is given: (exchange values by exchanges left less one
+/// and up rank, raised nets by class and outcome column, fold net), in antes.
+type SeenArgs = (Vec<Vec<f64>>, Vec<Vec<f64>>, f64);
+
+fn seen_values(
+    py: Python<'_>,
+    (exchange, raised, fold): SeenArgs,
+    most: usize,
+) -> PyResult<SeenValues> {
+    let fault = || {
+        format!("seen: {most} rows of {UP_RANKS} exchange values, {CLASSES} rows of {OUTCOMES} raised nets, all finite")
+    };
+    let finite = exchange
+        .iter()
+        .chain(&raised)
+        .flatten()
+        .chain([&fold])
+        .all(|v| v.is_finite());
+    require(
+        py,
+        finite && exchange.len() == most && raised.len() == CLASSES,
+        fault,
+    )?;
+    let exchange = exchange
+        .iter()
+        .map(|r| r.as_slice().try_into())
+        .collect::<Result<Vec<_>, _>>();
+    let raised = raised
+        .iter()
+        .map(|r| r.as_slice().try_into())
+        .collect::<Result<Vec<_>, _>>();
+    match (exchange, raised) {
+        (Ok(exchange), Ok(raised)) => Ok(SeenValues {
+            exchange,
+            raised,
+            fold,
+        }),
+        _ => Err(argument_error(py, fault())),
+    }
+}
+
 /// The exchange plan: (keep rule, below strength, most); the keep rule "table" exchanges all
 /// five as `exchange_from` says for the canonical rows (the fewest exchanges left with which
-/// each row exchanges, 0: never).
+/// each row exchanges, 0: never); "sees-discards" does so at the first decision and then
+/// decides by `seen` (see `sim::seen`).
 fn exchange_plan(
     py: Python<'_>,
     plan: Option<(String, u16, usize)>,
     rows: Option<CanonicalRows<'_>>,
     exchange_from: Option<Vec<u8>>,
+    seen: Option<SeenArgs>,
 ) -> PyResult<Option<Exchange>> {
     let Some((keep, below, most)) = plan else {
         return Ok(None);
@@ -142,13 +186,17 @@ fn exchange_plan(
     let (keep, when) = match (keep.as_str(), rows, exchange_from) {
         ("nothing", _, None) => (Keep::Nothing, When::Below(below)),
         ("ace-king", _, None) => (Keep::AceKing, When::Below(below)),
-        ("table", Some((up, hands, raises)), Some(from)) if from.len() == hands.len() => {
+        ("table" | "sees-discards", Some((up, hands, raises)), Some(from)) if from.len() == hands.len() => {
             let levels = (1..=most as u8)
                 .map(|left| ExchangeLevel::from_canonical(up, hands, raises, &from, left))
                 .collect();
-            (Keep::Nothing, When::Table(levels))
+            match (keep.as_str(), seen) {
+                ("table", _) => (Keep::Nothing, When::Table(levels)),
+                (_, Some(seen)) => (Keep::Nothing, When::SeesDiscards(levels, seen_values(py, seen, most)?)),
+                (_, None) => return Err(argument_error(py, "exchange: sees-discards needs seen".into())),
+            }
         }
-        ("table", _, _) => {
+        ("table" | "sees-discards", _, _) => {
             return Err(argument_error(
                 py,
                 "exchange: a table plan needs the rows and one exchange_from per row".into(),
@@ -158,7 +206,7 @@ fn exchange_plan(
             return Err(argument_error(
                 py,
                 format!(
-                "exchange: unknown keep rule {other:?} (\"nothing\", \"ace-king\" or \"table\")"
+                "exchange: unknown keep rule {other:?} (\"nothing\", \"ace-king\", \"table\" or \"sees-discards\")"
             ),
             ))
         }
@@ -177,9 +225,10 @@ fn buckets(py: Python<'_>, first: &[u16], classes: &[u16]) -> PyResult<(Buckets,
 impl Simulator {
     /// Caribbean Stud: decisions from a raise `threshold` strength, or from canonical rows
     /// (`up_rank`, `hands`, `raises`); `exchange` = (keep rule, below strength, most), with
-    /// `exchange_from` per row for the keep rule "table".
+    /// `exchange_from` per row for the keep rules "table" and "sees-discards", and `seen` for
+    /// the latter.
     #[staticmethod]
-    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None, exchange_from=None))]
+    #[pyo3(signature = (seats, qualifier, first_cuts, class_cuts, threshold=None, up_rank=None, hands=None, raises=None, exchange=None, exchange_from=None, seen=None))]
     #[allow(clippy::too_many_arguments)]
     fn stud(
         py: Python<'_>,
@@ -193,6 +242,7 @@ impl Simulator {
         raises: Option<PyReadonlyArray1<'_, bool>>,
         exchange: Option<(String, u16, usize)>,
         exchange_from: Option<PyReadonlyArray1<'_, u8>>,
+        seen: Option<SeenArgs>,
     ) -> PyResult<Self> {
         require(py, (1..=MAX_SEATS).contains(&seats), || {
             format!("seats: the simulator deals 1 to {MAX_SEATS} seats, not {seats}")
@@ -206,7 +256,7 @@ impl Simulator {
         let (decisions, exchange) = match (threshold, up_rank, hands, raises) {
             (Some(t), None, None, None) => (
                 StudDecisions::threshold(strength(py, "threshold", t)?),
-                exchange_plan(py, exchange, None, from)?,
+                exchange_plan(py, exchange, None, from, seen)?,
             ),
             (None, Some(u), Some(h), Some(r)) => {
                 let hands = rows::<5>(py, &h)?;
@@ -217,7 +267,7 @@ impl Simulator {
                 let raises = bools(py, &r, hands.len())?;
                 checked_rows(py, py.detach(|| check_stud_rows(&up, &hands)))?;
                 let decisions = py.detach(|| StudDecisions::from_canonical(&up, &hands, &raises));
-                let plan = exchange_plan(py, exchange, Some((&up, &hands, &raises)), from)?;
+                let plan = exchange_plan(py, exchange, Some((&up, &hands, &raises)), from, seen)?;
                 (decisions, plan)
             }
             _ => {
@@ -305,6 +355,36 @@ impl Simulator {
             AnyGame::Stud(g) => count_rounds(py, g, seed, chunks, total, threads),
             AnyGame::Holdem(g) => count_rounds(py, g, seed, chunks, total, threads),
         }
+    }
+
+    /// Joint counts of chunks [start, end) of a run of `total` rounds seeded `seed`, the same
+    /// deals played by this simulator and `other` (one stud seat each, as many exchange
+    /// columns): an (n, n) array, n main cells (final class, exchanges made, outcome) each, this
+    /// one's cell by row.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (other, seed, start, end, total, threads=None))]
+    fn paired<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Simulator,
+        seed: u64,
+        start: u64,
+        end: u64,
+        total: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+        let chunks = chunk_range(py, start, end, total)?;
+        let (AnyGame::Stud(a), AnyGame::Stud(b)) = (&self.game, &other.game) else {
+            return Err(argument_error(py, "paired: two stud simulators".into()));
+        };
+        require(
+            py,
+            a.seats == 1 && b.seats == 1 && a.main_cells() == b.main_cells(),
+            || "paired: one seat each, with as many exchange columns".into(),
+        )?;
+        let n = a.main_cells();
+        let counts = run_in_pool(py, threads, || paired(a, b, seed, chunks, total))?;
+        PyArray1::from_vec(py, counts).reshape(vec![n, n])
     }
 
     /// Final bankrolls and ruin flags of sessions [start, end), one seat; see `sim::sessions`.

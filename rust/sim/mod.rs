@@ -11,6 +11,7 @@ pub mod decisions;
 pub mod holdem;
 pub mod one_seat;
 pub mod rng;
+pub mod seen;
 pub mod stud;
 
 /// Columns of the outcome axis (see `layout::SIM_OUTCOMES`).

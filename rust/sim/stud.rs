@@ -4,6 +4,7 @@
 use super::decisions::StudDecisions;
 use super::one_seat::{self, if_raised};
 use super::rng::{draw, draw_after, Stream};
+use super::seen::{card_mask, SeenValues};
 use super::{cell_index, round_by_round, showdown, Buckets, Game, Shape, CLASSES, OUTCOMES};
 use crate::cards::{rank, Card};
 use crate::eval::Tables;
@@ -23,6 +24,9 @@ pub enum When {
     Below(u16),
     /// As the best strategy says, by exchanges left (`levels[0]`: one left).
     Table(Vec<ExchangeLevel>),
+    /// As the best strategy says at the first decision; after an exchange, by the seat's own
+    /// count given the cards it has seen (`seen`), which decides the call too.
+    SeesDiscards(Vec<ExchangeLevel>, SeenValues),
 }
 
 /// The best strategy's exchanges with some number of exchanges left: against the up ranks in
@@ -83,7 +87,7 @@ impl Exchange {
     ) -> bool {
         match &self.when {
             When::Below(below) => strength < *below,
-            When::Table(levels) => {
+            When::Table(levels) | When::SeesDiscards(levels, _) => {
                 let level = &levels[left - 1];
                 if calls.raises(strength, hand, up) {
                     level.called.raises(strength, hand, up)
@@ -156,11 +160,11 @@ impl Game for StudGame {
                 deck[5 * seat + 4],
             ];
             let first = t.strength(&hand);
-            let (s, exchanges) = match &self.exchange {
+            let (s, exchanges, call) = match &self.exchange {
                 Some(x) => self.exchange(t, x, &mut hand, up, deck, &mut next, rng),
-                None => (first, 0),
+                None => (first, 0, None),
             };
-            let raised = self.decisions.raises(s, &hand, up);
+            let raised = call.unwrap_or_else(|| self.decisions.raises(s, &hand, up));
             let outcome = if_raised(raised, showdown(s, dealer_strength, self.qualifier));
             let at = [
                 seat,
@@ -191,7 +195,8 @@ impl Game for StudGame {
 
 impl StudGame {
     /// Exchanges cards of `hand` by the plan, drawing from `deck` from `next` on (discarded
-    /// cards stay out of play); returns the final strength and how many exchanges were made.
+    /// cards stay out of play); returns the final strength, how many exchanges were made, and
+    /// the call decision where the seat's seen cards decide it (None: the table's).
     #[allow(clippy::too_many_arguments)]
     fn exchange(
         &self,
@@ -202,22 +207,95 @@ impl StudGame {
         deck: &mut [u8; 52],
         next: &mut usize,
         rng: &mut Stream,
-    ) -> (u16, usize) {
-        let (mut made, mut strength) = (0, t.strength(hand));
-        while made < x.most && x.wants(strength, hand, up, x.most - made, &self.decisions) {
-            let swap: Vec<usize> = (0..5).filter(|&i| x.exchanges(hand[i])).collect();
-            if swap.is_empty() || *next + swap.len() > 52 {
-                break;
+    ) -> (u16, usize, Option<bool>) {
+        self.play_exchanges(t, x, hand, up, |swap, hand| {
+            if *next + swap.len() > 52 {
+                return false;
             }
             draw_after(deck, *next, swap.len(), rng);
             for (k, &i) in swap.iter().enumerate() {
                 hand[i] = deck[*next + k];
             }
             *next += swap.len();
+            true
+        })
+    }
+
+    /// The exchanges of `exchange`, each one's cards put into the hand's positions `swap` by
+    /// `fresh` (false: no cards left).
+    fn play_exchanges(
+        &self,
+        t: &Tables,
+        x: &Exchange,
+        hand: &mut [Card; 5],
+        up: Card,
+        mut fresh: impl FnMut(&[usize], &mut [Card; 5]) -> bool,
+    ) -> (u16, usize, Option<bool>) {
+        let (mut made, mut strength, mut call) = (0, t.strength(hand), None);
+        let mut seen = card_mask(hand) | 1 << up;
+        loop {
+            let left = x.most - made;
+            let wants = match &x.when {
+                When::SeesDiscards(_, v) if made > 0 => {
+                    let class = self.classes.of(strength);
+                    let value = v.call_value(t, strength, class, up, seen, self.qualifier);
+                    call = Some(value > v.fold);
+                    v.exchanges(up, left, value.max(v.fold))
+                }
+                _ => left > 0 && x.wants(strength, hand, up, left, &self.decisions),
+            };
+            if !wants {
+                return (strength, made, call);
+            }
+            let swap: Vec<usize> = (0..5).filter(|&i| x.exchanges(hand[i])).collect();
+            if swap.is_empty() || !fresh(&swap, hand) {
+                return (strength, made, call);
+            }
+            seen |= card_mask(hand);
             made += 1;
             strength = t.strength(hand);
         }
-        (strength, made)
+    }
+
+    /// The most exchanges the seat makes in a round.
+    pub fn most_exchanges(&self) -> usize {
+        self.exchange.as_ref().map_or(0, |x| x.most)
+    }
+
+    /// How many main cells `main_cell` numbers: (final class, exchanges made, outcome).
+    pub fn main_cells(&self) -> usize {
+        CLASSES * self.exchange_slots() * OUTCOMES
+    }
+
+    /// One seat's round on cards dealt in full: `hand`, the up card `up`, the dealer's strength
+    /// and every exchange's cards in `spare`, in turn. Returns its main cell: (final class,
+    /// exchanges made, outcome), numbered row-major.
+    pub fn main_cell(
+        &self,
+        t: &Tables,
+        hand: [Card; 5],
+        up: Card,
+        dealer: u16,
+        spare: &[Card],
+    ) -> usize {
+        let mut hand = hand;
+        let mut next = 0;
+        let (s, made, call) = match &self.exchange {
+            Some(x) => self.play_exchanges(t, x, &mut hand, up, |swap, hand| {
+                if next + swap.len() > spare.len() {
+                    return false;
+                }
+                for (k, &i) in swap.iter().enumerate() {
+                    hand[i] = spare[next + k];
+                }
+                next += swap.len();
+                true
+            }),
+            None => (t.strength(&hand), 0, None),
+        };
+        let raised = call.unwrap_or_else(|| self.decisions.raises(s, &hand, up));
+        let outcome = if_raised(raised, showdown(s, dealer, self.qualifier));
+        (self.classes.of(s) * self.exchange_slots() + made) * OUTCOMES + outcome
     }
 }
 
@@ -372,7 +450,8 @@ mod tests {
                 deck[5 * seat + 3],
                 deck[5 * seat + 4],
             ];
-            let (s, made) = g.exchange(t, x, &mut hand, deck[14], &mut deck, &mut next, &mut rng);
+            let (s, made, _) =
+                g.exchange(t, x, &mut hand, deck[14], &mut deck, &mut next, &mut rng);
             assert_eq!((made, s), (3, t.strength(&hand)));
             seen.extend_from_slice(&deck[next - 15..next]);
             assert_eq!(&hand[..], &deck[next - 5..next]);

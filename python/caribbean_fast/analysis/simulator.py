@@ -30,6 +30,8 @@ from ..progress import ProgressCallback
 from ..settlement import Settlement, settle
 from ..variants import ExchangeCards, Family, HandThreshold, Variant
 from .categories import MAX_EXCHANGES, MAX_SEATS, representative, sim_cells
+from .exchange import ExchangePlan
+from .seen import SeenArgs, seen_values
 from .strategy import StrategyTable
 
 __all__ = [
@@ -149,10 +151,12 @@ EXCHANGES = {
     "never": None,
     "all-five": "nothing",  # below Ace-King, exchange all five cards
     "keep-ace-king": "ace-king",  # below Ace-King, keep an ace and a king, exchange the rest (choose only)
+    "sees-discards": "sees-discards",  # the table's first decision, then by the cards seen (`analysis.seen`)
 }
 """Exchange strategies for game 4: "table" follows the strategy table (the best strategy's
-exchanges; a named strategy never exchanges); the others exchange while the hand is below
-Ace-King, up to the variant's most per round, then raise or fold by the strategy table."""
+exchanges; a named strategy never exchanges); "sees-discards" too at the first decision, then
+decides by the cards it has seen; the others exchange while the hand is below Ace-King, up to
+the variant's most per round, then raise or fold by the strategy table."""
 
 
 def exchange_strategies(variant: Variant) -> tuple[str, ...]:
@@ -160,17 +164,31 @@ def exchange_strategies(variant: Variant) -> tuple[str, ...]:
     x = variant.exchanges
     if x is None:
         return ("table", "never")
-    return ("table", "never", "all-five") + (("keep-ace-king",) if x.cards is ExchangeCards.CHOOSE else ())
+    choose = ("keep-ace-king",) if x.cards is ExchangeCards.CHOOSE else ()
+    return ("table", "never", "all-five", *choose, "sees-discards")
 
 
-def build_simulator(variant: Variant, table: StrategyTable, seats: int, exchange: str = "table") -> _core.Simulator:
+def _seen(variant: Variant, exchange: str, plan: ExchangePlan | None) -> SeenArgs | None:
+    """The sees-discards seat's values, from the best strategy's exchange plan."""
+    if exchange != "sees-discards":
+        return None
+    if plan is None:
+        raise ArgumentError("exchange: sees-discards plays the best strategy (--strategy best), which has the plan")
+    return seen_values(variant, plan)
+
+
+def build_simulator(
+    variant: Variant, table: StrategyTable, seats: int, exchange: str = "table", plan: ExchangePlan | None = None
+) -> _core.Simulator:
+    """The simulator of `table`; `plan`, the best strategy's exchange plan, for sees-discards."""
     first, classes = first_cuts(variant), _class_cuts(variant)
     q = variant.qualifier.strength
     if variant.family is Family.STUD:
         up_rank, hands = table.stud_columns()
         keep, x = EXCHANGES[exchange], variant.exchanges
-        from_table = keep == "table" and table.exchange_from is not None
-        plan = (keep, HandThreshold("ace-king").strength, x.most_per_round) if x and keep else None
+        seen = _seen(variant, exchange, plan)
+        from_table = keep in ("table", "sees-discards") and table.exchange_from is not None
+        rule = (keep, HandThreshold("ace-king").strength, x.most_per_round) if x and keep else None
         return _core.Simulator.stud(
             seats,
             q,
@@ -179,8 +197,9 @@ def build_simulator(variant: Variant, table: StrategyTable, seats: int, exchange
             up_rank=up_rank,
             hands=hands,
             raises=table.raises,
-            exchange=plan if keep != "table" or from_table else None,
+            exchange=rule if keep != "table" or from_table else None,
             exchange_from=table.exchange_from if from_table else None,
+            seen=seen,
         )
     return _core.Simulator.holdem(q, first, classes, cards=table.rows, calls=table.raises)
 
@@ -359,13 +378,15 @@ def simulate_table(
     exchange: str = "table",
     strategy: str = "table",
     progress: ProgressCallback | None = None,
+    plan: ExchangePlan | None = None,
 ) -> SimulationResult:
     """Simulates `rounds` rounds (each with `seats` seats sharing one deck) played by `table`, and
     settles them; `strategy` is the name the result carries. `progress`, if given, is called with
-    (rounds done, rounds) before the first batch and after each one."""
+    (rounds done, rounds) before the first batch and after each one. `plan`: the best strategy's
+    exchange plan, which sees-discards needs."""
     check_arguments(variant, rounds, seats, exchange)
     seed, threads = checked_seed(seed), checked_threads(threads)
-    sim = build_simulator(variant, table, seats, exchange)
+    sim = build_simulator(variant, table, seats, exchange, plan)
     start = time.perf_counter()
     counts, partial = _run_local(sim, seed, rounds, threads, progress)
     return settle_counts(variant, counts, RunFacts(strategy, seed, seats, partial, time.perf_counter() - start))

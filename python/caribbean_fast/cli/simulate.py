@@ -12,7 +12,8 @@ from ..analysis import analyze
 from ..analysis.meter import simulate_meter
 from ..analysis.simulator import check_arguments
 from ..bounds import MAX_METER_ROUNDS, MAX_ROUNDS, checked_seed, checked_threads, parse_count
-from ..simulation import simulate
+from ..errors import ArgumentError
+from ..simulation import simulate, simulate_paired
 from ..variants import Variant, load_variant
 from .progress import progress_bar
 
@@ -29,7 +30,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--exchange",
         default="table",
         help="game 4: table (the strategy's own exchanges, the best ones for --strategy best), never, "
-        "all-five, or keep-ace-king (the example that lets the seat choose)",
+        "all-five, keep-ace-king (the example that lets the seat choose), or sees-discards (the best "
+        "strategy deciding after an exchange by the cards it has seen)",
+    )
+    p.add_argument(
+        "--paired",
+        action="store_true",
+        help="game 4: play the same deals by the best strategy's table and by --exchange, and give the difference",
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--meter", action="store_true", help="the progressive meter over time instead of the main game")
@@ -56,6 +63,8 @@ def _exact(variant: Variant, strategy: str, exchange: str) -> tuple[str, float]:
 def _refuse_bad_arguments(args: argparse.Namespace, variant: Variant) -> None:
     """What `simulate` refuses, refused before the enumeration, which can take a minute."""
     check_arguments(variant, args.rounds, args.seats, args.exchange)
+    if args.paired and (args.strategy != "best" or args.seats != 1):
+        raise ArgumentError("paired: one seat and the best strategy (--strategy best --seats 1)")
     checked_seed(args.seed)
     checked_threads(args.threads)
 
@@ -68,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     _refuse_bad_arguments(args, variant)
     with progress_bar(f"enumerating every {variant.name} deal") as progress:
         analyze(variant, args.strategy, progress)  # the strategy's table, which `simulate` reads
+    if args.paired:
+        return run_paired(args, variant)
     with progress_bar(f"simulating {variant.name}") as progress:
         result = simulate(
             variant,
@@ -109,6 +120,29 @@ def run(args: argparse.Namespace) -> int:
     if result.exchanged:
         rows.append(("exchanged at decisions 1 / 2 / 3", " / ".join(f"{x:.4%}" for x in result.exchanged)))
     for k, v in rows:
+        table.add_row(k, v)
+    Console(width=max(Console().width, 100)).print(table)
+    return 0
+
+
+def run_paired(args: argparse.Namespace, variant: Variant) -> int:
+    """The same deals by the table and by `--exchange`: the difference per ante."""
+    with progress_bar(f"pairing {args.exchange} with the table") as progress:
+        r = simulate_paired(variant, args.rounds, args.seed, args.exchange, args.threads, progress)
+    if args.format == "json":
+        print(json.dumps(r.to_dict(), indent=2))
+        return 0
+    table = Table(title=f"{variant.title}: {r.rounds:,} deals played both ways, seed {r.seed}", show_header=False)
+    table.add_column("figure", style="bold")
+    table.add_column("value")
+    for k, v in (
+        ("the table's mean net per ante", f"{r.mean_a:+.6f}"),
+        (f"{args.exchange}'s mean net per ante", f"{r.mean_b:+.6f}"),
+        ("difference", f"{r.difference:+.6f} ± {r.stderr:.6f}"),
+        ("95% interval", "{:+.6f} to {:+.6f}".format(*r.ci95)),
+        ("rounds ended differently", f"{r.parted:.4%}"),
+        ("time", f"{r.seconds:.1f} s"),
+    ):
         table.add_row(k, v)
     Console(width=max(Console().width, 100)).print(table)
     return 0
