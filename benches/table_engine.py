@@ -9,7 +9,9 @@ after it, in microseconds, here and in another checkout of the package (its ``py
 the path of a fresh interpreter; the same compiled core), in turn (ABBA, ``--turns`` pairs), and
 the ratio of the medians: the issue's goal is at most 0.4 of commit f859cf1's engine.
 
-Run: ``python benches/table_engine.py [--rounds 1000] [--peer CHECKOUT [--turns 2]]``
+With ``--peer`` and ``--record`` it writes its row of benches/results.toml (`record.py`).
+
+Run: ``python benches/table_engine.py [--rounds 1000] [--peer CHECKOUT [--turns 2] [--record]]``
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import record
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -35,6 +38,9 @@ from caribbean_fast.engine.autoplay import choose, play_round
 from caribbean_fast.engine.commands import PLAYED
 
 GAMES = ("atlantic-city", "cyberstud", "network-24h", "caribbean-poker", "casino-holdem")
+
+RECORDED = ["benches/table_engine.py", "python/caribbean_fast/engine", "python/caribbean_fast/settlement.py"]
+"""The files whose change makes the recorded row stale (a folder: any file in it)."""
 
 
 def _play(name: str, store: EventStore, rounds: int) -> tuple[float, int]:
@@ -107,8 +113,9 @@ def _turn(python_path: Path, rounds: int) -> dict[str, float]:
     return dict(json.loads(done.stdout))
 
 
-def _against(peer: Path, rounds: int, turns: int) -> None:
-    """This checkout's engine and the peer's in turn, ABBA: the medians and their ratio."""
+def _against(peer: Path, rounds: int, turns: int) -> dict[str, tuple[float, float]]:
+    """This checkout's engine and the peer's in turn, ABBA: the medians (here, the peer's) by game,
+    printed with their ratios."""
     ours = Path(__file__).resolve().parents[1] / "python"
     runs: dict[str, list[dict[str, float]]] = {"this": [], "peer": []}
     for _ in range(turns):
@@ -117,13 +124,35 @@ def _against(peer: Path, rounds: int, turns: int) -> None:
     out = RichTable(title=f"A command with every seat's view, µs ({rounds} rounds, {turns} ABBA pairs, medians)")
     for column in ("game", "seats", "this", f"peer {peer.name}", "ratio"):
         out.add_column(column, justify="right")
-    ratios = []
-    for name in GAMES:
-        this, that = (statistics.median(r[name] for r in runs[side]) for side in ("this", "peer"))
-        ratios.append(this / that)
+    medians = {name: (_median(runs["this"], name), _median(runs["peer"], name)) for name in GAMES}
+    for name, (this, that) in medians.items():
         out.add_row(name, str(load_variant(name).seats), f"{this:.1f}", f"{that:.1f}", f"{this / that:.2f}")
     Console(width=140).print(out)
+    ratios = [this / that for this, that in medians.values()]
     print(f"ratio over the games (geometric mean): {statistics.geometric_mean(ratios):.2f}, at most {max(ratios):.2f}")
+    return medians
+
+
+def _median(runs: list[dict[str, float]], name: str) -> float:
+    return statistics.median(r[name] for r in runs)
+
+
+def _row(peer: Path, rounds: int, turns: int, medians: dict[str, tuple[float, float]]) -> dict[str, object]:
+    """The peer comparison's row of benches/results.toml."""
+    ratios = {name: round(this / that, 2) for name, (this, that) in medians.items()}
+    times = ", ".join(f"{name} {this:.0f} against {that:.0f}" for name, (this, that) in medians.items())
+    mean = statistics.geometric_mean(list(ratios.values()))
+    return {
+        "id": "table-engine-peer",
+        "section": "The table engine",
+        "what": f"a command with every seat's view as the server drives a table, against {peer.name}'s engine "
+        "run in turn",
+        "values": ratios,
+        "unit": f"times {peer.name}'s",
+        "goal": "<= 0.4",
+        "command": f"python benches/table_engine.py --peer {peer} --rounds {rounds} --turns {turns} --record",
+        "note": f"medians of {2 * turns} runs a side, ABBA, µs: {times}; {mean:.2f} over the games (geometric mean)",
+    }
 
 
 def _per_second(job: Callable[[EventStore], object], store: EventStore, events: int) -> float:
@@ -137,6 +166,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--peer", type=Path, help="another checkout of the package, measured in turn")
     parser.add_argument("--turns", type=int, default=2, help="ABBA pairs with --peer")
+    parser.add_argument("--record", action="store_true", help="with --peer: write its row of benches/results.toml")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -145,7 +175,9 @@ def main() -> None:
     if args.peer is not None:
         if not (args.peer / "python" / "caribbean_fast").is_dir():
             parser.error(f"--peer: {args.peer} holds no python/caribbean_fast")
-        _against(args.peer, args.rounds, args.turns)
+        medians = _against(args.peer, args.rounds, args.turns)
+        if args.record:
+            record.write([_row(args.peer, args.rounds, args.turns, medians)], RECORDED)
         return
     out = RichTable(title=f"Table engine, {args.rounds} rounds per game, seats as the preset (2 cores)")
     columns = ("game", "seats", "events/round", "memory rounds/s", "SQLite rounds/s", "restore ev/s", "audit ev/s")
