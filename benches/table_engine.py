@@ -138,17 +138,18 @@ def _median(runs: list[dict[str, float]], name: str) -> float:
 
 
 def _row(peer: Path, rounds: int, turns: int, medians: dict[str, tuple[float, float]]) -> dict[str, object]:
-    """The peer comparison's row of benches/results.toml."""
+    """The peer comparison's row of benches/results.toml, naming the peer by its commit."""
+    found = subprocess.run(["git", "-C", str(peer), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    name = f"commit {found.stdout.strip()}" if found.returncode == 0 else peer.name
     ratios = {name: round(this / that, 2) for name, (this, that) in medians.items()}
     times = ", ".join(f"{name} {this:.0f} against {that:.0f}" for name, (this, that) in medians.items())
     mean = statistics.geometric_mean(list(ratios.values()))
     return {
         "id": "table-engine-peer",
         "section": "The table engine",
-        "what": f"a command with every seat's view as the server drives a table, against {peer.name}'s engine "
-        "run in turn",
+        "what": f"a command with every seat's view as the server drives a table, against {name}'s engine run in turn",
         "values": ratios,
-        "unit": f"times {peer.name}'s",
+        "unit": f"times {name}'s",
         "goal": "<= 0.4",
         "command": f"python benches/table_engine.py --peer {peer} --rounds {rounds} --turns {turns} --record",
         "note": f"medians of {2 * turns} runs a side, ABBA, µs: {times}; {mean:.2f} over the games (geometric mean)",
