@@ -95,6 +95,7 @@ def test_the_tables_of_a_variant_share_one_memory_of_pays() -> None:
             t.deal()
             t.raise_(0)
     assert first._pays is second._pays and first._pays
+    assert Table(replace(variant), seed=3)._pays is first._pays  # an equal variant read again: a restored table's
     changed = replace(variant, name="cyberstud-changed")
     first.change_variant(changed)
     assert first._pays is not second._pays

@@ -270,6 +270,11 @@ def theoretical(variant: Variant) -> Theoretical:
     return found
 
 
+APART_SECONDS = 1800
+"""How long `theoretical_apart` waits for its process: a hung one raises TimeoutError to the
+caller (the office's alarms log it and try again at their next pass) instead of holding it for good."""
+
+
 def theoretical_apart(variants: Iterable[Variant]) -> None:
     """Each variant's `theoretical` not kept yet, worked out in a process of its own and kept
     here: the analysis holds hundreds of MB of arrays (the situations, the counted tables), which
@@ -280,7 +285,7 @@ def theoretical_apart(variants: Iterable[Variant]) -> None:
     if not missing:
         return
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
-        for found in apart.submit(_theoreticals, missing).result():
+        for found in apart.submit(_theoreticals, missing).result(timeout=APART_SECONDS):
             _KEPT[found.variant] = found
 
 

@@ -113,19 +113,20 @@ VARIANTS_MOST = 64
 """The most variants whose pays are remembered at once (`pays_of`): a server's games and the
 paytables its office made; past it, every variant starts again."""
 
-_PAYS: dict[int, tuple[Variant, dict[PayKey, Paid]]] = {}
+_PAYS: dict[Variant, dict[PayKey, Paid]] = {}
 
 
 def pays_of(variant: Variant) -> dict[PayKey, Paid]:
     """The pays remembered for `variant`, one dict shared by all its tables (`paid` is a pure
     function of the variant and the key): a thousand tables of one's own keep one, not a thousand.
-    Found by the variant object's identity (hashing a variant costs more than settling)."""
-    found = _PAYS.get(id(variant))
-    if found is None or found[0] is not variant:
+    Found by the variant's value, so that a restored table (its variant read again from its
+    record) shares it too; a table looks it up once (`Rounds._pays`)."""
+    found = _PAYS.get(variant)
+    if found is None:
         if len(_PAYS) >= VARIANTS_MOST:
             _PAYS.clear()
-        found = _PAYS[id(variant)] = (variant, {})
-    return found[1]
+        found = _PAYS[variant] = {}
+    return found
 
 
 class Paid(NamedTuple):

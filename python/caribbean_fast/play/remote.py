@@ -26,7 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from ..analysis.advice import Advice
 from ..engine import Phase, SeatView
-from ..errors import ServerError
+from ..errors import ServerError, VariantError
 from ..server.wire.commands import request
 from ..variants import BetLimits, Currency, Variant
 from ..variants.toml_io import from_dict
@@ -256,7 +256,7 @@ class RemoteSession(SeatKeys):
             welcome = self.link.retarget(self.table_id)
         variant, bounds, stakes = self._rules()
         self.table: RemoteTable = RemoteTable(variant, bounds)
-        self._stale = False  # a `paytable` frame came: the table's rules to read again
+        self._changed_to: str | None = None  # a `paytable` frame's game: the rules to read until they play it
         if held:
             self.seat = int(held[0]["seat"])
         else:
@@ -285,15 +285,26 @@ class RemoteSession(SeatKeys):
             elif kind == "reality_check" or (kind == "idle_notice" and frame.get("table") == self.table_id):
                 self._reminder = reminder_words(frame)
             elif kind == "paytable" and frame.get("table") == self.table_id:  # told before the next bet
-                self._stale = True  # the rules are read again, as the page does
+                self._changed_to = str(frame["game"])  # the rules are read again, as the page does
                 self._reminder = ("Paytable changed", f"This table now plays {frame['title']} from this round on.")
         self.link.frames.clear()
-        if self._stale:
-            try:
-                self.table.variant, self.table.limits, _ = self._rules()
-                self._stale = False
-            except ServerError:  # the server out of reach a moment: read at the next look
-                pass
+        if self._changed_to is not None:
+            self._read_changed_rules(self._changed_to)
+
+    def _read_changed_rules(self, game: str) -> None:
+        """The table's rules read again after a paytable change, until they play `game`: another
+        process of the server may answer from the old rules a moment, or be out of reach; a rules
+        text this client cannot read is said, not a crash."""
+        try:
+            variant, limits, _ = self._rules()
+        except ServerError:  # out of reach a moment: read at the next look
+            return
+        except (KeyError, ValueError, VariantError) as err:
+            self._changed_to = None
+            self._reminder = ("Paytable changed", f"The table's new rules could not be read ({err}).")
+            return
+        if variant.name == game:
+            self.table.variant, self.table.limits, self._changed_to = variant, limits, None
 
     def _rules(self) -> tuple[Variant, BetLimits, dict[str, Any]]:
         """The variant the table plays (from its rules' text: a changed paytable's variant is

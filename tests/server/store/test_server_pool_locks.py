@@ -108,3 +108,20 @@ def test_a_deadlock_taking_the_pools_begins_the_batch_again(postgres: str) -> No
     meter, deadlocks = asyncio.run(main())
     writer.close()
     assert (meter, deadlocks) == (RESET[P1] + 1 + RESET[P2] + 1, 1)
+
+
+def test_opening_a_table_of_a_taken_pool_does_not_wait_for_it(postgres: str) -> None:
+    """A batch of another process holds P1's row (taken first, `pools.take`); a job that opens a
+    table of P1 (`open_pool`) reads the row and goes on, where an insert meeting the held row
+    waited for that batch's end (and inside a batch that took another pool, could close a cycle)."""
+    holder = psycopg.connect(postgres, autocommit=True)
+    holder.execute("BEGIN")
+    holder.execute("UPDATE pools SET meter = meter WHERE pool = %s", (P1,))
+    try:
+        db = Database(connect(postgres))
+        waits_not = "SET LOCAL lock_timeout = '500ms'"  # a wait fails the job, not hangs it
+        db.run_now(lambda tx: (tx.execute(waits_not), pools.open_pool(tx, P1, 1, "other")))
+        db.dialect.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()

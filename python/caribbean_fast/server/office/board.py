@@ -120,7 +120,7 @@ async def watch(host: OfficeHost, metrics: Metrics, every: float = ALARM_EVERY) 
             games = {name: v for name, v in variants.items() if name in played}
             await analyse_games(games)
             publish(metrics, await host.reads.run(read_alarms(games)))
-        except Exception as err:  # the database is failing: the next pass reads again
+        except Exception as err:  # the database failing, or an analysis: the next pass tries again
             _log.warning("alarms not read: %s", err)
 
 

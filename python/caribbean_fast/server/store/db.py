@@ -435,9 +435,10 @@ class Database:
 
     def _begin(self, batch: list[_Job]) -> None:
         """Begins the batch's transaction and takes the rows of every pool its jobs may read, in
-        the one order of every process (`pools.take`), before any job runs. Another writer that
-        took them in another order (none of ours) may still close a cycle: PostgreSQL aborts one
-        transaction, and if it is this one, the batch begins again, once. No job has run yet,
+        the one order of every process (`pools.take`), before any job runs; jobs that open a pool
+        read its row before writing it (`pools.open_pool`). Another writer that took them in
+        another order may still close a cycle: PostgreSQL aborts one transaction, and if it is
+        this one, the batch begins again, once. No job has run yet,
         so nothing of any table has moved: each job then runs as if the first try never was."""
         keys = [k for job in batch for k in job.pools]
         for retry in (False, True):

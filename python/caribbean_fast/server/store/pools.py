@@ -81,8 +81,12 @@ def pooled(events: Sequence[Event]) -> int:
 
 
 def open_pool(tx: Tx, key: str, reset: int, shard: str) -> None:
-    """The pool, seeded with its reset, and this process's shard of it, made if missing."""
-    tx.execute("INSERT INTO pools VALUES (?, ?) ON CONFLICT (pool) DO NOTHING", (key, reset))
+    """The pool, seeded with its reset, and this process's shard of it, made if missing. Read
+    first: a plain read never waits on another transaction's hold of an existing pool's row, where
+    an insert meeting it would (and, inside a batch that took another pool first, could close a
+    cycle with a batch of another process: `take`)."""
+    if tx.one("SELECT 1 FROM pools WHERE pool = ?", (key,)) is None:
+        tx.execute("INSERT INTO pools VALUES (?, ?) ON CONFLICT (pool) DO NOTHING", (key, reset))
     tx.execute("INSERT INTO pool_shards VALUES (?, ?, 0) ON CONFLICT (pool, shard) DO NOTHING", (key, shard))
 
 
