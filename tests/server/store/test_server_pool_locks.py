@@ -119,8 +119,12 @@ def test_opening_a_table_of_a_taken_pool_does_not_wait_for_it(postgres: str) -> 
     holder.execute("UPDATE pools SET meter = meter WHERE pool = %s", (P1,))
     try:
         db = Database(connect(postgres))
-        waits_not = "SET LOCAL lock_timeout = '500ms'"  # a wait fails the job, not hangs it
-        db.run_now(lambda tx: (tx.execute(waits_not), pools.open_pool(tx, P1, 1, "other")))
+
+        def open_without_waiting(tx: Tx) -> None:
+            tx.execute("SET LOCAL lock_timeout = '500ms'")  # a wait fails the job, not hangs it
+            pools.open_pool(tx, P1, 1, "other")
+
+        db.run_now(open_without_waiting)
         db.dialect.close()
     finally:
         holder.execute("ROLLBACK")
