@@ -8,15 +8,15 @@ A pool's meter is its row in `pools` plus its shards (`pool_shards`, one per ser
   reset) to the shard of the process that serves the table, in that commit (`Summary.rows`
   writes it with the record's rows). Contributions, the commits of nearly every round, thus
   never wait on another process's commit: each process updates its own row.
-- a showdown reads the pool (`meter_now`), in its commit's transaction, after taking the pool's
-  own row (`UPDATE pools SET meter = meter`, a row lock on PostgreSQL; SQLite's one writer holds
-  the file). The table's meter is brought to that amount (the engine's `pool` event) and the
-  prizes are fixed from it: the commit that records the round fixes the prize, with the meter
-  as it stands there. Two showdowns at once on different tables, in different processes, take
-  the row in turn: the second reads the meter the first's commit left (after its prize and its
-  top-up to the reset), so a royal flush at each pays the first the whole meter and the
-  second the meter as the first left it (docs/development.md). Within one round of one table,
-  the engine's rule stands: two royals share the meter equally.
+- a showdown reads the pool (`meter_now`), in its commit's transaction, after its batch took the
+  pool's own row (`take`: `UPDATE pools SET meter = meter`, a row lock on PostgreSQL; SQLite's one
+  writer holds the file from its `BEGIN IMMEDIATE`). The table's meter is brought to that amount
+  (the engine's `pool` event) and the prizes are fixed from it: the commit that records the round
+  fixes the prize, with the meter as it stands there. Two showdowns at once on different tables,
+  in different processes, take the row in turn: the second reads the meter the first's commit left
+  (after its prize and its top-up to the reset), so a royal flush at each pays the first the whole
+  meter and the second the meter as the first left it (docs/development.md). Within one round of
+  one table, the engine's rule stands: two royals share the meter equally.
 - a batch of commits takes the rows of every pool its jobs may read first, before any job runs,
   in one order for every process (`take`: sorted keys): two processes' batches that read two
   pools never hold one each while waiting for the other's (a deadlock, which PostgreSQL breaks by
@@ -98,9 +98,9 @@ def take(tx: Tx, keys: Sequence[str]) -> None:
 
 
 def meter_now(tx: Tx, key: str) -> int:
-    """The pool's meter as this transaction finds it, its row taken until the commit (already
-    taken by the batch, `take`, for a job that declared the pool)."""
-    take(tx, [key])
+    """The pool's meter as this transaction finds it, its row held until the commit by the batch
+    that took it before any job (`take`): a job that reads a pool declares it
+    (`Database.run(job, pool_keys)`), so the row is taken once a batch, not again here."""
     row = tx.one(
         "SELECT p.meter + COALESCE((SELECT SUM(amount) FROM pool_shards s WHERE s.pool = p.pool), 0) "
         "FROM pools p WHERE p.pool = ?",
