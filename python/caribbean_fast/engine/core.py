@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -213,13 +214,13 @@ class TableCore:
         server's correction) reads as the last event's time; a clock of the caller's that goes
         back is refused."""
         now = self.clock()
+        if self.clock is utc_now:  # aware by construction: only a step back is read as the last event's time
+            return max(now, self.events[-1].time) if self.events else now
         if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
             raise ArgumentTypeError(f"clock: must give timezone-aware datetimes, not {now!r:.60}")
         last = self.events[-1].time if self.events else None
         if last is not None and now < last and not self._replaying:
-            if self.clock is not utc_now:
-                raise ArgumentError(f"clock: {now.isoformat()} is before the table's last event at {last.isoformat()}")
-            now = last
+            raise ArgumentError(f"clock: {now.isoformat()} is before the table's last event at {last.isoformat()}")
         return now
 
     def _forget(self) -> None:
@@ -280,9 +281,17 @@ class TableCore:
         transfers: tuple[Transfer, ...] | list[Transfer],
         round: int | None,
     ) -> None:
-        number = self.state.round.number if round is None else round
-        event = Event.made(
-            self.seq, number, kind, self._now, seat, public or {}, private or {}, secret or {}, tuple(transfers)
+        event = object.__new__(Event)  # as `Event.made`, one call less: a dozen events a round
+        event.__dict__.update(
+            seq=self.seq,
+            round=self.state.round.number if round is None else round,
+            kind=kind,
+            time=self._now,
+            seat=seat,
+            public=public or {},
+            private=private or {},
+            secret=secret or {},
+            transfers=tuple(transfers),
         )
         self.state.apply(event, change)
         self.events.append(event)
@@ -338,13 +347,25 @@ class TableCore:
     def _covers_the_raise(self, seat: int, bets: Bets, left: int) -> None:
         """An ante is taken only while the wallet keeps its raise (call): a seat dealt in can then
         always play its hand, as online tables require, rather than only fold."""
-        need = times(bets.ante, self.variant.raise_multiple)
+        need = self._raise_for(bets.ante)
         if need > left:
             word = self.variant.raise_word
             raise InsufficientFundsError(
                 f"seat {seat + 1} holds {self._fmt(left + bets.total)}: bets of {self._fmt(bets.total)} "
                 f"and the {word} of {self._fmt(need)} they may need come to {self._fmt(bets.total + need)}"
             )
+
+    @cached_property
+    def _raise_ratio(self) -> tuple[int, int]:
+        """The variant's raise multiple as two integers: a Fraction reads its parts through
+        properties, and the checks of every command and view ask for a raise."""
+        r = self.variant.raise_multiple
+        return r.numerator, r.denominator
+
+    def _raise_for(self, ante: int) -> int:
+        """The raise (call) an ante makes: `times(ante, raise_multiple)`."""
+        n, d = self._raise_ratio
+        return ante * n // d
 
     def _open_round(self) -> None:
         number = self.state.round.number + 1

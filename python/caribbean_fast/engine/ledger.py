@@ -56,7 +56,8 @@ class Ledger:
     def apply(self, transfers: Iterable[Transfer]) -> None:
         if not transfers:  # most events move no money: nothing to check or reconcile
             return
-        transfers = tuple(transfers)
+        if not isinstance(transfers, tuple):  # read twice below
+            transfers = tuple(transfers)
         self.check(transfers)
         for source, target, amount in transfers:
             self.deposits += amount if source == OUTSIDE else 0

@@ -68,7 +68,7 @@ class VariantChange(TableCore):
         self._emit(EventKind.VARIANT_CHANGED, None, public, transfers=[t for t in seed if t[2]])
         self.variant, self.limits = new, new.limits[limits]
         # what the table worked out once from the old variant
-        for worked_out in ("_multiples", "_ante_unit", "_views", "_pays"):
+        for worked_out in ("_multiples", "_ante_unit", "_views", "_pays", "_raise_ratio"):
             self.__dict__.pop(worked_out, None)
 
     @staticmethod

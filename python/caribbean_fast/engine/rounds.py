@@ -123,7 +123,7 @@ class Rounds(Seeding):
         self._showdown_when_decided()
 
     def _raise_stake(self, s: SeatState) -> int:
-        return times(s.bets.ante, self.variant.raise_multiple)
+        return self._raise_for(s.bets.ante)
 
     def _affords_raise(self, seat: int, s: SeatState) -> bool:
         return self._raise_stake(s) <= self._held(seat)

@@ -135,6 +135,34 @@ class RoundState:
     order: tuple[int, ...] = ()  # the cut the seats' seeds made: dealt position i is committed position order[i]
     dealing: list[int] = field(default_factory=list)  # the cards in dealt order (the deck, cut)
 
+    @classmethod
+    def opened(cls, number: int, seed: bytes, commitment: str, deck: list[int], at: datetime) -> RoundState:
+        """A round just opened, as `RoundState(number, seed, commitment, deck, opened_at=at,
+        dealing=deck)` makes it, every field given (`events.built`: once a round, the generated
+        `__init__` with its ten default factories costs more than the rest of the opening)."""
+        return built(
+            cls,
+            number=number,
+            seed=seed,
+            commitment=commitment,
+            deck=deck,
+            taken=0,
+            dealer=[],
+            board=[],
+            opened_at=at,
+            dealt_at=None,
+            void=False,
+            revealed=None,
+            dealt_seats=[],
+            draws=[],
+            committed={},
+            revealed_seeds={},
+            sealed=[],
+            sealed_at=None,
+            order=(),
+            dealing=deck,
+        )
+
     def next_cards(self, n: int) -> list[int]:
         return self.dealing[self.taken : self.taken + n]
 
@@ -195,7 +223,7 @@ def _limit(state: TableState, e: Event) -> None:
 def _round_opened(state: TableState, e: Event) -> None:
     seed = bytes.fromhex(e.secret["seed"])
     deck = deck_from_seed(seed)
-    state.round = RoundState(e.round, seed, e.public["commitment"], deck, opened_at=e.time, dealing=deck)
+    state.round = RoundState.opened(e.round, seed, e.public["commitment"], deck, e.time)
     state.round_transfers = []
     state.phase = Phase.BETTING
     for seat in state.seats:

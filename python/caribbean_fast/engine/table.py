@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import ArgumentError, CaribbeanFastError, IllegalActionError, require_type
-from ..variants import ExchangeCards
+from ..variants import ExchangeCards, Exchanges
 from ..variants.model import MAX_AMOUNT
 from .betting import Betting
 from .commands import (
@@ -72,11 +72,11 @@ class Table(Betting, Seating, VariantChange):
         """What `seat` is shown (None: an onlooker): never the dealer's hidden cards before the
         showdown, never another seat's cards, and only the rounds its holder could be dealt into."""
         if seat is None:
-            return seat_view(self.state, self.variant, None, (), None, self._views)
+            return seat_view(self.state, self.variant, None, (), None, self._views, version=self.seq)
         k = self._seat(seat)
         limit = self.personal_limit(k)
-        most = self.ante_most(k, limit)
-        return seat_view(self.state, self.variant, k, self.actions(k), limit, self._views, self.seeds_open(), most)
+        most, actions = self.ante_most(k, limit), self._actions(k, limit)
+        return seat_view(self.state, self.variant, k, actions, limit, self._views, self.seeds_open(), most, self.seq)
 
     @cached_property
     def _views(self) -> ViewCache:
@@ -106,7 +106,12 @@ class Table(Betting, Seating, VariantChange):
         card. Worked out from the phase and the seat's state (a server asks for every view it
         sends): what the commands' own checks would allow, which `reference_actions` asks them
         (the tests hold the two equal over random play of every game)."""
-        k, phase = self._seat(seat), self.phase
+        k = self._seat(seat)
+        return self._actions(k, self.personal_limit(k))
+
+    def _actions(self, k: int, limit: int | None) -> list[str]:
+        """`actions` of a seat already checked, under its personal `limit` (a view has read it)."""
+        phase = self.state.phase
         if phase is Phase.CLOSED:
             return []
         s = self.state.seats[k]
@@ -115,20 +120,27 @@ class Table(Betting, Seating, VariantChange):
                 return []
             found = ["raise"] if self._affords_raise(k, s) else []
             found.append("fold")  # a dealt seat still to decide may always fold (`_check_fold`)
-            if self.variant.exchanges is not None and self._allows(self._check_some_exchange, k):
-                found.append("exchange")  # game 4 only: its own checks
+            if self.variant.exchanges is not None and self._may_exchange(k, s, self.variant.exchanges):
+                found.append("exchange")  # game 4 only
             return found
         if self.state.round.sealed:  # bets closed: the seats reveal their seeds (`seeding`)
             return ["reveal_seed"] if k in self._unrevealed() else []
-        found = self._lean_bets(k, s)
+        found = self._lean_bets(k, s, limit)
         if phase is Phase.BETTING and not self._waiting() and any(t.bets.ante for t in self.state.seats):
             found.append("deal")  # `_check_deal`'s whole rule, in a round open for bets
         return found
 
-    def _lean_bets(self, k: int, s: SeatState) -> list[str]:
+    def _may_exchange(self, k: int, s: SeatState, x: Exchanges) -> bool:
+        """`_check_some_exchange` without its messages, for a dealt seat still to decide: its usual
+        cards (the whole hand, or where the seat chooses, its first card) are in its hand, an
+        exchange is left this round, and the wallet pays its fee and the call still to come."""
+        need = times(s.bets.ante, x.fee_antes) + (self._raise_stake(s) if x.must_cover_call else 0)
+        return bool(s.cards) and s.exchanges < x.most_per_round and need <= self._held(k)
+
+    def _lean_bets(self, k: int, s: SeatState, limit: int | None) -> list[str]:
         """The bet commands `_bet_actions` finds by their checks, from the seat's state: each as
         the total its bets would come to and their ante (no bets made to be looked at)."""
-        limit, p, now = self.personal_limit(k), self.variant.progressive, s.bets
+        p, now = self.variant.progressive, s.bets
         ante = self._lean_ante(k, s, now.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit)
         total, found = now.total, []
         if ante is not None:
@@ -167,7 +179,7 @@ class Table(Betting, Seating, VariantChange):
         delta, held = after - before, self._held(k)
         if delta > held or -delta > self.state.ledger.balances[table_spot(k)]:
             return False
-        return times(ante, self.variant.raise_multiple) <= held - delta
+        return self._raise_for(ante) <= held - delta
 
     def reference_actions(self, seat: int) -> list[str]:
         """`actions` by the commands' own checks: the phase and the seat's state say which
@@ -260,8 +272,8 @@ class Table(Betting, Seating, VariantChange):
     def ante_most(self, seat: int, personal: int | None) -> int:
         """The largest ante the seat may place now: the table's maximum, the part of the seat's
         money the limits allow (game 1: a third), and its `personal` limit, whichever is least."""
-        lim, held = self.limits, self._held(seat) + self.state.seats[seat].bets.total
-        top = lim.maximum if lim.balance_fraction is None else min(lim.maximum, int(held * lim.balance_fraction))
+        lim, held, f = self.limits, self._held(seat) + self.state.seats[seat].bets.total, self.limits.balance_fraction
+        top = lim.maximum if f is None else min(lim.maximum, held * f.numerator // f.denominator)  # held >= 0
         return top if personal is None else min(top, personal)
 
     def _account(self, seat: int) -> dict[str, Any]:

@@ -109,6 +109,8 @@ class ViewCache:
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    at: int = -1  # the state (the table's `seq`) whose seats `others` holds as the others see them
+    others: dict[int, OtherSeat] = field(default_factory=dict)
 
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
@@ -116,6 +118,21 @@ class ViewCache:
             self.round, self.seed, self.deck = r.number, r.seed, None
             self.qualifies, self.results, self.proofs = None, {}, {}
         return self
+
+    def other_seats(self, state: TableState, seat: int | None, version: int | None) -> tuple[OtherSeat, ...]:
+        """The seats besides `seat` a view shows, each as every other seat sees it: worked out once
+        per state (`version`, the table's event count) for all the views of it, or (None) afresh."""
+        number, shown = state.round.number, []
+        if version != self.at or version is None:
+            self.at, self.others = -1 if version is None else version, {}
+        made = self.others
+        for k, s in enumerate(state.seats):
+            if k != seat and (s.account is not None or s.dealt or s.bets.total):
+                other = made.get(k)
+                if other is None:
+                    other = made[k] = _other(k, s, number)
+                shown.append(other)
+        return tuple(shown)
 
     def commitment(self, r: RoundState) -> Commitment:
         """The deck's salts, leaves and root, worked out once (the first view that shows the root)."""
@@ -167,12 +184,14 @@ def seat_view(
     cache: ViewCache | None = None,
     seeds_open: bool = False,
     ante_most: int | None = None,
+    version: int | None = None,
 ) -> SeatView:
     """The projection of a table's state that `seat` (None: an onlooker) may see; `actions` and
     `limit` are what the table's rules and the account book allow the seat now. A holder sees
     its seat's round only from the round it could be dealt into. `cache`: the table's, where what
     every view of the round shows is worked out once (none: worked out for this view).
-    `seeds_open`: the table takes a seat's seed now."""
+    `seeds_open`: the table takes a seat's seed now. `version`: the state's (the table's event
+    count), under which the cache keeps what every view of that state shows alike (None: none)."""
     cache = (cache or ViewCache()).for_round(state.round)
     holdem = variant.family is Family.HOLDEM
     r = state.round
@@ -183,11 +202,7 @@ def seat_view(
     deciding = state.phase is Phase.DECIDING
     board = r.board if shown else r.board[:3] if deciding else []
     dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
-    others = tuple(
-        _other(k, s, r.number)
-        for k, s in enumerate(state.seats)
-        if k != seat and (s.account is not None or s.dealt or s.bets.total)
-    )
+    others = cache.other_seats(state, seat, version)
     return built(  # as SeatView(...), every field given
         SeatView,
         seat=seat,
