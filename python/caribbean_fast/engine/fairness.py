@@ -37,6 +37,7 @@ from ..variants import Variant
 from .shuffle import deck_from_seed
 
 __all__ = [
+    "CARD_TEXTS",
     "Commitment",
     "Deal",
     "SeatSeed",
@@ -53,6 +54,8 @@ __all__ = [
 
 
 _DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
+CARD_TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))
+"""Each card id's text (`card_text`), looked up: a proof, a view and a showdown name a dozen cards."""
 SEED_MOST = 64
 """The most bytes a seat's seed may have (the page's default: 32 random bytes, as 64 hex digits' text)."""
 
@@ -90,15 +93,9 @@ class Commitment(NamedTuple):
 
 def committed(seed: bytes, deck: tuple[int, ...] | list[int]) -> Commitment:
     """The deck's leaves and root in one call of the core (its salts are the proofs' openings',
-    worked out for the few positions a proof opens: `_salts`)."""
+    worked out for the few positions a proof opens: `opening`)."""
     _, leaves_, root_ = deck_commitment(seed, list(deck))
     return Commitment(tuple(leaves_), root_)
-
-
-def _salts(seed: bytes, positions: list[int]) -> list[bytes]:
-    """HMAC-SHA256(seed, "position:p") of each position p (worked out in the core)."""
-    joined = position_salts(seed, positions)
-    return [joined[i : i + _DIGEST] for i in range(0, len(joined), _DIGEST)]
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
@@ -151,14 +148,14 @@ def opening(
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
     opened = [(whose, order[p] if order else p) for whose, where in shown.items() for p in where]
     known = known or committed(seed, deck)
-    salts = _salts(seed, [p for _, p in opened])
+    salts = position_salts(seed, [p for _, p in opened]).hex()  # 64 hex digits a salt, in turn
     return {
         "leaves": list(known.leaves),
         "deal": described,
         "seat": seat,
         "openings": [
-            {"of": whose, "position": p, "card": card_text(deck[p]), "salt": salt.hex()}
-            for (whose, p), salt in zip(opened, salts, strict=True)
+            {"of": whose, "position": p, "card": CARD_TEXTS[deck[p]], "salt": salts[64 * i : 64 * i + 64]}
+            for i, (whose, p) in enumerate(opened)
         ],
     }
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..cards import format_cards
 from ..hands import HandClass, HandValue, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
+from .fairness import CARD_TEXTS
 from .ledger import table_spot, wallet
 from .results import Spot, spot_results
 from .state import Bets, SeatState, TableState
@@ -229,8 +229,13 @@ def revealed(state: TableState, variant: Variant, order: list[int], dealer: Hand
     every dealt seat's cards."""
     return {
         "seed": state.round.seed.hex(),
-        "dealer": format_cards(state.round.dealer),
-        "board": format_cards(state.round.board),
+        "dealer": _text(state.round.dealer),
+        "board": _text(state.round.board),
         "dealer_hand": dealer.describe(),
-        "seats": {str(k): format_cards(state.seats[k].cards) for k in order},
+        "seats": {str(k): _text(state.seats[k].cards) for k in order},
     }
+
+
+def _text(cards: list[int]) -> str:
+    """`cards.format_cards` of the table's own card ids, looked up."""
+    return " ".join(map(CARD_TEXTS.__getitem__, cards))

@@ -140,46 +140,46 @@ class Table(Betting, Seating, VariantChange):
     def _lean_bets(self, k: int, s: SeatState, limit: int | None) -> list[str]:
         """The bet commands `_bet_actions` finds by their checks, from the seat's state: each as
         the total its bets would come to and their ante (no bets made to be looked at)."""
-        p, now = self.variant.progressive, s.bets
-        ante = self._lean_ante(k, s, now.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit)
-        total, found = now.total, []
+        p, now, held = self.variant.progressive, s.bets, self._held(k)
+        total, n, d = now.total, *self._raise_ratio
+        on_table = self.state.ledger.balances[table_spot(k)] if total else 0  # none: nothing comes back
+
+        def fits(after: int, ante: int, before: int = total) -> bool:
+            """`_placement`'s checks without its messages, for bets of `after` in all and `ante`
+            in place of bets of `before`: the wallet pays the difference and keeps the raise
+            they may need."""
+            delta = after - before
+            return delta <= held and -delta <= on_table and ante * n // d <= held - delta
+
+        ante = self._lean_ante(
+            held + total, now.ante or (s.last_bets.ante if s.last_bets else self.limits.minimum), limit
+        )
+        found = []
         if ante is not None:
             ticked = p.stake if p is not None and p.stays_ticked and s.ticked and not now.progressive else 0
-            if self._fits(k, total, total - now.ante + ante + ticked, ante):
+            if fits(total - now.ante + ante + ticked, ante):
                 found.append("ante")
         placed = p is None or (now.progressive and (s.ticked or not p.stays_ticked))  # or none offered
-        if p is not None and not placed and self._fits(k, total, total - now.progressive + p.stake, now.ante):
+        if p is not None and not placed and fits(total - now.progressive + p.stake, now.ante):
             found.append("progressive")
         # With no bets, the ante above was the last round's: its adjusted ante is the rebet's (no raise).
         last = s.last_bets if not total and ante is not None else None
-        if (
-            last is not None
-            and ante is not None
-            and self._fits(k, 0, last.total - last.raise_ - last.ante + ante, ante)
-        ):
+        if last is not None and ante is not None and fits(last.total - last.raise_ - last.ante + ante, ante, 0):
             found.append("rebet")
-        if self.phase is Phase.BETTING and total:  # `_check_clear`'s whole rule
+        if self.state.phase is Phase.BETTING and total:  # `_check_clear`'s whole rule
             found.append("clear")
         return found
 
-    def _lean_ante(self, k: int, s: SeatState, amount: int, limit: int | None) -> int | None:
-        """`_adjusted_ante` without its messages: the ante the limits make of `amount`, or None
-        where it refuses."""
+    def _lean_ante(self, balance: int, amount: int, limit: int | None) -> int | None:
+        """`_adjusted_ante` without its messages, for a seat of `balance` (its wallet and its bets):
+        the ante the limits make of `amount`, or None where they refuse it."""
         lim = self.limits
         if not 0 < amount <= MAX_AMOUNT or lim.adjust(amount) is None:
             return None
-        ante = lim.adjust(amount, self._held(k) + s.bets.total)
+        ante = lim.adjust(amount, balance)
         if ante is None or (limit is not None and ante > limit):
             return None
         return None if ante % self._ante_unit else ante
-
-    def _fits(self, k: int, before: int, after: int, ante: int) -> bool:
-        """`_placement`'s checks without its messages, for bets of `after` in all and `ante` in
-        place of bets of `before`: the wallet pays the difference and keeps the raise they may need."""
-        delta, held = after - before, self._held(k)
-        if delta > held or -delta > self.state.ledger.balances[table_spot(k)]:
-            return False
-        return self._raise_for(ante) <= held - delta
 
     def reference_actions(self, seat: int) -> list[str]:
         """`actions` by the commands' own checks: the phase and the seat's state say which

@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..cards import DECK_SIZE, card_text
 from ..hands import strength_of_ids
 from ..variants import Family, Variant
 from .events import built
-from .fairness import Commitment, committed, seat_proof
+from .fairness import CARD_TEXTS, Commitment, committed, seat_proof
 from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
@@ -65,14 +64,11 @@ class SeatView:
     ante_most: int | None = None  # the largest ante the rules let the seat place now (None: an onlooker)
 
 
-_TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))  # a view names up to 20 cards: looked up
-
-
 _NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
-    return tuple(map(_TEXTS.__getitem__, cards))
+    return tuple(map(CARD_TEXTS.__getitem__, cards))
 
 
 def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> datetime | None:
