@@ -8,7 +8,7 @@ from functools import cached_property
 
 from ..cards import parse_cards
 from ..errors import IllegalActionError, InsufficientFundsError
-from ..hands import value_of_ids
+from ..hands import strength_of_ids
 from ..settlement import Decision, meter_top_up
 from ..variants import ExchangeCards, Exchanges, Family, Unfinished
 from .commands import COMPLETE, DEAL, DISCONNECT, EXCHANGE, FAULT, FOLD, RAISE, REOPEN, RESTORE, handles
@@ -16,7 +16,7 @@ from .core import illegal, times
 from .events import Transfer
 from .ledger import OUTSIDE, POOL, table_spot, wallet
 from .seeding import REVEAL_SECONDS, Seeding
-from .showdown import Paid, PayKey, dealer_hand, pays_of, revealed, settle_seats
+from .showdown import Paid, PayKey, dealer_hand, hand_of, pays_of, revealed, settle_seats
 from .state import Bets, EventKind, Phase, SeatState
 
 __all__ = ["Rounds"]
@@ -186,7 +186,7 @@ class Rounds(Seeding):
         threshold or better, else fold."""
         s, threshold = self.state.seats[seat], self.variant.timing.auto_raise
         first = [*s.cards, *self.state.round.board[:3]] if self.variant.family is Family.HOLDEM else s.cards
-        raises = threshold is not None and threshold.admits(value_of_ids(first).strength)
+        raises = threshold is not None and threshold.admits(strength_of_ids(first))
         self._decide(seat, Decision.RAISE if raises else Decision.FOLD, auto=True)
 
     def _waits(self) -> bool:
@@ -238,7 +238,7 @@ class Rounds(Seeding):
             return
         order = [k for k, s in reversed(list(enumerate(self.state.seats))) if s.dealt]  # counter-clockwise
         self._meter_to_pool()
-        dealer = value_of_ids(dealer_hand(self.state, self.variant))
+        dealer = hand_of(dealer_hand(self.state, self.variant))
         self._emit(EventKind.REVEALED, None, revealed(self.state, self.variant, order, dealer))
         for paid in settle_seats(self.state, self.variant, order, dealer, self._pays):
             self._emit(EventKind.SETTLED, paid.seat, paid.public(self.edition), transfers=paid.transfers)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..hands import HandClass, HandValue, strength_of_ids, value_of_ids
+from ..hands import HandClass, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer
@@ -19,10 +19,12 @@ from .results import Spot, spot_results
 from .state import Bets, SeatState, TableState
 
 __all__ = [
+    "Hand",
     "Paid",
     "PayKey",
     "SeatSettlement",
     "dealer_hand",
+    "hand_of",
     "outcome_of",
     "paid",
     "pays_of",
@@ -169,16 +171,43 @@ def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outc
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
 
 
-def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[HandValue, int]:
+class Hand(NamedTuple):
+    """A hand as the showdown reads it: the strength of its best five and their words."""
+
+    strength: int
+    words: str  # `HandValue.describe`
+
+
+WORDS_MOST = 8192
+"""The most hands' words remembered at once (`hand_of`); a little over the 7,462 distinct five-card
+hands, so that a server's tables keep them all."""
+
+_WORDS: dict[int, str] = {}
+
+
+def hand_of(ids: list[int]) -> Hand:
+    """The strength of the best five of `ids` (one call of the core) and their words, which the
+    strength alone fixes (its class and ranks: equal hands are described alike), described by
+    `HandValue.describe` once a strength: a showdown describes every hand it settles."""
+    strength = strength_of_ids(ids)
+    words = _WORDS.get(strength)
+    if words is None:
+        if len(_WORDS) >= WORDS_MOST:
+            _WORDS.clear()
+        words = _WORDS[strength] = value_of_ids(ids).describe()
+    return Hand(strength, words)
+
+
+def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[Hand, int]:
     """The seat's final hand, and the strength of its first five cards (the same hand, evaluated
     once, for a stud seat that exchanged nothing)."""
     final, first = _final_hand(state, variant, seat), _first_five(state, variant, seat)
-    hand = value_of_ids(final)
+    hand = hand_of(final)
     return hand, hand.strength if first == final else strength_of_ids(first)
 
 
 def settle_seats(
-    state: TableState, variant: Variant, order: list[int], dealer: HandValue, pays: dict[PayKey, Paid]
+    state: TableState, variant: Variant, order: list[int], dealer: Hand, pays: dict[PayKey, Paid]
 ) -> list[SeatSettlement]:
     """Every dealt seat's settlement in the order given, against the dealer's hand (evaluated
     once for the showdown), paid against the meter as it stood before any of them (what the meter
@@ -209,7 +238,7 @@ def settle_seats(
         bets = state.seats[k].bets
         moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
         spots = tuple(dict(spot) for spot in found[k].spots)  # the event's own: a remembered pay stays as it was
-        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].describe(), spots))
+        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].words, spots))
     return out
 
 
@@ -224,14 +253,14 @@ def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressi
     return tuple(t for t in moves if t[2] > 0)
 
 
-def revealed(state: TableState, variant: Variant, order: list[int], dealer: HandValue) -> dict[str, Any]:
+def revealed(state: TableState, variant: Variant, order: list[int], dealer: Hand) -> dict[str, Any]:
     """Everything the showdown shows: the seed, the dealer's cards (and `dealer`, their hand),
     every dealt seat's cards."""
     return {
         "seed": state.round.seed.hex(),
         "dealer": _text(state.round.dealer),
         "board": _text(state.round.board),
-        "dealer_hand": dealer.describe(),
+        "dealer_hand": dealer.words,
         "seats": {str(k): _text(state.seats[k].cards) for k in order},
     }
 
