@@ -20,7 +20,7 @@ from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 from test_table_machine import TableMachine
 
 from caribbean_fast.engine import Event
-from caribbean_fast.engine.events import event_from_json, event_to_json
+from caribbean_fast.engine.events import _body, canonical_json, event_from_json, event_to_json
 from caribbean_fast.engine.results import bet_results
 from caribbean_fast.engine.showdown import _net, paid
 from caribbean_fast.engine.state import Bets
@@ -74,6 +74,7 @@ class LeanMachine(TableMachine):
             fields = {f.name: getattr(e, f.name) for f in dataclasses.fields(Event)}
             assert vars(e) == fields and e == Event(**fields)
             assert event_from_json(event_to_json(e)) == e
+            assert event_to_json(e) == canonical_json(_body(e) | {"time": e.time.isoformat()})  # the standard library's
             if e.kind == "settled":
                 again = {k: v for k, v in e.public.items() if k != "bets"}  # as an earlier edition wrote it
                 staked = self.table.state.seats[e.seat or 0].staked.to_dict()

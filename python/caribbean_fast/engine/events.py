@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import orjson
@@ -180,11 +180,14 @@ _last_time: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())
 
 def _iso(moment: datetime) -> str:
     """`moment.isoformat()`, remembered for the last moment written: every event of a command
-    carries the same one (the object itself: equal moments in other zones write otherwise)."""
+    carries the same one (the object itself: equal moments in other zones write otherwise). A
+    moment in UTC, every moment the engine's clock reads, orjson writes as `isoformat` does, at a
+    quarter of its cost."""
     global _last_time
     last = _last_time  # one read: another thread may replace it, never half of it
     if last[0] is not moment:
-        last = _last_time = (moment, moment.isoformat())
+        text = orjson.dumps(moment)[1:-1].decode() if moment.tzinfo is UTC else moment.isoformat()
+        last = _last_time = (moment, text)
     return last[1]
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from ..hands import HandClass, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
-from .events import Transfer
+from .events import Transfer, built
 from .fairness import CARD_TEXTS
 from .ledger import table_spot, wallet
 from .results import Spot, spot_results
@@ -213,32 +213,32 @@ def settle_seats(
     once for the showdown), paid against the meter as it stood before any of them (what the meter
     cannot cover, the house pays). `pays`: what each outcome and bets paid before at the variant's
     tables (`pays_of`): a round of the same category pays as the last did."""
-    seats = {k: _hands(state, variant, state.seats[k]) for k in order}
-    hands = {k: hand for k, (hand, _) in seats.items()}
-    outcomes = {
-        k: outcome_of(variant, state.seats[k], hands[k].strength, first, dealer.strength)
-        for k, (_, first) in seats.items()
-    }
+    hands, outcomes = {}, {}
+    for k in order:
+        seat = state.seats[k]
+        hands[k], first = _hands(state, variant, seat)
+        outcomes[k] = outcome_of(variant, seat, hands[k].strength, first, dealer.strength)
     sharers = _meter_sharers(state, variant, outcomes)
     meter = state.ledger.balance("meter")
     if len(pays) > PAID_MOST:
         pays.clear()
-    found = {}
+    found = []
     for k in order:
         bets = state.seats[k].bets
         key = pay_key(outcomes[k], bets, meter, sharers[k])
-        found[k] = pays.get(key) or paid(variant, key)
+        pay = pays.get(key) or paid(variant, key)
         if not (bets.side_bets or bets.progressive):  # an ante and raise alone: a pay that comes again
-            pays[key] = found[k]
-    moneys = {k: p.money for k, p in found.items()}
+            pays[key] = pay
+        found.append(pay)
     reset = variant.progressive.reset if variant.progressive else 0
-    draw = draw_meter(meter, [moneys[k].meter_paid for k in order], reset)
+    draw = draw_meter(meter, [pay.money.meter_paid for pay in found], reset)
     out = []
-    for k, from_meter in zip(order, draw.from_meter, strict=True):
-        bets = state.seats[k].bets
-        moves = _transfers(k, bets.total - bets.progressive, moneys[k], from_meter, bets.progressive)
-        spots = tuple(dict(spot) for spot in found[k].spots)  # the event's own: a remembered pay stays as it was
-        out.append(SeatSettlement(k, outcomes[k], moneys[k], moves, hands[k].words, spots))
+    for k, pay, from_meter in zip(order, found, draw.from_meter, strict=True):
+        bets, m = state.seats[k].bets, pay.money
+        moves = _transfers(k, bets.total - bets.progressive, m, from_meter, bets.progressive)
+        spots = tuple(dict(spot) for spot in pay.spots)  # the event's own: a remembered pay stays as it was
+        hand, outcome = hands[k].words, outcomes[k]
+        out.append(built(SeatSettlement, seat=k, outcome=outcome, money=m, transfers=moves, hand=hand, bets=spots))
     return out
 
 
@@ -247,9 +247,13 @@ def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressi
     bets; a progressive prize comes from the house (fixed) and the meter (its share)."""
     net = m.ante + m.raise_ + sum(m.side_bets.values())
     prize = m.progressive + progressive_stake  # the stake went to the meter and house at the deal
-    moves: list[Transfer] = [(table_spot(k), wallet(k), held)]
-    moves.append(("house", wallet(k), net) if net >= 0 else (wallet(k), "house", -net))
-    moves += [("meter", wallet(k), from_meter), ("house", wallet(k), prize - from_meter)]
+    mine = wallet(k)
+    moves = (
+        (table_spot(k), mine, held),
+        ("house", mine, net) if net >= 0 else (mine, "house", -net),
+        ("meter", mine, from_meter),
+        ("house", mine, prize - from_meter),
+    )
     return tuple(t for t in moves if t[2] > 0)
 
 
