@@ -70,6 +70,12 @@ class LeanMachine(TableMachine):
     def events_are_their_fields(self) -> None:
         if not hasattr(self, "table"):
             return
+        row = self.store.rows()[-1]  # the last command's, as the store keeps it
+        made = [e for e in self.table.events if e.seq >= row.events[0].seq]
+        if len(made) == len(row.events):  # (memory lets a row's command go where it opened a round)
+            assert (
+                row.text == "[" + ",".join(canonical_json(_body(e) | {"time": e.time.isoformat()}) for e in made) + "]"
+            )
         for e in self.table.events[-12:]:
             fields = {f.name: getattr(e, f.name) for f in dataclasses.fields(Event)}
             assert vars(e) == fields and e == Event(**fields)

@@ -153,9 +153,13 @@ def _body(event: Event) -> dict[str, Any]:
 def events_to_json(events: Sequence[Event]) -> str:
     """A command's events as a store's row keeps them: a JSON array of each as `event_to_json`
     writes it, in order (orjson writes the array at once; where it would not give the standard
-    library's text, each event is written by `event_to_json`)."""
+    library's text, each event is written by `event_to_json`). Events of one moment in UTC, every
+    command's at a table on the system clock, orjson writes from their own fields (`vars`: an
+    event's fields are its attributes, and orjson writes a UTC time as `isoformat` does)."""
+    utc = events and events[0].time.tzinfo is UTC and all(e.time is events[0].time for e in events)
     try:
-        text = orjson.dumps([_body(e) for e in events], option=orjson.OPT_SORT_KEYS).decode()
+        bodies = [vars(e) for e in events] if utc else [_body(e) for e in events]
+        text = orjson.dumps(bodies, option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         text = ""
     return text if text and text.isascii() else "[" + ",".join(event_to_json(e) for e in events) + "]"

@@ -78,17 +78,12 @@ class Rounds(Seeding):
 
     def _cards_for(self, dealt: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
         """Cards from the top of the seeded deck as the seats' seeds cut it, one at a time clockwise
-        from seat 0 to the dealer."""
-        shape = self.variant.layout
-        deck = iter(self.state.round.dealing)
-        hands: dict[int, list[int]] = {k: [] for k in dealt}
-        dealer: list[int] = []
-        for _ in range(shape.hand):
-            for k in dealt:
-                hands[k].append(next(deck))
-            dealer.append(next(deck))
-        board = [next(deck) for _ in range(shape.board)]
-        return hands, dealer, board
+        from seat 0 to the dealer: the i-th of `dealt` takes every (seats + 1)-th card from the i-th,
+        the dealer from the last of the first turn; then the board."""
+        shape, deck, width = self.variant.layout, self.state.round.dealing, len(dealt) + 1
+        top = shape.hand * width
+        hands = {k: deck[i:top:width] for i, k in enumerate(dealt)}
+        return hands, deck[len(dealt) : top : width], deck[top : top + shape.board]
 
     def _deciding(self, seat: int) -> SeatState:
         """The seat, while it has a dealt hand to decide (the checks every decision starts with)."""
