@@ -73,9 +73,10 @@ class Betting(TableCore):
         limit = s.limit if account is None else account["limit"]
         if limit is not None and ante > limit:
             raise IllegalActionError(f"an ante of {self._fmt(ante)} is over the personal limit {self._fmt(limit)}")
-        for what, multiple in self._multiples:
-            if ante * multiple.numerator % multiple.denominator:
-                raise IllegalActionError(f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
+        if ante % self._ante_unit:  # one of the stakes it makes is not whole: say which
+            for what, multiple in self._multiples:
+                if ante * multiple.numerator % multiple.denominator:
+                    raise IllegalActionError(f"an ante of {ante} minor units makes a {what} of {ante * multiple}")
         return ante
 
     @cached_property

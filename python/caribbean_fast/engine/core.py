@@ -54,6 +54,11 @@ events (up to this many), never its whole past. A table with no store keeps ever
 memory is its only record."""
 
 
+_NOTHING: dict[str, Any] = {}
+"""The part of an event that says nothing (most events' private and secret parts): one for every
+event, as events are never changed (a table holds a round's events, three parts each)."""
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -288,9 +293,9 @@ class TableCore:
             kind=kind,
             time=self._now,
             seat=seat,
-            public=public or {},
-            private=private or {},
-            secret=secret or {},
+            public=public or _NOTHING,
+            private=private or _NOTHING,
+            secret=secret or _NOTHING,
             transfers=tuple(transfers),
         )
         self.state.apply(event, change)
