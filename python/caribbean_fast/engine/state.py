@@ -189,9 +189,10 @@ class TableState:
     def apply(self, event: Event, change: Change) -> None:
         """Changes the state as the event says: its money, then `change`, its kind's own (an
         `EventKind`'s, or `commanded`); the ledger refuses a transfer it cannot make."""
-        self.ledger.apply(event.transfers)
-        if self.phase in (Phase.BETTING, Phase.DECIDING):
-            self.round_transfers.extend(event.transfers)
+        if event.transfers:  # most events move no money
+            self.ledger.apply(event.transfers)
+            if self.phase in (Phase.BETTING, Phase.DECIDING):
+                self.round_transfers.extend(event.transfers)
         change(self, event)
 
 
