@@ -238,6 +238,14 @@ class TableCore:
             del self.events[:cut]
             self._round_at = max(0, self._round_at - cut)
 
+    def let_go(self) -> None:
+        """With a store, lets go of every event but the last (its time and hash are read on): the
+        store holds them, and whoever serves the table has read them (a server keeps a thousand
+        tables' rounds between commands)."""
+        if self.store is not None and len(self.events) > 1:
+            del self.events[:-1]
+            self._round_at = 0
+
     def recorded(self, since: int = 0) -> list[Event]:
         """The table's events from event `since` on: the store's record, or the memory of a table
         without one."""

@@ -710,12 +710,12 @@ class Owner:
         record_seating(tx, self.spec.id, self.currency, self._seating(), self.holds)
 
     def _fresh_events(self) -> list[Event]:
-        """The events committed since the last look. They are in the table's memory, which keeps
-        the latest round's opening on: a look follows every commit, and no command closes a round
-        and opens the next."""
+        """The events committed since the last look, which follows every commit; then the table
+        lets them go (the record holds them)."""
         events, seq = self.t.events, self.t.seq
         fresh = events[max(0, len(events) - (seq - self._seen)) :]
         self._seen = seq
+        self.t.let_go()
         return fresh
 
     def _tell_sessions(self, fresh: list[Event]) -> None:
