@@ -91,6 +91,10 @@ class FiguresSummary:
     accounts: dict[int, str] = field(default_factory=dict)
     rounds: int = 0  # the table's rounds of this game so far, and its spots' sums (`totals`)
     totals: dict[str, Moments] = field(default_factory=lambda: defaultdict(Moments))
+    pool: str = field(init=False)  # the variant's pool ("": none), worked out once: a hash of its schedule
+
+    def __post_init__(self) -> None:
+        self.pool = pools.pool_key(self.variant) or ""
 
     def rows(self, events: Sequence[Event]) -> Writes:
         """The counters' upserts for `events` (the record's next, in order)."""
@@ -116,11 +120,12 @@ class FiguresSummary:
                     most[(account, spot)] = max(most[(account, spot)], unit)
             elif e.kind == "round_closed" and e.round in counted and self.rounds % STEP == 0:  # settled here
                 points += self._point(e)
-            self.meter += pools.moved(e.transfers)
+            if e.transfers:
+                self.meter += pools.moved(e.transfers)
         if not by_table:
             return []
         v = self.variant
-        game, currency, pool = v.name, v.currency.code, pools.pool_key(v) or ""
+        game, currency, pool = v.name, v.currency.code, self.pool
         table = [
             (day, self.table_id, game, spot, currency, pool, rounds[day] if spot == MAIN else 0, *_values(m))
             for (day, spot), m in by_table.items()
