@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
+from operator import attrgetter
 from typing import Any
 
 from ...analysis.actual import MAIN, PROGRESSIVE, Moments
@@ -57,8 +58,12 @@ _ACCOUNT = f"""INSERT INTO account_figures VALUES (?, ?, ?, ?, ?, {_SLOTS})
     most = CASE WHEN excluded.most > account_figures.most THEN excluded.most ELSE account_figures.most END"""
 
 
+_counts = attrgetter(*_COUNTS)
+
+
 def _values(m: Moments) -> tuple[Any, ...]:
-    return tuple(getattr(m, c) for c in _COUNTS)
+    found: tuple[Any, ...] = _counts(m)  # the columns in `_COUNTS`' order
+    return found
 
 
 def _spots(e: Event, meter: int) -> dict[str, tuple[int, int, int, int]]:
@@ -98,6 +103,10 @@ class FiguresSummary:
 
     def rows(self, events: Sequence[Event]) -> Writes:
         """The counters' upserts for `events` (the record's next, in order)."""
+        if all(e.kind != "settled" for e in events):  # most commands: no seat settled, nothing counted
+            for e in events:
+                self._follow(e)
+            return []
         by_table: dict[tuple[str, str], Moments] = defaultdict(Moments)
         rounds: dict[str, int] = defaultdict(int)
         by_account: dict[tuple[str, str], Moments] = defaultdict(Moments)
@@ -105,9 +114,7 @@ class FiguresSummary:
         counted: set[int] = set()
         points: list[tuple[Any, ...]] = []
         for e in events:
-            if e.kind == "seated" and e.seat is not None:
-                self.accounts[e.seat] = str(e.public["account"])
-            elif e.kind == "settled" and e.seat is not None:
+            if e.kind == "settled" and e.seat is not None:
                 day = e.time.astimezone(UTC).date().isoformat()
                 if e.round not in counted:
                     counted.add(e.round)
@@ -120,8 +127,7 @@ class FiguresSummary:
                     most[(account, spot)] = max(most[(account, spot)], unit)
             elif e.kind == "round_closed" and e.round in counted and self.rounds % STEP == 0:  # settled here
                 points += self._point(e)
-            if e.transfers:
-                self.meter += pools.moved(e.transfers)
+            self._follow(e)
         if not by_table:
             return []
         v = self.variant
@@ -132,6 +138,13 @@ class FiguresSummary:
         ]
         accounts = [(a, game, currency, spot, most[(a, spot)], *_values(m)) for (a, spot), m in by_account.items()]
         return [(_TABLE, table), (_ACCOUNT, accounts)] + ([(_POINT, points)] if points else [])
+
+    def _follow(self, e: Event) -> None:
+        """What any event changes here, after it is counted: who holds its seat, the meter."""
+        if e.kind == "seated" and e.seat is not None:
+            self.accounts[e.seat] = str(e.public["account"])
+        if e.transfers:
+            self.meter += pools.moved(e.transfers)
 
     def _point(self, e: Event) -> list[tuple[Any, ...]]:
         """The table's running sums by spot after its `rounds`-th round of this game."""

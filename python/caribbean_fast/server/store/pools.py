@@ -77,7 +77,7 @@ def moved(transfers: Sequence[tuple[str, str, int]]) -> int:
 
 def pooled(events: Sequence[Event]) -> int:
     """What these events moved into (or out of) the pool: their meter's moves but the unpooled."""
-    return sum(moved(e.transfers) for e in events if e.kind not in _UNPOOLED)
+    return sum(moved(e.transfers) for e in events if e.transfers and e.kind not in _UNPOOLED)
 
 
 def open_pool(tx: Tx, key: str, reset: int, shard: str) -> None:
