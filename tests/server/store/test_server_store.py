@@ -9,7 +9,6 @@ import asyncio
 import sqlite3
 import time
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -462,32 +461,3 @@ def test_a_sqlite_batch_begins_on_the_loop_unless_another_writer_holds_the_lock(
 
     assert asyncio.run(batch_behind_the_lock()) == 1
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 1
-
-
-def test_a_started_sqlite_database_checkpoints_between_its_batches(tmp_path: Path) -> None:
-    """The server's batches commit on the loop, where no commit checkpoints (`wal_autocheckpoint`
-    0 once started): the database checkpoints in its thread once the commits since the last
-    checkpoint, times the pages a commit wrote, reach `CHECKPOINT_BYTES`, and counts a commit's
-    pages again from the WAL that checkpoint found."""
-    dialect = Sqlite(str(tmp_path / "casino.db"))
-    page = dialect.tx().one("PRAGMA page_size")
-    assert page == (PAGE_SIZE,)
-    guess = CHECKPOINT_BYTES / PAGE_SIZE / 3  # pages a commit: the third commit reaches a checkpoint
-
-    async def main() -> list[int]:
-        database = Database(dialect)
-        database.start()
-        assert dialect.tx().one("PRAGMA wal_autocheckpoint") == (0,)
-        dialect._commits, dialect._frames = 0, guess
-        waiting = []
-        for name in ("player1", "player2", "player3"):
-            await database.run(partial(create_account, name=name, hashed="x", wallet=5))
-            waiting.append(dialect._commits)
-        await database.stop()
-        return waiting
-
-    counted = asyncio.run(main())
-    assert counted[:2] == [1, 2] and dialect._commits == 0  # the third's checkpoint ran after its answer
-    assert 1 <= dialect._frames < guess  # three small commits wrote a few pages each, not a third of 16 MiB
-    again = sqlite3.connect(tmp_path / "casino.db")
-    assert again.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 3

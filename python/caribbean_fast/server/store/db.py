@@ -1,11 +1,10 @@
 """The server's database: accounts, wallets, seats and every table's record, in SQLite or PostgreSQL.
 
 All database work runs as jobs on one connection, a batch at a time: PostgreSQL's in a worker
-thread, so the event loop never waits on the network; SQLite's on the loop itself, its commit
-(one local fsync) included: from a thread each of its calls waited for the interpreter lock
-behind the busy loop, and each hand-off to the thread and back cost the process more CPU than
-the fsync's wait saved the loop (`_batch_on_loop`). Only what may wait long goes to the
-connection's thread: a begin behind another process's write lock, and the checkpoint.
+thread, so the event loop never waits on the network; SQLite's statements on the loop itself, as
+its calls are short, while from a thread each of its calls waited for the interpreter lock
+behind the busy loop (a batch then took far longer than its work); its commit, one local fsync
+that releases the interpreter lock, in a thread.
 Jobs that arrive while a transaction commits wait for the next one and then share it (group
 commit): each job runs in its own savepoint, so a job that refuses (raises a
 `CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
@@ -61,13 +60,11 @@ page of the record's index where its table's rows are (`schema`), whatever the p
 the smallest page writes the fewest bytes: a bench run's commits replayed five a commit wrote
 3.7 KB a command at 512 bytes, 4.7 KB at 1 KiB, 8.7 KB at 4 KiB (docs/benchmarks.md)."""
 CHECKPOINT_BYTES = 16 * 2**20
-"""WAL written before its pages are copied to the file (a checkpoint; SQLite's default, 1,000
-pages, is 0.5 MiB at 512 bytes). A page changed again and again between two checkpoints (every
-table's latest index page, the lobby's) is copied once: the same commits wrote 8.8 KB a command
-at 0.5 MiB, 4.1 KB at 8 MiB, 3.7 KB at 16 MiB, 3.5 KB at 32 MiB, whose checkpoints each stall
-the commits twice as long. The server's connection checkpoints in its thread, between batches
-(`Sqlite.checkpoint_due`), not in a commit on the loop; other connections (tools) as SQLite does."""
-FIRST_FRAMES = 8  # WAL pages a commit is taken to write until a checkpoint has counted them
+"""WAL written before a commit copies its pages to the file (`wal_autocheckpoint`; SQLite's
+default, 1,000 pages, is 0.5 MiB at 512 bytes). A page changed again and again between two
+checkpoints (every table's latest index page, the lobby's) is copied once: the same commits
+wrote 8.8 KB a command at 0.5 MiB, 4.1 KB at 8 MiB, 3.7 KB at 16 MiB, 3.5 KB at 32 MiB, whose
+checkpoints each stall the commits twice as long."""
 
 
 class _SqliteTx:
@@ -116,9 +113,8 @@ class Sqlite:
                 self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._page: int = self._db.execute("PRAGMA page_size").fetchone()[0]
-            self._commits, self._frames = 0, float(FIRST_FRAMES)  # since the last checkpoint; pages a commit
-            self._db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_BYTES // self._page}")
+            page = self._db.execute("PRAGMA page_size").fetchone()[0]
+            self._db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_BYTES // page}")
             self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
             self._db.execute("BEGIN IMMEDIATE")
             for statement in SCHEMA:
@@ -165,25 +161,6 @@ class Sqlite:
 
     def commit(self) -> None:
         self._db.execute("COMMIT")
-        self._commits += 1
-
-    def checkpoint_apart(self) -> None:
-        """No commit checkpoints from now on (the server's batches commit on the loop, which a
-        checkpoint would stall): the caller does, in its thread (`checkpoint_due`, `checkpoint`)."""
-        self._db.execute("PRAGMA wal_autocheckpoint=0")
-
-    def checkpoint_due(self) -> bool:
-        """The WAL holds about `CHECKPOINT_BYTES` since the last checkpoint: the commits since
-        then times the pages a commit wrote, as the last checkpoint counted them."""
-        return bool(self._commits * self._frames * self._page >= CHECKPOINT_BYTES)
-
-    def checkpoint(self) -> None:
-        """The WAL's pages copied to the file (SQLite's passive checkpoint, as its automatic one),
-        and the pages a commit writes counted again from the WAL it found."""
-        busy, frames, _ = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if not busy and frames > 0 and self._commits:
-            self._frames = frames / self._commits
-        self._commits = 0
 
     def rollback(self) -> None:
         if self._db.in_transaction:
@@ -296,8 +273,6 @@ class Database:
 
     def start(self) -> None:
         self._wake = asyncio.Event()
-        if isinstance(self.dialect, Sqlite):
-            self.dialect.checkpoint_apart()  # `_checkpoint`, between batches
         self._worker = asyncio.create_task(self._work())
 
     async def stop(self) -> None:
@@ -391,23 +366,6 @@ class Database:
                     job.done.set_exception(outcome)
                 else:
                     job.done.set_result(outcome[0])
-            await self._checkpoint()
-
-    async def _checkpoint(self) -> None:
-        """SQLite's WAL copied to the file once it holds about `CHECKPOINT_BYTES`: in the
-        connection's thread, after the batch was answered, before the next begins (as SQLite's
-        automatic checkpoint stalled the commit that ran it). One that fails leaves the WAL
-        longer, and the next batch's end tries again."""
-        dialect = self.dialect
-        if not isinstance(dialect, Sqlite) or not dialect.checkpoint_due():
-            return
-        self._busy = True
-        try:
-            await self._in_thread(dialect.checkpoint)
-        except Exception as err:
-            _log.warning("a checkpoint failed", extra={"fields": {"error": f"{type(err).__name__}: {err}"}})
-        finally:
-            self._busy = False
 
     async def _outcomes(self, batch: list[_Job]) -> list[Any]:
         """The batch in one transaction: (result,) or the exception, per job. A transaction that
@@ -500,20 +458,18 @@ class Database:
                 )
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
-        """`_batch` for SQLite, on the loop, its commit's fsync included: handing the commit to the
-        connection's thread and its result back (two wakes of a sleeping thread, and the thread's
-        turns at the interpreter lock behind the busy loop) cost the process more CPU than the loop
-        spent waiting for the fsync (benches/server_load.py; the batches grow to fill the wait). Only
-        a begin that would wait for another process's write lock (up to the busy timeout:
-        `Sqlite.begin_at_once`) goes to the thread; nothing else touches the connection meanwhile
-        (`_work` runs one batch at a time, and `run_now` refuses a started database). No pools are
-        taken first (`_begin`): SQLite's one writer holds the whole file, so no two transactions can
-        wait on each other's rows."""
+        """`_batch` for SQLite: the statements on the loop; the begin where it would wait for another
+        process's write lock (up to the busy timeout: `Sqlite.begin_at_once`) and the commit (the
+        fsync, which the loop would otherwise wait for) in the connection's thread, while the loop
+        runs the commands of other tables (whose rows wait for the next batch); nothing else touches
+        the connection meanwhile (`_work` runs one batch at a time, and `run_now` refuses a started
+        database). No pools are taken first (`_begin`): SQLite's one writer holds the whole file, so
+        no two transactions can wait on each other's rows."""
         try:
             if not (isinstance(self.dialect, Sqlite) and self.dialect.begin_at_once()):
                 await self._in_thread(self.dialect.begin)
             outcomes = self._jobs_run(batch)
-            self.dialect.commit()
+            await self._in_thread(self.dialect.commit)
         except BaseException:
             self.dialect.rollback()
             raise

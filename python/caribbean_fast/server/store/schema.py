@@ -158,10 +158,10 @@ class Dialect(Protocol):
     """Several processes serve its tables (PostgreSQL), each table leased to one; else (SQLite)
     one process serves them all."""
     in_loop: bool
-    """Whether a batch runs on the event loop itself, its commit's local fsync included (`db`),
-    rather than in the connection's thread: SQLite's calls are microseconds, while from a thread
-    each call waits its turn at the interpreter lock behind a busy loop; PostgreSQL's wait on the
-    network."""
+    """Whether a batch's statements run on the event loop itself (and only its commit, the fsync,
+    in a worker thread) rather than all of it in the thread: SQLite's calls are microseconds,
+    while from a thread each call waits its turn at the interpreter lock behind a busy loop;
+    PostgreSQL's wait on the network."""
 
     @property
     def broken(self) -> bool:
