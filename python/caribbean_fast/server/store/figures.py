@@ -191,8 +191,8 @@ class Row:
 
 
 def _moments(values: Sequence[Any]) -> Moments:
-    ints, floats = [int(v) for v in values[:5]], [float(v) for v in values[5:]]
-    return Moments(*ints, *floats)  # the columns in `_COUNTS`' order
+    hands, wagered, win, units, units2, m1, m2, m3 = values  # the columns in `_COUNTS`' order
+    return Moments(int(hands), int(wagered), int(win), int(units), int(units2), float(m1), float(m2), float(m3))
 
 
 def table_rows(tx: Tx, first: str = "", last: str = "9999-12-31", table_id: str | None = None) -> list[Row]:
