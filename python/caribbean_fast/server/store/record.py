@@ -56,8 +56,9 @@ up for every row, and deflates a row no smaller)."""
 
 
 def pack(text: str) -> bytes:
-    """A row's text as stored: deflated (zlib's format, at its fastest level), in one call (a
-    compressor object and its flush took half as long again for a row)."""
+    """A row's text as stored: deflated (zlib's format, at its fastest level), in one call (the
+    same stream as a compressor object and its flush, a few percent sooner: deflate's own work,
+    about 13 us for a command's 880 bytes here, is nearly all of it)."""
     return zlib.compress(text.encode(), 1, WINDOW)
 
 
