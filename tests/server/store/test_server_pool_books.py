@@ -4,7 +4,9 @@ pool only, never in the old one (`pools.reconcile`)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from functools import partial
 
 from caribbean_fast import load_variant
 from caribbean_fast.engine import Table
@@ -63,3 +65,34 @@ def test_a_change_of_schedule_counts_the_later_rounds_in_the_new_pool_only(datab
     # the meter's share in these rounds, as the meters show)
     assert books[old][0] == OLD.progressive.reset + ROUNDS * OLD.progressive.contribution
     assert books[new][0] == NEW.progressive.reset + ROUNDS * NEW.progressive.contribution
+
+
+def test_the_pooled_tables_of_a_batch_move_their_shard_once_and_the_books_hold(database_url: str) -> None:
+    """Three tables of one pool write each round's rows in one batch (rows-only jobs, merged): their
+    moves of the process's shard are summed into one update a batch (`pools.summed`), and the pool
+    still reconciles with their records, a contribution a round from each."""
+    adds = [(5, "p", "a"), (7, "q", "a"), (-2, "p", "a"), (1, "p", "b")]
+    assert pools.summed(adds) == [(3, "p", "a"), (7, "q", "a"), (1, "p", "b")]
+    db = Database(connect(database_url))
+    records = [TableRecord(f"cyberstud-{k}") for k in range(3)]
+    tables = [Table(OLD, seats=1, seed=20 + k, store=r) for k, r in enumerate(records)]
+    pairs = zip(records, tables, strict=True)
+    keys = {db.run_now(partial(_plays_for, record=r, table=t, variant=OLD)) for r, t in pairs}
+    for table in tables:
+        table.deposit(0, 10**8)
+
+    async def play() -> None:
+        db.start()
+        for _ in range(ROUNDS):
+            for table in tables:
+                play_round(table, "simple", table.limits.minimum, progressive=True)
+            await asyncio.gather(*(db.writing(r.take()) for r in records))  # queued together: one batch
+        await db.stop()
+
+    asyncio.run(play())
+    again = Database(connect(database_url))
+    books = again.run_now(pools.reconcile)
+    again.dialect.close()
+    (key,) = keys
+    assert OLD.progressive is not None
+    assert books[key][0] == books[key][1] == OLD.progressive.reset + 3 * ROUNDS * OLD.progressive.contribution

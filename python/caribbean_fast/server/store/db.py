@@ -8,7 +8,8 @@ that releases the interpreter lock, in a thread.
 Jobs that arrive while a transaction commits wait for the next one and then share it (group
 commit): each job runs in its own savepoint, so a job that refuses (raises a
 `CaribbeanFastError`) rolls back alone, and a job's caller is answered only after the transaction
-holding it has committed; jobs that only write rows (a table's events) are written together.
+holding it has committed; jobs that only write rows (a table's events) are written together, their
+moves of a shared pool's shard summed into one update.
 The rows of the progressive pools a batch's jobs may read are taken first, in one order for every
 process (`pools.take`), and a deadlock there is retried once from the begin (`_begin`).
 Durability is never weakened: SQLite runs with `synchronous=FULL`, PostgreSQL with its default
@@ -505,6 +506,8 @@ class Database:
         for _, job in jobs:
             for sql, rows in job.writes or ():
                 merged.setdefault(sql, []).extend(rows)
+        if pools.ADD in merged:  # every pooled table's commit adds to the one shard of its pool
+            merged[pools.ADD] = pools.summed(merged[pools.ADD])
         tx.execute("SAVEPOINT writes")
         try:
             for sql, rows in merged.items():

@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
+from operator import attrgetter
 from typing import Any
 
 from ...analysis.actual import MAIN, PROGRESSIVE, Moments
@@ -57,8 +58,12 @@ _ACCOUNT = f"""INSERT INTO account_figures VALUES (?, ?, ?, ?, ?, {_SLOTS})
     most = CASE WHEN excluded.most > account_figures.most THEN excluded.most ELSE account_figures.most END"""
 
 
+_counts = attrgetter(*_COUNTS)
+
+
 def _values(m: Moments) -> tuple[Any, ...]:
-    return tuple(getattr(m, c) for c in _COUNTS)
+    found: tuple[Any, ...] = _counts(m)  # the columns in `_COUNTS`' order
+    return found
 
 
 def _spots(e: Event, meter: int) -> dict[str, tuple[int, int, int, int]]:
@@ -91,9 +96,17 @@ class FiguresSummary:
     accounts: dict[int, str] = field(default_factory=dict)
     rounds: int = 0  # the table's rounds of this game so far, and its spots' sums (`totals`)
     totals: dict[str, Moments] = field(default_factory=lambda: defaultdict(Moments))
+    pool: str = field(init=False)  # the variant's pool ("": none), worked out once: a hash of its schedule
+
+    def __post_init__(self) -> None:
+        self.pool = pools.pool_key(self.variant) or ""
 
     def rows(self, events: Sequence[Event]) -> Writes:
         """The counters' upserts for `events` (the record's next, in order)."""
+        if all(e.kind != "settled" for e in events):  # most commands: no seat settled, nothing counted
+            for e in events:
+                self._follow(e)
+            return []
         by_table: dict[tuple[str, str], Moments] = defaultdict(Moments)
         rounds: dict[str, int] = defaultdict(int)
         by_account: dict[tuple[str, str], Moments] = defaultdict(Moments)
@@ -101,9 +114,7 @@ class FiguresSummary:
         counted: set[int] = set()
         points: list[tuple[Any, ...]] = []
         for e in events:
-            if e.kind == "seated" and e.seat is not None:
-                self.accounts[e.seat] = str(e.public["account"])
-            elif e.kind == "settled" and e.seat is not None:
+            if e.kind == "settled" and e.seat is not None:
                 day = e.time.astimezone(UTC).date().isoformat()
                 if e.round not in counted:
                     counted.add(e.round)
@@ -116,17 +127,24 @@ class FiguresSummary:
                     most[(account, spot)] = max(most[(account, spot)], unit)
             elif e.kind == "round_closed" and e.round in counted and self.rounds % STEP == 0:  # settled here
                 points += self._point(e)
-            self.meter += pools.moved(e.transfers)
+            self._follow(e)
         if not by_table:
             return []
         v = self.variant
-        game, currency, pool = v.name, v.currency.code, pools.pool_key(v) or ""
+        game, currency, pool = v.name, v.currency.code, self.pool
         table = [
             (day, self.table_id, game, spot, currency, pool, rounds[day] if spot == MAIN else 0, *_values(m))
             for (day, spot), m in by_table.items()
         ]
         accounts = [(a, game, currency, spot, most[(a, spot)], *_values(m)) for (a, spot), m in by_account.items()]
         return [(_TABLE, table), (_ACCOUNT, accounts)] + ([(_POINT, points)] if points else [])
+
+    def _follow(self, e: Event) -> None:
+        """What any event changes here, after it is counted: who holds its seat, the meter."""
+        if e.kind == "seated" and e.seat is not None:
+            self.accounts[e.seat] = str(e.public["account"])
+        if e.transfers:
+            self.meter += pools.moved(e.transfers)
 
     def _point(self, e: Event) -> list[tuple[Any, ...]]:
         """The table's running sums by spot after its `rounds`-th round of this game."""
@@ -173,8 +191,8 @@ class Row:
 
 
 def _moments(values: Sequence[Any]) -> Moments:
-    ints, floats = [int(v) for v in values[:5]], [float(v) for v in values[5:]]
-    return Moments(*ints, *floats)  # the columns in `_COUNTS`' order
+    hands, wagered, win, units, units2, m1, m2, m3 = values  # the columns in `_COUNTS`' order
+    return Moments(int(hands), int(wagered), int(win), int(units), int(units2), float(m1), float(m2), float(m3))
 
 
 def table_rows(tx: Tx, first: str = "", last: str = "9999-12-31", table_id: str | None = None) -> list[Row]:

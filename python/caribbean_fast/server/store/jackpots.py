@@ -84,7 +84,8 @@ class Summary:
         prizes: list[tuple[Any, ...]] = []
         fixed: dict[tuple[str, str], tuple[int, int]] = {}
         for e in events:
-            self.meter += _meter_moved(e.transfers)
+            if e.transfers:
+                self.meter += _meter_moved(e.transfers)
             if e.kind == "settled":
                 self._prize(e, prizes, fixed)
             elif e.kind == "round_closed" and self.meter != self.shown and self.pool is None:

@@ -51,6 +51,7 @@ __all__ = [
     "pool_key",
     "pooled",
     "reconcile",
+    "summed",
     "take",
 ]
 
@@ -77,7 +78,17 @@ def moved(transfers: Sequence[tuple[str, str, int]]) -> int:
 
 def pooled(events: Sequence[Event]) -> int:
     """What these events moved into (or out of) the pool: their meter's moves but the unpooled."""
-    return sum(moved(e.transfers) for e in events if e.kind not in _UNPOOLED)
+    return sum(moved(e.transfers) for e in events if e.transfers and e.kind not in _UNPOOLED)
+
+
+def summed(adds: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """`ADD`'s rows of a batch's commits, one a shard: each shard's amounts summed, in the order
+    the shards first came (its row is updated once a batch, not once a commit: the batch commits
+    all or, where its merged rows fail, each commit alone with its own rows)."""
+    total: dict[tuple[Any, Any], int] = {}
+    for amount, key, shard in adds:
+        total[(key, shard)] = total.get((key, shard), 0) + int(amount)
+    return [(amount, key, shard) for (key, shard), amount in total.items()]
 
 
 def open_pool(tx: Tx, key: str, reset: int, shard: str) -> None:

@@ -56,9 +56,10 @@ up for every row, and deflates a row no smaller)."""
 
 
 def pack(text: str) -> bytes:
-    """A row's text as stored: deflated (zlib's format, at its fastest level)."""
-    deflate = zlib.compressobj(1, zlib.DEFLATED, WINDOW)
-    return deflate.compress(text.encode()) + deflate.flush()
+    """A row's text as stored: deflated (zlib's format, at its fastest level), in one call (the
+    same stream as a compressor object and its flush, a few percent sooner: deflate's own work,
+    about 13 us for a command's 880 bytes here, is nearly all of it)."""
+    return zlib.compress(text.encode(), 1, WINDOW)
 
 
 def unpack(body: str | bytes | memoryview) -> str:
@@ -194,9 +195,10 @@ class TableRecord:
                 rows.append(self._row(pending[start:k]))
                 start = k
         writes.append((INSERT, rows))
+        events = [e for e, _, _ in pending]
         for summary in (self.summary, self.figures):
             if summary is not None:
-                writes += summary.rows([e for e, _, _ in pending])
+                writes += summary.rows(events)
         self._pending_meta, self._pending = {}, []
         return writes
 
