@@ -16,8 +16,9 @@
 //! each adds the terms of its last card only. With the discards put back (the approximation) every
 //! dealer hand counts all of E, which gives the stud counts times |E|: the same walk checks both.
 //!
-//! Two exchanges would need, for every (H, D), the number of disjoint pairs of exchanged hands
-//! avoiding both: no table of small subsets gives that (see docs/games/caribbean-poker.md).
+//! Two or three exchanges would need, for every (H, D), the number of disjoint pairs or triples
+//! of exchanged hands avoiding both: no design measured fits (docs/games/caribbean-poker.md);
+//! `dealt` counts them exactly on a small deck.
 
 use super::symmetry::{canonical, combinations, CLUB_FIXING_PERMS};
 use crate::cards::Card;

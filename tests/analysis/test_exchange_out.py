@@ -16,7 +16,8 @@ import pytest
 
 from caribbean_fast import _core, analyze, load_variant
 from caribbean_fast.analysis import exchange_out
-from caribbean_fast.analysis.exchange_out import Counted, dealt_return
+from caribbean_fast.analysis.exchange_out import Counted, colour_patterns, dealt_return
+from caribbean_fast.analysis.parsheet import best_decisions
 from caribbean_fast.analysis.situations import STUD_DEALER_HANDS
 from caribbean_fast.analysis.stud import stud_exchange_plan, stud_rows
 from caribbean_fast.errors import ArgumentError
@@ -68,6 +69,34 @@ def test_every_deal_after_an_exchange_is_counted_once() -> None:
     assert not d["counts"].any()  # folds only: their paths
     deals = int((d["paths"].astype(np.int64) * s.weight[at]).sum())
     assert deals == 4 * n * math.comb(46, 5) * math.comb(41, 4)
+
+
+def patterns_of_five(up_rank: int) -> int:
+    """Colour patterns of five cards against a club of `up_rank`, from their generating
+    polynomial (a rank: its club or not, none to three other cards; no club of the up rank), and
+    the flushes in other suits (five ranks)."""
+    per_rank = np.polynomial.polynomial.polymul([1, 1], [1, 1, 1, 1])
+    polynomial = np.array([1])
+    for rank in range(13):
+        polynomial = np.polynomial.polynomial.polymul(polynomial, [1, 1, 1, 1] if rank == up_rank else per_rank)
+    return int(polynomial[5]) + math.comb(13, 5)
+
+
+def test_every_decision_is_a_function_of_the_colour_pattern() -> None:
+    rows = stud_rows(GAME4)
+    plan = stud_exchange_plan(rows)
+    assert plan is not None
+    s = rows.situations
+    key = colour_patterns(s.hand) * 16 + s.up_rank
+    calls = best_decisions(rows.raise_value, rows.fold_value, rows.ties)
+    for decided in (plan.exchange_from.astype(np.int64), calls.astype(np.int64)):
+        assert len(np.unique(key * 4 + decided)) == len(np.unique(key))
+    for u in range(13):
+        assert len(np.unique(key[s.up_rank == u])) == patterns_of_five(u)
+    # One pattern: 9 7 5 4 3 without a club in any other suits; the flush is another.
+    nine_high = np.array([[29, 22, 15, 9, 6], [30, 21, 13, 11, 7], [31, 23, 14, 9, 5], [29, 21, 13, 9, 5]], np.uint8)
+    assert len(set(colour_patterns(nine_high[:3]).tolist())) == 1
+    assert colour_patterns(nine_high)[3] != colour_patterns(nine_high)[0]
 
 
 @cache

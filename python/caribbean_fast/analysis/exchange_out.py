@@ -9,9 +9,11 @@ by the one settlement function. Put back instead of out of play, the same count 
 analysis' approximation again, which checks the whole chain.
 
 Three exchanges, as game 4 allows, are not counted this way: every final and dealer hand would
-need the number of disjoint pairs and triples of given-up hands avoiding both, which no table of
-small card sets gives (docs/games/caribbean-poker.md). Game 4's figure with the discards out of
-play is simulated.
+need the number of disjoint triples of given-up hands avoiding both, and no design measured fits
+this machine (docs/games/caribbean-poker.md, which weighs them, with `colour_patterns`: what every
+decision of the strategy depends on). Game 4's figure with the discards out of play is simulated;
+the core counts three exchanges exactly on a small deck only (`rust/exact/dealt.rs`), the check a
+whole-deck count would be held to.
 
 The count is cut into parts (an up card, a slice of its final hands), each kept in the cache of
 counted tables when it finishes, keyed by what it depends on (the qualifier, the strategy's
@@ -45,7 +47,7 @@ from .parsheet import best_decisions, settle_count_table
 from .situations import STUD_DEALER_HANDS
 from .stud import StudRows, stud_exchange_plan, stud_rows
 
-__all__ = ["DISCARDS", "PART_ROWS", "DealtReturn", "dealt_return", "dealt_table"]
+__all__ = ["DISCARDS", "PART_ROWS", "DealtReturn", "colour_patterns", "dealt_return", "dealt_table"]
 
 PART_ROWS = 1 << 15
 """Final hands per part: about two and a half minutes of one core with the discards out."""
@@ -74,6 +76,20 @@ class DealtReturn:
 class _Part:
     up_rank: int
     rows: npt.NDArray[np.intp]  # the up rank's rows counted in this part
+
+
+def colour_patterns(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Each hand's colour pattern against a club up card: its ranks, which of them are clubs, and
+    whether it is a flush, packed in one number. The dealer's flush can only be in clubs, so the
+    three other cards of a rank play alike but for the seat's own flush: every decision of the
+    strategy is a function of the pattern (the tests check), and a count of the exchanges by
+    patterns needs exact corrections only for the seat's flushes."""
+    h = hands.astype(np.int64)
+    ranks = np.sort(h >> 2, axis=1) @ (13 ** np.arange(4, -1, -1))
+    clubs = (np.where(h & 3 == 0, 1, 0) << (h >> 2)).sum(axis=1)
+    flush = (h & 3 == h[:, :1] & 3).all(axis=1)
+    packed: npt.NDArray[np.int64] = (ranks << 14) | (clubs << 1) | flush
+    return packed
 
 
 def _checked(variant: Variant | str | Path, discards: str) -> Variant:
