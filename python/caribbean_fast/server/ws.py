@@ -27,6 +27,7 @@ from .wire.hub import Connection
 from .wire.names import origin_allowed
 from .wire.protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
 from .wire.routing import PROXIED
+from .wire.serving import WIRE
 
 __all__ = ["Socket", "endpoint", "error_code", "token_of"]
 
@@ -104,7 +105,8 @@ async def _open(server: Front, door: Door, ws: WebSocket) -> None:
         await ws.send_text(frame("closed", reason="unauthorized"))
         await ws.close(4001, "unauthorized")
         return
-    conn = Connection(ws, account, token_hash(token) if token and account else None, table)
+    session = token_hash(token) if token and account else None
+    conn = Connection(ws, account, session, table, ws.scope.get(WIRE))
     relayed = ws.headers.get(RELAYED) == "1"  # another process's socket: its session is kept there
     conn.start()
     try:
@@ -120,9 +122,10 @@ async def _open(server: Front, door: Door, ws: WebSocket) -> None:
 async def _receive(server: Front, door: Door, conn: Connection) -> None:
     bucket = TokenBucket(door.settings.rate, door.settings.burst)
     address = conn.ws.client.host if conn.ws.client else "?"
-    metrics = door.metrics
+    metrics, gate = door.metrics, door.gate
     while conn.close_reason is None:
-        await door.gate.admit(address)  # the address's fair share: past it, the socket waits unread
+        if not gate.admit_now(address):  # the address's fair share: past it, the socket waits unread
+            await gate.admit(address)
         try:
             message = await conn.ws.receive()
         except WebSocketDisconnect:
