@@ -21,7 +21,7 @@ from .accounts import token_hash
 from .cluster.relay import RELAYED
 from .front import Door, Front
 from .tables.owner import Owner
-from .wire.commands import SocketCommand
+from .wire.commands import SocketCommand, TableCommand
 from .wire.gate import TokenBucket
 from .wire.hub import Connection
 from .wire.names import origin_allowed
@@ -155,7 +155,12 @@ async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes
     try:
         command = parse(text)
         ident = command.id
-        result, after = await _dispatch(server, conn, command)
+        owner = await _owner(server, conn, command)
+        after: list[str] = []
+        if owner is not None and isinstance(command.spec, TableCommand):  # most commands: one frame less
+            result = await owner.submit(command, conn.account)
+        else:
+            result, after = await _dispatch(server, conn, command, owner)
         conn.send(answer(ident, result))
         for extra in after:
             conn.send(extra)
@@ -170,25 +175,31 @@ async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes
     metrics.latency.observe(time.perf_counter() - start)
 
 
-async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
-    """By the command's scope (`commands`): the socket's and the server's run here, a table's
-    queue to its owner; a command naming a table another process serves is relayed there from
-    the lobby's socket, and answered `moved` on a table's socket."""
+async def _owner(server: Front, conn: Connection, command: Command) -> Owner | None:
+    """The owner here of the table the command names (an own table opens at its player's
+    command); None: it names none, or another process serves it."""
+    if not command.spec.names_table:
+        return None
+    table = command.table or ""
+    found = server.tables().get(table)
+    if found is None or found.own == table:
+        raise ServerError(f"no table {command.table!r}", "no_table")
+    return await server.claim(conn, table)
+
+
+async def _dispatch(
+    server: Front, conn: Connection, command: Command, owner: Owner | None
+) -> tuple[dict[str, Any], list[str]]:
+    """By the command's scope (`commands`), but a table's command whose table is served here
+    (`_handle` queues it to its owner): the socket's and the server's run here; a command naming
+    a table another process serves is relayed there from the lobby's socket, and answered `moved`
+    on a table's socket."""
     spec = command.spec
-    owner = None
-    if spec.names_table:
-        table = command.table or ""
-        found = server.tables().get(table)
-        if found is None or found.own == table:
-            raise ServerError(f"no table {command.table!r}", "no_table")
-        owner = await server.claim(conn, table)  # an own table opens at its player's command
-        if owner is None:
-            return await server.forward(conn, command), []  # another process serves it
-    if isinstance(spec, SocketCommand):
-        answered = spec.handler(Socket(server, conn, owner), command)
-        return await answered if inspect.isawaitable(answered) else answered
-    assert owner is not None  # a table's command names its table
-    return await owner.submit(command, conn.account), []
+    if spec.names_table and owner is None:
+        return await server.forward(conn, command), []  # another process serves it
+    assert isinstance(spec, SocketCommand), f"{spec.name}: a table's command goes to its owner"
+    answered = spec.handler(Socket(server, conn, owner), command)
+    return await answered if inspect.isawaitable(answered) else answered
 
 
 class Socket:

@@ -367,15 +367,17 @@ class Owner:
         seat = None if account is None else self.hub.held.get(account, {}).get(self.spec.id)
         return seat if seat is not None and self.players.get(seat) == account else None
 
-    async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
-        """A table command of the list (`commands`), by its handler, once the caller is checked."""
+    def _run(self, command: Command, account: str | None) -> Awaitable[dict[str, Any]]:
+        """A table command of the list (`commands`), by its handler, once the caller is checked:
+        the handler's awaitable, returned (`_execute` awaits it), so that no frame of this one
+        is resumed at every wake-up of the command."""
         spec = command.spec
         assert isinstance(spec, TableCommand), f"{command.type} is not a table's command"
         if spec.login and account is None:
             raise ServerError("log in to play", "unauthorized")
         seat = self._seated(account) if spec.seated else None
         assert account is not None  # a table's command needs an account, or a seat (which has one)
-        return await spec.handler(self, Caller(account, seat), command)
+        return spec.handler(self, Caller(account, seat), command)
 
     async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]:
         """The game's own commands, by the engine's entry the frame's was found with: the engine

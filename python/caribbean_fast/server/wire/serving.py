@@ -2,10 +2,12 @@
 front door's limits on connections (`gate.Gate`, applied by the HTTP and WebSocket protocols
 here), and a WebSocket protocol that writes a burst of frames to the socket in one write.
 
-A command's answer follows its view (`hub.Connection` queues both before its writer runs); each
-frame written on its own is a system call and, on loopback, the receiver's TCP work too. A frame
-sent with `"more": True` is framed at once and held until the next frame without it (or the
-close), which writes them all. Any other ASGI server ignores the key and writes each frame.
+A command's answer follows its view (`hub.Connection` queues both before its flush runs); each
+frame written on its own is a system call and, on loopback, the receiver's TCP work too. The
+connection writes a burst through the protocol at once (`WIRE`: no ASGI message, no await) while
+the transport takes more; otherwise it sends the ASGI way, where a frame sent with `"more": True`
+is framed at once and held until the next frame without it (or the close), which writes them
+all. Any other ASGI server ignores the key and writes each frame.
 """
 
 from __future__ import annotations
