@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from starlette.responses import PlainTextResponse
@@ -63,16 +64,19 @@ def error_code(err: CaribbeanFastError) -> str:
     return "illegal"
 
 
-async def endpoint(ws: WebSocket) -> None:
+def endpoint(ws: WebSocket) -> Awaitable[None]:
+    """The socket's life, returned, not awaited here: no frame of this one is kept for it."""
     server: Front = ws.app.state.server
     door: Door = ws.app.state.door
     if not page_allowed(ws, door):
         door.metrics.refusals.labels("origin").inc()
-        await ws.close(4003, "origin")
-        return
+        return ws.close(4003, "origin")
     if not ws.scope.get(PROXIED):  # the door counted its connection by its address
-        await _open(server, door, ws)
-        return
+        return _open(server, door, ws)
+    return _proxied(server, door, ws)
+
+
+async def _proxied(server: Front, door: Door, ws: WebSocket) -> None:
     client = ws.client.host if ws.client else "?"
     if not door.gate.enter_client(client):  # the door counted the proxy's: the client's count here
         door.metrics.refusals.labels("over_address").inc()

@@ -34,7 +34,9 @@ PRUNE_EVERY = 10.0  # seconds between sweeps of idle addresses' turnstiles
 
 
 class TokenBucket:
-    """`rate` a second sustained, `burst` at once."""
+    """`rate` a second sustained, `burst` at once. Slots: each socket holds one."""
+
+    __slots__ = ("at", "burst", "rate", "tokens")
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()

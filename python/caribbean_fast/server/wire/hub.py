@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict, deque
+from collections import defaultdict
 from typing import Protocol, cast
 
 from starlette.websockets import WebSocket
@@ -71,7 +71,7 @@ class Connection:
         self.session = session  # the hash of the token the socket opened with, while it opens one
         self.table = table  # a table's socket (/ws/<table>): its table; the lobby's (/ws): None
         self.watching: set[str] | frozenset[str] = _NO_WATCH  # a set of its own once it watches
-        self._out: deque[str | None] = deque()
+        self._out: list[str | None] = []  # a few frames at most, mostly none: a deque is 760 bytes empty
         self._wire = wire
         self._live = False  # frames go out (`start`) until the socket is let go (`stop`)
         self._flushing: asyncio.Handle | None = None  # the flush scheduled, until it runs
@@ -117,9 +117,9 @@ class Connection:
             return
         wire = self._wire
         if wire is not None and out[0] is not None and wire.takes_frames():
-            texts = []
-            while out and out[0] is not None:
-                texts.append(cast(str, out.popleft()))
+            end = out.index(None) if None in out else len(out)  # the close, and after it, to the writer
+            texts = cast(list[str], out[:end])
+            del out[:end]
             wire.write_now(texts)
         if out:  # the transport is paused, no `Wire`, or the close
             self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -131,7 +131,7 @@ class Connection:
         out = self._out
         with contextlib.suppress(Exception):
             while out:
-                text = out.popleft()
+                text = out.pop(0)
                 if text is None:
                     code, reason = self.close_reason or (1000, "")
                     await self.ws.send_text(frame("closed", reason=reason))
