@@ -121,6 +121,10 @@ class GatedHttp(HttpToolsProtocol):
         if self.deadline is not None:
             self.deadline.cancel()
         super().handle_websocket_upgrade()
+        # done: the WebSocket's protocol holds the transport now, and this one gets no
+        # `connection_lost`, where uvicorn lets go of the parser that holds it in a cycle (freed
+        # only by the collector's rare full pass, `host.quiet_gc`: a few KB a socket meanwhile)
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
