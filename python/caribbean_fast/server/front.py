@@ -61,10 +61,6 @@ class Front(Protocol):
         """The id of the account's own table of the kind (ServerError `no_table`: no such kind)."""
         ...
 
-    def table(self, table: str) -> Owner | None:
-        """The owner of the table when this process serves it."""
-        ...
-
     async def claim(self, conn: Connection, table: str) -> Owner | None:
         """The owner of a table served here, an own table opened here for its player's command;
         None: another process serves it (`forward`)."""

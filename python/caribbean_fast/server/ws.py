@@ -185,9 +185,6 @@ async def _owner(server: Front, conn: Connection, command: Command) -> Owner | N
     if not command.spec.names_table:
         return None
     table = command.table or ""
-    owner = server.table(table)
-    if owner is not None and not owner.spec.own:  # a shared table served here: most commands
-        return owner
     found = server.tables().get(table)
     if found is None or found.own == table:
         raise ServerError(f"no table {command.table!r}", "no_table")
