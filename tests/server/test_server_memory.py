@@ -18,6 +18,7 @@ from caribbean_fast.errors import CaribbeanFastError
 from caribbean_fast.server.host import Server
 from caribbean_fast.server.tables.owner import Owner
 from caribbean_fast.server.wire.hub import Connection
+from caribbean_fast.server.wire.serving import BurstWebSockets, GatedHttp
 
 TABLE = "cyberstud-1"
 ROUNDS = 30
@@ -76,9 +77,10 @@ def alive(kind: type) -> int:
 
 
 def test_closed_sockets_and_refused_commands_are_freed_without_the_collector(database_url: str) -> None:
-    """With the cyclic collector off, every Connection and every refusal is freed once its socket
-    closes: none is kept in a reference cycle (a cancelled writer's error holding its connection, a
-    refusal's traceback holding the futures and the database batch it came through), which a
+    """With the cyclic collector off, every Connection, every refusal and each socket's protocols
+    are freed once its socket closes: none is kept in a reference cycle (a cancelled writer's error
+    holding its connection, a refusal's traceback holding the futures and the database batch it
+    came through, the HTTP protocol's parser, the scope holding its protocol), which a
     serving process, whose collector makes a full pass rarely, would hold for minutes."""
     cycles = 12
     with LiveServer(settings(database_url)) as live:
@@ -106,5 +108,6 @@ def test_closed_sockets_and_refused_commands_are_freed_without_the_collector(dat
             assert refused == 3 * cycles
             assert (alive(Connection), len(server.hub.connections), dict(server.hub._accounts)) == (0, 0, {})
             assert alive(CaribbeanFastError) == 0
+            assert (alive(GatedHttp), alive(BurstWebSockets)) == (0, 0)  # each socket's protocols
         finally:
             gc.enable()

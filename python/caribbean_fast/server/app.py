@@ -3,7 +3,7 @@ metrics, and the WebSockets: the lobby's at /ws, each table's at /ws/<table> (do
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -191,27 +191,24 @@ class _FrontDoor:
     def __init__(self, app: ASGIApp, names: HostNames) -> None:
         self.app, self.names = app, names
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """The app's call or the refusal's, returned, not awaited here: no frame of this one is
+        kept for a socket's life."""
         if scope.get(OVER_TOTAL) and scope.get("path") != "/healthz":
-            await PlainTextResponse("the server holds its most connections; try again", 503)(scope, receive, send)
-            return
+            return PlainTextResponse("the server holds its most connections; try again", 503)(scope, receive, send)
         if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         headers = Headers(scope=scope)
         if scope["type"] == "http" and _declared(headers) > BODY:
-            await _error(ServerError(f"a request's body is at most {BODY} bytes", "too_big"))(scope, receive, send)
-            return
+            return _error(ServerError(f"a request's body is at most {BODY} bytes", "too_big"))(scope, receive, send)
         host = headers.get("host")
         if self.names.allows(host, scope["scheme"], scope.get("server")):
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         why = f"this server does not answer to the host {host!r} (serve --host-name)"
         refusal = _error(ServerError(why, "wrong_host"))
         if scope["type"] == "websocket":
-            await WebSocket(scope, receive, send).send_denial_response(refusal)
-        else:
-            await refusal(scope, receive, send)
+            return WebSocket(scope, receive, send).send_denial_response(refusal)
+        return refusal(scope, receive, send)
 
 
 class _Paced:
@@ -224,10 +221,13 @@ class _Paced:
     def __init__(self, app: ASGIApp, gate: Gate) -> None:
         self.app, self.gate = app, gate
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            client = scope.get("client")
-            await self.gate.admit_read(client[0] if client else "?")
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """A socket is passed on with no frame of this one kept for its life."""
+        return self._paced(scope, receive, send) if scope["type"] == "http" else self.app(scope, receive, send)
+
+    async def _paced(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        await self.gate.admit_read(client[0] if client else "?")
         await self.app(scope, receive, send)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from starlette.responses import PlainTextResponse
@@ -21,12 +22,13 @@ from .accounts import token_hash
 from .cluster.relay import RELAYED
 from .front import Door, Front
 from .tables.owner import Owner
-from .wire.commands import SocketCommand
+from .wire.commands import SocketCommand, TableCommand
 from .wire.gate import TokenBucket
 from .wire.hub import Connection
 from .wire.names import origin_allowed
 from .wire.protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
 from .wire.routing import PROXIED
+from .wire.serving import WIRE
 
 __all__ = ["Socket", "endpoint", "error_code", "token_of"]
 
@@ -62,16 +64,19 @@ def error_code(err: CaribbeanFastError) -> str:
     return "illegal"
 
 
-async def endpoint(ws: WebSocket) -> None:
+def endpoint(ws: WebSocket) -> Awaitable[None]:
+    """The socket's life, returned, not awaited here: no frame of this one is kept for it."""
     server: Front = ws.app.state.server
     door: Door = ws.app.state.door
     if not page_allowed(ws, door):
         door.metrics.refusals.labels("origin").inc()
-        await ws.close(4003, "origin")
-        return
+        return ws.close(4003, "origin")
     if not ws.scope.get(PROXIED):  # the door counted its connection by its address
-        await _open(server, door, ws)
-        return
+        return _open(server, door, ws)
+    return _proxied(server, door, ws)
+
+
+async def _proxied(server: Front, door: Door, ws: WebSocket) -> None:
     client = ws.client.host if ws.client else "?"
     if not door.gate.enter_client(client):  # the door counted the proxy's: the client's count here
         door.metrics.refusals.labels("over_address").inc()
@@ -104,7 +109,8 @@ async def _open(server: Front, door: Door, ws: WebSocket) -> None:
         await ws.send_text(frame("closed", reason="unauthorized"))
         await ws.close(4001, "unauthorized")
         return
-    conn = Connection(ws, account, token_hash(token) if token and account else None, table)
+    session = token_hash(token) if token and account else None
+    conn = Connection(ws, account, session, table, ws.scope.get(WIRE))
     relayed = ws.headers.get(RELAYED) == "1"  # another process's socket: its session is kept there
     conn.start()
     try:
@@ -120,9 +126,10 @@ async def _open(server: Front, door: Door, ws: WebSocket) -> None:
 async def _receive(server: Front, door: Door, conn: Connection) -> None:
     bucket = TokenBucket(door.settings.rate, door.settings.burst)
     address = conn.ws.client.host if conn.ws.client else "?"
-    metrics = door.metrics
+    metrics, gate = door.metrics, door.gate
     while conn.close_reason is None:
-        await door.gate.admit(address)  # the address's fair share: past it, the socket waits unread
+        if not gate.admit_now(address):  # the address's fair share: past it, the socket waits unread
+            await gate.admit(address)
         try:
             message = await conn.ws.receive()
         except WebSocketDisconnect:
@@ -152,7 +159,12 @@ async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes
     try:
         command = parse(text)
         ident = command.id
-        result, after = await _dispatch(server, conn, command)
+        owner = await _owner(server, conn, command)
+        after: list[str] = []
+        if owner is not None and isinstance(command.spec, TableCommand):  # most commands: one frame less
+            result = await owner.submit(command, conn.account)
+        else:
+            result, after = await _dispatch(server, conn, command, owner)
         conn.send(answer(ident, result))
         for extra in after:
             conn.send(extra)
@@ -167,25 +179,31 @@ async def _handle(server: Front, door: Door, conn: Connection, text: str | bytes
     metrics.latency.observe(time.perf_counter() - start)
 
 
-async def _dispatch(server: Front, conn: Connection, command: Command) -> tuple[dict[str, Any], list[str]]:
-    """By the command's scope (`commands`): the socket's and the server's run here, a table's
-    queue to its owner; a command naming a table another process serves is relayed there from
-    the lobby's socket, and answered `moved` on a table's socket."""
+async def _owner(server: Front, conn: Connection, command: Command) -> Owner | None:
+    """The owner here of the table the command names (an own table opens at its player's
+    command); None: it names none, or another process serves it."""
+    if not command.spec.names_table:
+        return None
+    table = command.table or ""
+    found = server.tables().get(table)
+    if found is None or found.own == table:
+        raise ServerError(f"no table {command.table!r}", "no_table")
+    return await server.claim(conn, table)
+
+
+async def _dispatch(
+    server: Front, conn: Connection, command: Command, owner: Owner | None
+) -> tuple[dict[str, Any], list[str]]:
+    """By the command's scope (`commands`), but a table's command whose table is served here
+    (`_handle` queues it to its owner): the socket's and the server's run here; a command naming
+    a table another process serves is relayed there from the lobby's socket, and answered `moved`
+    on a table's socket."""
     spec = command.spec
-    owner = None
-    if spec.names_table:
-        table = command.table or ""
-        found = server.tables().get(table)
-        if found is None or found.own == table:
-            raise ServerError(f"no table {command.table!r}", "no_table")
-        owner = await server.claim(conn, table)  # an own table opens at its player's command
-        if owner is None:
-            return await server.forward(conn, command), []  # another process serves it
-    if isinstance(spec, SocketCommand):
-        answered = spec.handler(Socket(server, conn, owner), command)
-        return await answered if inspect.isawaitable(answered) else answered
-    assert owner is not None  # a table's command names its table
-    return await owner.submit(command, conn.account), []
+    if spec.names_table and owner is None:
+        return await server.forward(conn, command), []  # another process serves it
+    assert isinstance(spec, SocketCommand), f"{spec.name}: a table's command goes to its owner"
+    answered = spec.handler(Socket(server, conn, owner), command)
+    return await answered if inspect.isawaitable(answered) else answered
 
 
 class Socket:

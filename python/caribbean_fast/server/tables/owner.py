@@ -296,7 +296,9 @@ class Owner:
         if self._idle and self._free.is_set() and not self._queue.qsize():
             self._free.clear()  # the owner's task, woken meanwhile, waits for this command
             try:
-                return await self._execute(command, account)
+                return await self._run(command, account)  # `_execute`'s, a frame less at each wake-up
+            except Exception as err:
+                raise self._failure(command, err) from None
             finally:
                 if self._landing is None:  # else the table is freed when that commit lands
                     self._free.set()
@@ -305,16 +307,21 @@ class Owner:
         return await done
 
     async def _execute(self, command: Command, account: str | None) -> dict[str, Any]:
-        """Runs one command; a failure that is not a refusal is logged and answered `internal`."""
+        """Runs one queued command (`_serve`)."""
         if self.down is not None:
             raise _unavailable(self.down)
         try:
             return await self._run(command, account)
-        except (CaribbeanFastError, asyncio.CancelledError):
-            raise
         except Exception as err:
-            _log.exception("table %s: command %s failed", self.spec.id, command.type)
-            raise ServerError(f"the server failed: {type(err).__name__}") from None
+            raise self._failure(command, err) from None
+
+    def _failure(self, command: Command, err: Exception) -> Exception:
+        """What a command's failure is answered with: a refusal itself; anything else is logged
+        and answered `internal`."""
+        if isinstance(err, CaribbeanFastError):
+            return err
+        _log.error("table %s: command %s failed", self.spec.id, command.type, exc_info=err)
+        return ServerError(f"the server failed: {type(err).__name__}")
 
     async def _serve(self) -> None:
         while True:
@@ -367,15 +374,17 @@ class Owner:
         seat = None if account is None else self.hub.held.get(account, {}).get(self.spec.id)
         return seat if seat is not None and self.players.get(seat) == account else None
 
-    async def _run(self, command: Command, account: str | None) -> dict[str, Any]:
-        """A table command of the list (`commands`), by its handler, once the caller is checked."""
+    def _run(self, command: Command, account: str | None) -> Awaitable[dict[str, Any]]:
+        """A table command of the list (`commands`), by its handler, once the caller is checked:
+        the handler's awaitable, returned (`_execute` awaits it), so that no frame of this one
+        is resumed at every wake-up of the command."""
         spec = command.spec
         assert isinstance(spec, TableCommand), f"{command.type} is not a table's command"
         if spec.login and account is None:
             raise ServerError("log in to play", "unauthorized")
         seat = self._seated(account) if spec.seated else None
         assert account is not None  # a table's command needs an account, or a seat (which has one)
-        return await spec.handler(self, Caller(account, seat), command)
+        return spec.handler(self, Caller(account, seat), command)
 
     async def _play(self, seat: int, command: EngineCommand, args: Mapping[str, Any]) -> dict[str, Any]:
         """The game's own commands, by the engine's entry the frame's was found with: the engine

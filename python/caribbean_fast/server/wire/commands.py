@@ -8,7 +8,7 @@ Each command has its name, its fields (kind, bounds, whether required), its scop
   account (`login`) or no seat there (`seated`).
 
 From this list come the parser (`protocol.parse` checks every field here, with the protocol's
-codes and messages), every dispatch (`ws._dispatch` by scope, `tables.Owner._run` by handler,
+codes and messages), every dispatch (`ws._handle` by scope, `tables.Owner._run` by handler,
 the engine's own commands through `Table.play` by the engine's entry each holds, from the list of
 `engine/commands.py`), the command
 table of docs/protocol.md (written by `docs/commands_table.py`; a test compares them) and the

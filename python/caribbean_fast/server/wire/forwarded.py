@@ -15,7 +15,7 @@ that reaches the server directly: it needs `serve --only-via-proxy` (`Server`).
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -78,11 +78,13 @@ class Forwarded:
     def __init__(self, app: ASGIApp, trusted: Trusted) -> None:
         self.app, self.trusted = app, trusted
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        """The app's own call, returned, not awaited here: no frame of this one is kept for a
+        socket's life."""
         peer = (scope.get("client") or ("", 0))[0]
         if scope["type"] in ("http", "websocket") and self.trusted and peer in self.trusted:
             scope = self._as_the_client(scope)
-        await self.app(scope, receive, send)
+        return self.app(scope, receive, send)
 
     def _as_the_client(self, scope: Scope) -> Scope:
         headers: list[tuple[bytes, bytes]] = list(scope["headers"])

@@ -34,7 +34,9 @@ PRUNE_EVERY = 10.0  # seconds between sweeps of idle addresses' turnstiles
 
 
 class TokenBucket:
-    """`rate` a second sustained, `burst` at once."""
+    """`rate` a second sustained, `burst` at once. Slots: each socket holds one."""
+
+    __slots__ = ("at", "burst", "rate", "tokens")
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
@@ -159,6 +161,29 @@ class Gate:
     async def admit(self, address: str) -> None:
         """Returns when one more frame from the address may be read: within its address's rate,
         and, for an address that is using its share, within the total."""
+        turnstile, total = self._turnstiles(address)
+        await turnstile.admit()
+        if turnstile.heavy:
+            await total.admit()
+        else:
+            total.bucket.take()  # a light address is counted, never held
+
+    def admit_now(self, address: str) -> bool:
+        """`admit` where the frame need not wait (the usual), with no await: True, it is
+        counted; False, nothing is, and the caller awaits `admit`."""
+        turnstile, total = self._turnstiles(address)
+        if turnstile.waiting or not turnstile.bucket.take():
+            return False
+        if not turnstile.heavy:
+            total.bucket.take()
+            return True
+        if total.waiting or not total.bucket.take():
+            turnstile.bucket.tokens += 1  # given back: `admit` takes it again
+            return False
+        return True
+
+    def _turnstiles(self, address: str) -> tuple[Turnstile, Turnstile]:
+        """The address's turnstile and the total's, made when first needed."""
         if time.monotonic() > self._pruned + PRUNE_EVERY:
             self._prune()
         turnstile = self._addresses.get(address)
@@ -166,11 +191,7 @@ class Gate:
             turnstile = self._addresses[address] = Turnstile(self.address_rate, 2 * self.address_rate)
         if self._all is None:
             self._all = Turnstile(self.total_rate, self.total_rate)
-        await turnstile.admit()
-        if turnstile.heavy:
-            await self._all.admit()
-        else:
-            self._all.bucket.take()  # a light address is counted, never held
+        return turnstile, self._all
 
     def _prune(self) -> None:
         """Lets go of the turnstiles of idle addresses: none waiting and a full bucket, as a new

@@ -1,49 +1,87 @@
 """Who is connected: each socket's outgoing queue, the sockets of each account, and the sockets
 watching each table. Owners send frames here; they never hold a socket.
 
-A socket's frames go out in order through its own queue and writer; a client that stops reading
-until its queue is full is closed rather than allowed to hold the server's memory.
+A socket's frames go out in order through its own queue, a burst in one write; a client that stops
+reading until its queue is full is closed rather than allowed to hold the server's memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict, deque
+from collections import defaultdict
+from typing import Protocol, cast
 
 from starlette.websockets import WebSocket
 
 from .protocol import frame
 from .reminders import Sessions
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["Connection", "Hub", "Wire"]
 
 QUEUE = 256  # frames waiting for a slow socket before it is closed
 _NO_WATCH: frozenset[str] = frozenset()
 
 
+class Wire(Protocol):
+    """The server's socket protocol, where it writes frames at once (`serving.BurstWebSockets`)."""
+
+    def takes_frames(self) -> bool:
+        """Open for the app's frames, its transport taking more (not paused by a slow reader)."""
+        ...
+
+    def write_now(self, texts: list[str]) -> None:
+        """The frames, in one write to the transport."""
+        ...
+
+
 class Connection:
-    """A socket's frames out, in order, through a queue its writer task empties. The queue is a
-    deque and the writer waits on a future of its own while it is empty: an `asyncio.Queue` was
-    3 KB a socket (three deques and an event), more than every frame a paced player waits for.
+    """A socket's frames out, in order. The first frame queued schedules a flush for the loop's
+    next turn (the command's task queues its answer right after its view, so they go together);
+    the flush writes every frame queued in one write, at once, through the server's protocol
+    (`Wire`) while its transport takes more. Otherwise (a slow reader's transport paused, an
+    ASGI server without a `Wire`, the close) a writer task sends them the ASGI way, each but a
+    burst's last marked `more`, and ends once the queue is empty: an idle socket keeps no task
+    and no future (a task waiting on a queue was a wake-up a frame and 2 KB a socket).
     Slots: a server holds one a socket."""
 
-    __slots__ = ("_out", "_wake", "_writer", "account", "close_reason", "session", "table", "watching", "ws")
+    __slots__ = (
+        "_flushing",
+        "_live",
+        "_out",
+        "_wire",
+        "_writer",
+        "account",
+        "close_reason",
+        "session",
+        "table",
+        "watching",
+        "ws",
+    )
 
     def __init__(
-        self, ws: WebSocket, account: str | None, session: str | None = None, table: str | None = None
+        self,
+        ws: WebSocket,
+        account: str | None,
+        session: str | None = None,
+        table: str | None = None,
+        wire: Wire | None = None,
     ) -> None:
         self.ws, self.account = ws, account
         self.session = session  # the hash of the token the socket opened with, while it opens one
         self.table = table  # a table's socket (/ws/<table>): its table; the lobby's (/ws): None
         self.watching: set[str] | frozenset[str] = _NO_WATCH  # a set of its own once it watches
-        self._out: deque[str | None] = deque()
-        self._wake: asyncio.Future[None] | None = None  # the writer's, while it waits for a frame
-        self._writer: asyncio.Task[None] | None = None
+        self._out: list[str | None] = []  # a few frames at most, mostly none: a deque is 760 bytes empty
+        self._wire = wire
+        self._live = False  # frames go out (`start`) until the socket is let go (`stop`)
+        self._flushing: asyncio.Handle | None = None  # the flush scheduled, until it runs
+        self._writer: asyncio.Task[None] | None = None  # sending the ASGI way, until the queue is empty
         self.close_reason: tuple[int, str] | None = None
 
     def start(self) -> None:
-        self._writer = asyncio.create_task(self._write())
+        """Frames go out from now on, those queued already first."""
+        self._live = True
+        self._schedule()
 
     def send(self, text: str) -> None:
         if not self._put(text):
@@ -56,63 +94,78 @@ class Connection:
             self._put(None)
 
     def _put(self, text: str | None) -> bool:
-        """Queues the frame (None: the close) for the writer; False when `QUEUE` wait already."""
+        """Queues the frame (None: the close); False when `QUEUE` wait already."""
         if len(self._out) >= QUEUE:
             return False
         self._out.append(text)
-        wake = self._wake
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+        self._schedule()
         return True
 
-    async def _get(self) -> str | None:
-        """The next frame queued, once there is one."""
-        while not self._out:
-            self._wake = asyncio.get_running_loop().create_future()
-            try:
-                await self._wake
-            finally:
-                self._wake = None
-        return self._out.popleft()
+    def _schedule(self) -> None:
+        if self._live and self._flushing is None and self._writer is None and self._out:
+            self._flushing = asyncio.get_running_loop().call_soon(self._flush, True)
+
+    def _flush(self, wait: bool) -> None:
+        """Writes what is queued; a frame alone waits one turn more (`wait`) for the tasks
+        already scheduled, where the command's own queues its answer after a view."""
+        self._flushing = None
+        out = self._out
+        if not self._live or self._writer is not None or not out:
+            return
+        if wait and len(out) == 1 and out[0] is not None:
+            self._flushing = asyncio.get_running_loop().call_soon(self._flush, False)
+            return
+        wire = self._wire
+        if wire is not None and out[0] is not None and wire.takes_frames():
+            end = out.index(None) if None in out else len(out)  # the close, and after it, to the writer
+            texts = cast(list[str], out[:end])
+            del out[:end]
+            wire.write_now(texts)
+        if out:  # the transport is paused, no `Wire`, or the close
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
+        """Sends what is queued, each frame but a burst's last marked `more` (`serving.BurstWebSockets`
+        writes them together), then ends; or, once the close is reached, sends it and ends for
+        good (a frame held back goes out with the closing frame; later ones never)."""
+        out = self._out
         with contextlib.suppress(Exception):
-            while await self._burst():
-                pass
-            code, reason = self.close_reason or (1000, "")
-            await self.ws.send_text(frame("closed", reason=reason))
-            await self.ws.close(code, reason)
+            while out:
+                text = out.pop(0)
+                if text is None:
+                    code, reason = self.close_reason or (1000, "")
+                    await self.ws.send_text(frame("closed", reason=reason))
+                    await self.ws.close(code, reason)
+                    return
+                await self.ws.send({"type": "websocket.send", "text": text, "more": bool(out)})
+            self._writer = None  # the queue is empty: the next frame is flushed again
+            return
+        # the socket failed: the writer stays, done, so nothing more is written
 
-    async def _burst(self) -> bool:
-        """Sends what is queued, a burst at a time; False once the close is reached. Woken by a
-        view, it first lets the tasks already scheduled run (the command's own task queues its
-        answer right after the view), then sends every frame queued, each but the last marked
-        `more`: `serving.BurstWebSockets` writes them to the socket together."""
-        text = await self._get()
-        if text is not None and not self._out:
-            await asyncio.sleep(0)
-        while text is not None:
-            more = bool(self._out)
-            await self.ws.send({"type": "websocket.send", "text": text, "more": more})
-            if not more:
-                return True
-            text = self._out.popleft()
-        return False  # a frame held back goes out with the closing frame
+    def _unschedule(self) -> None:
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
 
     async def finish(self) -> None:
         """Lets the writer send what is queued and the close (a few seconds at most), or stops it
         when the client is gone."""
-        if self._writer is None:
+        if not self._live:
             return
         if self.close_reason is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._writer), 5)
+            self._unschedule()
+            self._flush(False)  # now, the close included
+            if self._writer is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(self._writer), 5)
         await self.stop()
 
     async def stop(self) -> None:
         """Stops the writer and lets go of it: the cancelled task keeps its CancelledError, whose
         traceback holds the writer's frame and so this connection, a cycle that would keep the
         socket and its buffers until the cyclic collector's rare full pass."""
+        self._live, self._wire = False, None
+        self._unschedule()
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.cancel()

@@ -2,10 +2,12 @@
 front door's limits on connections (`gate.Gate`, applied by the HTTP and WebSocket protocols
 here), and a WebSocket protocol that writes a burst of frames to the socket in one write.
 
-A command's answer follows its view (`hub.Connection` queues both before its writer runs); each
-frame written on its own is a system call and, on loopback, the receiver's TCP work too. A frame
-sent with `"more": True` is framed at once and held until the next frame without it (or the
-close), which writes them all. Any other ASGI server ignores the key and writes each frame.
+A command's answer follows its view (`hub.Connection` queues both before its flush runs); each
+frame written on its own is a system call and, on loopback, the receiver's TCP work too. The
+connection writes a burst through the protocol at once (`WIRE`: no ASGI message, no await) while
+the transport takes more; otherwise it sends the ASGI way, where a frame sent with `"more": True`
+is framed at once and held until the next frame without it (or the close), which writes them
+all. Any other ASGI server ignores the key and writes each frame.
 """
 
 from __future__ import annotations
@@ -20,15 +22,17 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected, get_remote_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.http11 import Request
 from websockets.protocol import State
 
 from .gate import Gate
 from .protocol import MAX_FRAME, frame
 
-__all__ = ["OVER_TOTAL", "BurstWebSockets", "GatedHttp", "uvicorn_options"]
+__all__ = ["OVER_TOTAL", "WIRE", "BurstWebSockets", "GatedHttp", "uvicorn_options"]
 
 LINGER = 1 << 16  # bytes of an unwanted body dropped after its answer, before the connection is cut
 OVER_TOTAL = "caribbean_fast.over_total"  # a request's scope key: its connection is past the total cap
+WIRE = "caribbean_fast.wire"  # a WebSocket's scope key: its protocol, which writes frames at once (`hub.Wire`)
 
 
 def _refuse(transport: asyncio.Transport, why: str) -> None:
@@ -117,6 +121,10 @@ class GatedHttp(HttpToolsProtocol):
         if self.deadline is not None:
             self.deadline.cancel()
         super().handle_websocket_upgrade()
+        # done: the WebSocket's protocol holds the transport now, and this one gets no
+        # `connection_lost`, where uvicorn lets go of the parser that holds it in a cycle (freed
+        # only by the collector's rare full pass, `host.quiet_gc`: a few KB a socket meanwhile)
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -128,7 +136,9 @@ class GatedHttp(HttpToolsProtocol):
 
 class BurstWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (websockets' sans-I/O one), holding frames marked `more`,
-    behind the gate: its handshake must finish within the gate's seconds."""
+    behind the gate: its handshake must finish within the gate's seconds. In the socket's scope
+    (`WIRE`) for the app's connection (`hub.Connection`), which writes a burst of frames through
+    it at once while its transport takes more, with no task, no ASGI message and no await."""
 
     gate: Gate | None = None
 
@@ -143,6 +153,28 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
         if not self.handshake_complete:
             self.transport.close()
 
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if self.response.status_code == 101:  # the app runs (its task starts on the loop's next turn)
+            cast(dict[str, Any], self.scope)[WIRE] = self
+
+    def takes_frames(self) -> bool:
+        """Open for the app's frames (accepted, not closing) and the transport takes more (not
+        paused by a slow reader: the app's writer waits for it the ASGI way, `send`)."""
+        return (
+            self.handshake_complete
+            and self.initial_response is None
+            and not (self.close_sent or self.disconnected)
+            and self.writable.is_set()
+            and self.conn.state is State.OPEN
+        )
+
+    def write_now(self, texts: list[str]) -> None:
+        """The frames, and any held (`more`), in one write (`takes_frames` first)."""
+        for text in texts:
+            self.conn.send_text(text.encode())
+        self.transport.write(b"".join(self.conn.data_to_send()))
+
     def data_received(self, data: bytes) -> None:
         try:
             super().data_received(data)
@@ -153,6 +185,9 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
         if self.deadline is not None:
             self.deadline.cancel()
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the scope no longer holds the protocol that holds it: no cycle left
+            cast(dict[str, Any], scope).pop(WIRE, None)
         if self.gate is not None:
             self.gate.leave(self.address)
 
