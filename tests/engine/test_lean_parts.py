@@ -1,17 +1,21 @@
 """The engine's lean parts against what they stand for: the showdown's hands (`showdown.hand_of`: a
 strength and its words, remembered by strength, are what `HandValue` gives every hand of that
-strength, whatever its suits) and a round opened (`RoundState.opened`, made as `RoundState(...)`)."""
+strength, whatever its suits), a round opened (`RoundState.opened`, made as `RoundState(...)`), and a
+table that let go of its events and views (`Table.let_go`) showing the same views."""
 
 from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from caribbean_fast import load_variant
 from caribbean_fast.cards import parse_cards
-from caribbean_fast.engine import showdown
+from caribbean_fast.engine import MemoryStore, Phase, Table, showdown
+from caribbean_fast.engine.autoplay import choose
 from caribbean_fast.engine.showdown import Hand, hand_of
 from caribbean_fast.engine.state import RoundState
 from caribbean_fast.hands import value_of_ids
@@ -44,3 +48,35 @@ def test_a_round_opened_is_the_dataclass_made() -> None:
     assert (
         lean.dealing is lean.deck and lean.draws == [] and lean.draws is not RoundState.opened(1, b"", "", [], at).draws
     )
+
+
+def _step(table: Table) -> None:
+    """One command of a seat playing the `simple` strategy at a one-seat table."""
+    if table.phase is not Phase.DECIDING:
+        bets = table.state.seats[0].bets
+        table.deal() if bets.ante else table.ante(0, table.limits.minimum)
+        return
+    choice = choose("simple", table.variant, table.view(0))
+    if isinstance(choice, list):
+        table.exchange(0, choice)
+    elif choice == "raise" and table.can_raise(0):
+        table.raise_(0)
+    else:
+        table.fold(0)
+
+
+@pytest.mark.parametrize("game", ["cyberstud", "caribbean-poker", "casino-holdem"])
+def test_a_table_let_go_shows_the_same_views(game: str) -> None:
+    """`Table.let_go`, as a server calls it after each commit's views: the table keeps its last
+    event only, and every view made again (the deck's leaves, the proofs) is the view it let go."""
+    table = Table(load_variant(game), seats=1, seed=7, store=MemoryStore())
+    table.sit(0, "p0", 10_000)
+    proofs = 0
+    for _ in range(12):
+        before = (table.view(0), table.view(None))
+        proofs += before[0].proof is not None
+        table.let_go()
+        assert len(table.events) == 1 and table.events[0].seq == table.seq - 1
+        assert (table.view(0), table.view(None)) == before
+        _step(table)
+    assert proofs >= 2  # settled rounds' proofs, let go and made again

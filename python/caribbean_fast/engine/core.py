@@ -241,7 +241,7 @@ class TableCore:
     def let_go(self) -> None:
         """With a store, lets go of every event but the last (its time and hash are read on): the
         store holds them, and whoever serves the table has read them (a server keeps a thousand
-        tables' rounds between commands)."""
+        tables' rounds between commands). A table lets go of its views' work too (`Table`)."""
         if self.store is not None and len(self.events) > 1:
             del self.events[:-1]
             self._round_at = 0

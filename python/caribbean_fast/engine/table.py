@@ -83,6 +83,12 @@ class Table(Betting, Seating, VariantChange):
         """What the views of the current round work out once: the table's, never its state's."""
         return ViewCache()
 
+    def let_go(self) -> None:
+        """Lets go of what the record and the sent views hold: the events read (`TableCore`) and
+        what the round's views worked out (`ViewCache.let_go`), made again if a view is asked."""
+        super().let_go()
+        self._views.let_go()
+
     def history(self, seat: int, last: int = 10) -> list[list[dict[str, Any]]]:
         """Game recall: the last `last` rounds `seat`'s holder was dealt into, every step as it saw
         it (read from the store, when the table has one: memory holds only the latest round)."""

@@ -101,7 +101,8 @@ class ViewCache:
 
     round: int = -1
     seed: bytes = b""
-    deck: Commitment | None = None  # the deck's salts, leaves and root (`fairness.committed`)
+    deck: Commitment | None = None  # the deck's leaves and root (`fairness.committed`), for proofs
+    root: str = ""  # the deck's commitment, shown in every view of the round
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -111,7 +112,7 @@ class ViewCache:
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
         if r.number != self.round or r.seed != self.seed:
-            self.round, self.seed, self.deck = r.number, r.seed, None
+            self.round, self.seed, self.deck, self.root = r.number, r.seed, None, ""
             self.qualifies, self.results, self.proofs = None, {}, {}
         return self
 
@@ -135,6 +136,19 @@ class ViewCache:
         if self.deck is None:
             self.deck = committed(r.seed, r.deck)
         return self.deck
+
+    def root_of(self, r: RoundState) -> str:
+        """The deck's commitment, kept for the round once worked out (its leaves only as long as
+        `let_go` leaves them)."""
+        if not self.root:
+            self.root = self.commitment(r).root
+        return self.root
+
+    def let_go(self) -> None:
+        """Lets go of what a view of the round works out again if asked: the deck's 52 leaves,
+        the settled seats' results and proofs, the other seats as shown (9 KB a table, held
+        between commands by a server's every table). The root stays: every view shows it."""
+        self.deck, self.results, self.proofs, self.at, self.others = None, {}, {}, -1, {}
 
     def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
         """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
@@ -212,7 +226,7 @@ def seat_view(
         "board": _texts(board),
         "others": others,
         "meter": state.ledger.balance("meter"),
-        "commitment": cache.commitment(r).root if r.seed else "",
+        "commitment": cache.root_of(r) if r.seed else "",
         "proof": _proof(state, variant, seat, dealer, board, cache) if seat is not None and ours else None,
         "result": _result(variant, seat, me, cache) if seat is not None and me is not None and ours else None,
         "actions": tuple(actions),

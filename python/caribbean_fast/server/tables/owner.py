@@ -679,6 +679,7 @@ class Owner:
             self._sync_players()
         self.metrics.rounds.inc(sum(1 for e in fresh if e.kind == "round_closed"))
         self._broadcast()
+        self.t.let_go()  # its events are read and its views sent: the record and the frames hold them
         self._call_waiting()
         self._change_if_between_rounds()
         self._leave_if_between_rounds()  # last: its views and answer go out, later commands are refused
@@ -719,12 +720,11 @@ class Owner:
         record_seating(tx, self.spec.id, self.currency, self._seating(), self.holds)
 
     def _fresh_events(self) -> list[Event]:
-        """The events committed since the last look, which follows every commit; then the table
-        lets them go (the record holds them)."""
+        """The events committed since the last look, which follows every commit (the table lets
+        them go once its views are sent: `_committed`)."""
         events, seq = self.t.events, self.t.seq
         fresh = events[max(0, len(events) - (seq - self._seen)) :]
         self._seen = seq
-        self.t.let_go()
         return fresh
 
     def _tell_sessions(self, fresh: list[Event]) -> None:
