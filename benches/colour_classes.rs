@@ -17,18 +17,12 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+mod shared;
+use shared::cpu_seconds;
+
 const CLUBS: u64 = 0x1_1111_1111_1111; // bit 0 of each of the 13 ranks' nibbles
 const COUNTS: u64 = CLUBS * 0b110;
 const FOURS: u64 = CLUBS << 2; // a rank's count of other cards at four or more
-
-fn cpu_seconds() -> f64 {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    text.split_whitespace()
-        .next()
-        .and_then(|ns| ns.parse::<f64>().ok())
-        .unwrap_or(f64::NAN)
-        / 1e9
-}
 
 fn pattern(hand: &[Card; 5]) -> u64 {
     hand.iter().fold(0, |p, &c| {

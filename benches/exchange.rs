@@ -7,15 +7,8 @@ use caribbean_fast::exact::exchange::{Deck, Discards, Exchanged, OneExchange};
 use caribbean_fast::exact::symmetry::combinations;
 use std::time::Instant;
 
-/// Seconds this thread has run on a CPU (the machine may be shared: wall time would count others).
-fn cpu_seconds() -> f64 {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    text.split_whitespace()
-        .next()
-        .and_then(|ns| ns.parse::<f64>().ok())
-        .unwrap_or(f64::NAN)
-        / 1e9
-}
+mod shared;
+use shared::cpu_seconds;
 
 fn main() {
     let t = tables();
