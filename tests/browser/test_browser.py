@@ -25,7 +25,7 @@ from browser_helpers import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from live_server import Client, LiveServer, query
+from live_server import Client, LiveServer, query, recorded
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from caribbean_fast.analysis import analyze
@@ -233,7 +233,8 @@ def test_game_3_a_closed_page_takes_the_automatic_decision_when_time_runs_out(
     alice.locator("#b-raise").click()
     expect(alice.locator(f"#others li[data-seat='{b_seat}']")).to_contain_text("settled", timeout=20_000)
     expect(alice.locator(f"#others li[data-seat='{b_seat}'] svg.card.back")).to_have_count(5)  # never his cards
-    decided = [e for e in owner.t.events if e.kind == "decided" and e.seat == b_seat]
+    events = recorded(server.settings.database, owner.spec.id)  # the table keeps only its last event
+    decided = [e for e in events if e.kind == "decided" and e.seat == b_seat]
     assert decided[-1].public["auto"] is True
     settle_check(alice, owner, a_seat, starts[a_seat])
     b_results = owner.t.state.seats[b_seat].results
