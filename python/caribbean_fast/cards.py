@@ -11,7 +11,17 @@ import numpy as np
 
 from .errors import ArgumentError, ArgumentTypeError, InvalidCardsError, require_type
 
-__all__ = ["RANKS", "SUITS", "CardsLike", "Deck", "card_text", "format_cards", "parse_card", "parse_cards"]
+__all__ = [
+    "CARD_TEXTS",
+    "RANKS",
+    "SUITS",
+    "CardsLike",
+    "Deck",
+    "card_text",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -66,14 +76,15 @@ def parse_cards(cards: CardsLike, count: int | Sequence[int] | None = None) -> l
 def card_text(card: int) -> str:
     """The text of a card id, e.g. 51 -> "As"."""
     if type(card) is int and 0 <= card < DECK_SIZE:  # the usual case: looked up, before the checks
-        return _TEXTS[card]
+        return CARD_TEXTS[card]
     require_type(card, (int, np.integer), "a card id is an integer 0..51")
     if not 0 <= card < DECK_SIZE:
         raise InvalidCardsError(f"card id {card} is not in 0..51")
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
-_TEXTS = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
+CARD_TEXTS = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
+"""Each card id's text, looked up: a proof, a view and a showdown name a dozen cards."""
 
 
 def format_cards(cards: Iterable[int]) -> str:

@@ -32,12 +32,11 @@ import re
 from typing import Any, NamedTuple
 
 from .._core import deck_commitment, position_salts
-from ..cards import DECK_SIZE, card_text, parse_cards
+from ..cards import CARD_TEXTS, DECK_SIZE, parse_cards
 from ..variants import Variant
 from .shuffle import deck_from_seed
 
 __all__ = [
-    "CARD_TEXTS",
     "Commitment",
     "Deal",
     "SeatSeed",
@@ -54,8 +53,6 @@ __all__ = [
 
 
 _DIGEST = 32  # bytes of a salt or a leaf (SHA-256)
-CARD_TEXTS = tuple(card_text(c) for c in range(DECK_SIZE))
-"""Each card id's text (`card_text`), looked up: a proof, a view and a showdown name a dozen cards."""
 SEED_MOST = 64
 """The most bytes a seat's seed may have (the page's default: 32 random bytes, as 64 hex digits' text)."""
 

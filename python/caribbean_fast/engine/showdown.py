@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..cards import CARD_TEXTS
 from ..hands import HandClass, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer, built
-from .fairness import CARD_TEXTS
 from .ledger import table_spot, wallet
 from .results import Spot, spot_results
 from .state import Bets, SeatState, TableState

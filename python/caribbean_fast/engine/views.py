@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ..cards import CARD_TEXTS
 from ..hands import strength_of_ids
 from ..variants import Family, Variant
 from .events import built
-from .fairness import CARD_TEXTS, Commitment, committed, seat_proof
+from .fairness import Commitment, committed, seat_proof
 from .ledger import wallet
 from .results import bet_results
 from .state import Bets, Phase, RoundState, SeatState, TableState
