@@ -111,18 +111,20 @@ def test_advice_is_refused_without_a_hand_to_decide(server: LiveServer) -> None:
     client.close()
 
 
-def test_a_served_holdem_table_has_advice_at_its_first_decision(tmp_path: Path) -> None:
-    """`serve` builds the hold'em trainer's tables at start (read from the cache of counted
-    tables once they were counted), so the first decision is advised at once: no `ready: false`."""
+def test_a_served_table_has_advice_at_its_first_decision(tmp_path: Path) -> None:
+    """`serve` builds every game's trainer tables at start (hold'em's read from the cache of
+    counted tables once they were counted, stud's counted), and says it is `warming` on /healthz
+    until then; from then on the first decision at any table is advised at once: no `ready: false`."""
     with LiveServer(settings(str(tmp_path / "warm.db"), warm_trainer=True)) as live:
-        warming = live.app.state.server.advisors._warming
         deadline = time.monotonic() + 120
-        while warming is not None and not warming.done() and time.monotonic() < deadline:
+        while httpx.get(f"{live.http}/healthz").json()["warming"] and time.monotonic() < deadline:
             time.sleep(0.1)
+        assert httpx.get(f"{live.http}/healthz").json()["warming"] is False
         client = Client(live.ws, live.guest())
-        client.ok("sit", table="casino-holdem-1", buy_in=10_000)
-        client.ok("ante", table="casino-holdem-1", amount=100)
-        client.ok("deal", table="casino-holdem-1")
-        advice = client.ok("advice", table="casino-holdem-1")
-        assert advice["ready"] is True and advice["best"] in ("raise", "fold")
+        for table in ("casino-holdem-1", "cyberstud-1"):
+            client.ok("sit", table=table, buy_in=10_000)
+            client.ok("ante", table=table, amount=100)
+            client.ok("deal", table=table)
+            advice = client.ok("advice", table=table)
+            assert advice["ready"] is True and advice["best"] in ("raise", "fold"), table
         client.close()

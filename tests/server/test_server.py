@@ -61,7 +61,7 @@ def test_lobby_lists_every_table(server: LiveServer) -> None:
     assert [t["free"] for t in lobby] == [1, 4, 1]
     health = httpx.get(f"{server.http}/healthz").json()
     assert health.pop("open") >= 1  # this request's own connection, counted at the door
-    assert health == {"status": "ok", "database": "ok", "stopped": [], "tables": 3, "connections": 0}
+    assert health == {"status": "ok", "database": "ok", "stopped": [], "tables": 3, "connections": 0, "warming": False}
 
 
 def test_a_round_moves_money_exactly(server: LiveServer) -> None:

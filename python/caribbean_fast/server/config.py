@@ -58,7 +58,7 @@ class Settings:
     lease: float = 2.0  # seconds between attempts to take over tables another process left
     endpoint: str = ""  # this process's public WebSocket URL, shown in other processes' lobbies
     tune_process: bool = False  # the collector and thread switching set for a serving process (server.tune_process)
-    warm_trainer: bool = False  # the trainer's tables built at start (`serve` does: advice at the first decision)
+    warm_trainer: bool = False  # every game's trainer tables built at start (`serve`: advice at the first decision)
     # the front door (gate.Gate): connections, handshakes, frames by address, registrations
     connections_per_address: int = 64
     connections: int = 4096

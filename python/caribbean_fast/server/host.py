@@ -510,11 +510,12 @@ class Server:
 
     async def health(self) -> dict[str, Any]:
         """The database (`ok`, or why not), the tables stopped (restoring from their records),
-        the tables served here and the sockets open."""
+        the tables served here, the sockets open, and whether the trainer's tables are still being
+        built at start (`warming`: a load balancer may wait for it, as the load bench does)."""
         database = await self.database_health()
         stopped = sorted(o.spec.id for o in self.owners.values() if o.down is not None)
         served = {"tables": len(self.owners), "connections": len(self.hub.connections)}
-        return {"database": database, "stopped": stopped, **served}
+        return {"database": database, "stopped": stopped, **served, "warming": self.advisors.warming}
 
     async def database_health(self) -> str:
         """`ok`, or why the database did not answer a transaction within `PROBE` seconds: asked

@@ -1,9 +1,9 @@
 """The trainer's advice over the wire (`advice`): what folding and raising (calling) are worth
 for the seat's undecided hand, in antes, from the exact tables (analysis/advice.py), exactly as
 the terminal trainer shows them (game 4, while an exchange is allowed: exchanging the hand too).
-Each variant's tables are built once, in a worker thread (stud's quickly, hold'em's slowly); until
-they are ready the answer says so at once, `{"ready": false}`, rather than holding up the
-socket's other commands."""
+Each variant's tables are built once, in a worker thread (stud's quickly, hold'em's slowly: `serve`
+builds them at start); until they are ready the answer says so at once, `{"ready": false}`, rather
+than holding up the socket's other commands."""
 
 from __future__ import annotations
 
@@ -32,11 +32,18 @@ class Advisors:
         self._warming: asyncio.Task[None] | None = None
 
     def warm(self, variants: Iterable[Variant]) -> None:
-        """Builds the advisors whose tables are kept in the cache of counted tables (hold'em's)
-        now, one after another, so that the first decision at any table gets advice: read from the
-        cache (analysis/cache.py), or counted once (slowly) and kept there."""
-        slow = {v.name: v for v in variants if Advisor.kept(v)}  # stud's take seconds: counted when asked
-        self._warming = asyncio.create_task(self._warm(slow.values()))
+        """Builds every served variant's advisor now, one after another, so that the first
+        decision at any table gets advice and a round left open past its limit is completed at
+        once: hold'em's read from the cache of counted tables (or counted once, slowly, and kept
+        there), stud's counted (well under a second each). Until they are built, `warming` says so
+        (`/healthz`): a server still warming spends a core's seconds on them."""
+        unique = {v.name: v for v in variants}
+        self._warming = asyncio.create_task(self._warm(unique.values()))
+
+    @property
+    def warming(self) -> bool:
+        """The advisors `warm` began are still being built."""
+        return self._warming is not None and not self._warming.done()
 
     async def _warm(self, variants: Iterable[Variant]) -> None:
         for variant in variants:
