@@ -1,7 +1,7 @@
 """The rows of benches/results.toml that `server_load.py --record` writes (`record.write`): the
 ratios against the floors, the memory a client, p99 beside the floor's, the bytes on disk, the
 server's layers (`--split`), p99 at a share of a core (`--find-load`) and the RSS growth of a long
-run (`--minutes 10`)."""
+run (`--minutes 10`), and the CPU a command by thread."""
 
 from __future__ import annotations
 
@@ -122,6 +122,7 @@ def _turns(base: dict[str, Any], results: list[dict[str, Any]], engine: bool) ->
             "readme": True,
         },
     ]
+    found.append(_threads(base, by, engine))
     if engine:
         note = "; ".join(
             f"{n}: {r['engine_floor']['cpu_us_per_command']} µs a command, the server {r['cpu_ratio_to_engine_floor']}"
@@ -132,3 +133,17 @@ def _turns(base: dict[str, Any], results: list[dict[str, Any]], engine: bool) ->
         found.append(base | {"id": "engine-floor-ratio", "what": ENGINE, "values": values, "unit": "times"})
         found[-1] |= {"goal": "<= 1.6", "note": note}
     return found
+
+
+def _threads(base: dict[str, Any], by: dict[str, dict[str, Any]], engine: bool) -> dict[str, Any]:
+    """The server's CPU a command by its threads (read from /proc, not sampled), beside the loops
+    of the floors it is measured against, in the same turns: what the loop does beyond the engine
+    floor's is the server's own work on the loop."""
+    values: dict[str, int] = {}
+    for n, r in by.items():
+        values |= {f"{n} server {k}": v for k, v in r["server"]["threads_us_per_command"].items()}
+        values[f"{n} floor"] = r["floor"]["cpu_us_per_command"]
+        if engine:
+            values[f"{n} engine floor"] = r["engine_floor"]["cpu_us_per_command"]
+    what = "the server's CPU a command by thread (loop, database, reads, other), beside the floors', same turns"
+    return base | {"id": "server-threads", "what": what, "values": values, "unit": "µs"}
