@@ -1,8 +1,9 @@
 """A socket's frames out (`hub.Connection`): in order, a burst's frames marked `more` but its last,
 the closing frame after every frame queued before it (the last of them held for it), and a socket
-`QUEUE` frames behind closed as slow rather than allowed to hold the server's memory; through the
-server's protocol (`hub.Wire`), a burst in one write with no task, and the ASGI way while its
-transport is paused."""
+`QUEUE` frames behind closed at once as slow, its frames dropped, rather than allowed to hold the
+server's memory; through the server's protocol (`hub.Wire`), a burst in one write with no task, and
+the ASGI way while its transport is paused. On a served app, real clients that stop reading are
+closed and cut within seconds without sending a frame, and one that keeps up is not."""
 
 from __future__ import annotations
 
@@ -260,3 +261,28 @@ def test_a_client_that_stops_reading_is_closed_slow_and_one_that_keeps_up_is_not
         assert [g["k"] for g in got] == list(range(FRAMES))
         assert sockets[fast.welcome["account"]] in hub.connections
         assert sockets[fast.welcome["account"]].close_reason is None
+
+
+def test_a_client_that_stops_reading_and_answers_no_ping_is_cut(tmp_path: Path) -> None:
+    live = LiveServer(settings(str(tmp_path / "casino.db")))
+    live.uvicorn.config.ws_ping_interval = live.uvicorn.config.ws_ping_timeout = 0.5  # 20 s each, served
+    with live, contextlib.ExitStack() as clients:
+        hub, loop = live.app.state.server.hub, live.uvicorn.servers[0].get_loop()
+        gone = Stopped(live, live.guest())
+        clients.enter_context(gone.sock)
+        (conn,) = hub.connections
+        protocol = conn.ws.scope[WIRE]
+        protocol.close_timeout = 0.5
+
+        async def fill() -> None:  # until its transport holds what the client will never read
+            k = 0
+            while protocol.writable.is_set():
+                for _ in range(16):
+                    hub.to_account(gone.account, json.dumps({"v": 1, "type": "filler", "k": k, "pad": PAD}))
+                    k += 1
+                await asyncio.sleep(0.002)
+
+        asyncio.run_coroutine_threadsafe(fill(), loop).result(10)
+        # uvicorn's keepalive closes it unanswered, and the buffer that never drains does not hold it
+        assert _within(4, lambda: protocol not in live.uvicorn.server_state.connections)
+        assert _within(1, lambda: not hub.connections) and conn.close_reason is None  # not `QUEUE` behind

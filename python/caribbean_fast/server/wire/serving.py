@@ -198,6 +198,14 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
         self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
         return True
 
+    def keepalive_timeout(self) -> None:
+        """uvicorn's close of a client that answered no ping, and the cut after `close_timeout`:
+        one that stopped reading leaves a buffer that never drains, which `transport.close`
+        would wait for (the app's socket open) for ever."""
+        super().keepalive_timeout()
+        if self.close_timer is None and not self.disconnected:
+            self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+
     def data_received(self, data: bytes) -> None:
         try:
             super().data_received(data)
