@@ -24,7 +24,7 @@ from .front import Door, Front
 from .tables.owner import Owner
 from .wire.commands import SocketCommand, TableCommand
 from .wire.gate import TokenBucket
-from .wire.hub import Connection
+from .wire.hub import SLOW, Connection
 from .wire.names import origin_allowed
 from .wire.protocol import MAX_FRAME, Command, answer, frame, frame_id, parse
 from .wire.routing import PROXIED
@@ -119,6 +119,8 @@ async def _open(server: Front, door: Door, ws: WebSocket) -> None:
     except ServerError:  # the database failed while the socket opened
         conn.close(1013, "unavailable")
     finally:
+        if conn.close_reason == SLOW:  # closed by the hub, no frame of the client's read
+            door.metrics.count(door.metrics.refusals, "slow")
         await server.disconnect(conn)
         await conn.finish()
 

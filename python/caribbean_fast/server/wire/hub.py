@@ -2,7 +2,8 @@
 watching each table. Owners send frames here; they never hold a socket.
 
 A socket's frames go out in order through its own queue, a burst in one write; a client that stops
-reading until its queue is full is closed rather than allowed to hold the server's memory.
+reading until its queue is full is closed at once, its frames dropped, rather than allowed to hold
+the server's memory.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from starlette.websockets import WebSocket
 from .protocol import frame
 from .reminders import Sessions
 
-__all__ = ["Connection", "Hub", "Wire"]
+__all__ = ["SLOW", "Connection", "Hub", "Wire"]
 
 QUEUE = 256  # frames waiting for a slow socket before it is closed
+SLOW = (1008, "slow")  # the close of a socket `QUEUE` frames behind
 _NO_WATCH: frozenset[str] = frozenset()
 
 
@@ -32,6 +34,12 @@ class Wire(Protocol):
 
     def write_now(self, texts: list[str]) -> None:
         """The frames, in one write to the transport."""
+        ...
+
+    def close_now(self, text: str, code: int, reason: str) -> bool:
+        """The last frame and the close, written at once even to a paused transport, the frames
+        held for a burst dropped; the app's `receive` ends, and a client that never reads them is
+        cut within seconds. False: the socket is not open for them."""
         ...
 
 
@@ -85,13 +93,31 @@ class Connection:
 
     def send(self, text: str) -> None:
         if not self._put(text):
-            self.close(1008, "slow")
+            self.close(*SLOW)
 
     def close(self, code: int, reason: str) -> None:
-        """Sends the reason, then closes (after the frames already queued)."""
+        """Sends the reason, then closes (after the frames already queued; a slow reader's, `QUEUE`
+        of them, are dropped: it closes at once, `_close_now`)."""
         if self.close_reason is None:
             self.close_reason = (code, reason)
-            self._put(None)
+            if not self._put(None):
+                self._close_now(code, reason)
+
+    def _close_now(self, code: int, reason: str) -> None:
+        """The client left `QUEUE` frames unread: they are dropped (it would never read them) and
+        a writer waiting on its paused transport is stopped, then the close is what goes out
+        next, written at once through the server's protocol (`Wire.close_now`), which ends the
+        socket's `receive` and cuts a client that never reads it; or else (no `Wire`, or the
+        socket closing already) queued alone for the writer, the ASGI way."""
+        self._out.clear()
+        self._unschedule()
+        writer, self._writer = self._writer, None
+        if writer is not None:  # nothing else holds it: it ends, cancelled, on the loop's next turn
+            writer.cancel()
+        if self._live and self._wire is not None and self._wire.close_now(frame("closed", reason=reason), code, reason):
+            self._live, self._wire = False, None  # let go, as `stop` does: later frames stay queued, unsent
+            return
+        self._put(None)
 
     def _put(self, text: str | None) -> bool:
         """Queues the frame (None: the close); False when `QUEUE` wait already."""

@@ -175,6 +175,37 @@ class BurstWebSockets(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         self.transport.write(b"".join(self.conn.data_to_send()))
 
+    def close_now(self, text: str, code: int, reason: str) -> bool:
+        """The app's last frame and the close, written at once whether or not the transport takes
+        more (a slow reader's connection, `hub.Connection`: the frames held here for a burst are
+        dropped with its queue); False when the socket is not open for them. The app's `receive`
+        ends at once (`websocket.disconnect`). A client that has not answered the close within
+        `close_timeout` is cut: one that never reads never drains the buffer, and
+        `transport.close` (uvicorn's own close timer) would wait for it for ever."""
+        if not (self.handshake_complete and self.initial_response is None and self.conn.state is State.OPEN):
+            return False
+        if self.close_sent or self.disconnected:
+            return False
+        self.conn.data_to_send()  # whole frames held for a burst's last (`more`): dropped
+        self.conn.send_text(text.encode())
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        if self.read_paused:  # the client's answer to the close is read
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+        return True
+
+    def keepalive_timeout(self) -> None:
+        """uvicorn's close of a client that answered no ping, and the cut after `close_timeout`:
+        one that stopped reading leaves a buffer that never drains, which `transport.close`
+        would wait for (the app's socket open) for ever."""
+        super().keepalive_timeout()
+        if self.close_timer is None and not self.disconnected:
+            self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+
     def data_received(self, data: bytes) -> None:
         try:
             super().data_received(data)
