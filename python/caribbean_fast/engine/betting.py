@@ -59,12 +59,12 @@ class Betting(TableCore):
         # The messages are written only when a check fails: `actions` runs these checks for every
         # view a server sends, and formatting money is most of their cost.
         lim, balance = self.limits, self._held(seat) + s.bets.total
-        if lim.adjust(amount) is None:
+        ante = lim.adjust(amount, balance)  # None where the limits alone refuse it too: asked below
+        if ante is None and lim.adjust(amount) is None:
             raise IllegalActionError(
                 f"an ante of {self._fmt(amount)} is outside the limits "
                 f"{self._fmt(lim.minimum)} to {self._fmt(lim.maximum)}"
             )
-        ante = lim.adjust(amount, balance)
         if ante is None:
             cap = f" ({lim.balance_fraction} of the balance)" if lim.balance_fraction else ""
             raise InsufficientFundsError(

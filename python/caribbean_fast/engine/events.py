@@ -156,7 +156,8 @@ def events_to_json(events: Sequence[Event]) -> str:
     library's text, each event is written by `event_to_json`). Events of one moment in UTC, every
     command's at a table on the system clock, orjson writes from their own fields (`vars`: an
     event's fields are its attributes, and orjson writes a UTC time as `isoformat` does)."""
-    utc = events and events[0].time.tzinfo is UTC and all(e.time is events[0].time for e in events)
+    moment = events[0].time if events else None
+    utc = moment is not None and moment.tzinfo is UTC and all(e.time is moment for e in events)
     try:
         bodies = [vars(e) for e in events] if utc else [_body(e) for e in events]
         text = orjson.dumps(bodies, option=orjson.OPT_SORT_KEYS).decode()
@@ -171,12 +172,12 @@ def event_to_json(event: Event) -> str:
     standard library took a fifth of a command's time) and gives the standard library's text for
     every event of integers and ASCII strings, which is every event the engine makes; an event
     with other text, or a value orjson does not take, is written by the standard library."""
-    body = _body(event)
-    try:
+    try:  # an event in UTC from its own fields, as `events_to_json` writes it (the server's record)
+        body = vars(event) if event.time.tzinfo is UTC else _body(event)
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:  # a mapping orjson does not take, an integer past 64 bits
-        return canonical_json(body)
-    return text if text.isascii() else canonical_json(body)
+        text = ""
+    return text if text and text.isascii() else canonical_json(_body(event))
 
 
 _last_time: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())

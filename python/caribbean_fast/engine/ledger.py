@@ -9,7 +9,7 @@ event; wallets, table spots and the meter never go below zero (the house may).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..errors import InsufficientFundsError, ReconciliationError
 from .events import Transfer
@@ -20,6 +20,11 @@ OUTSIDE = "outside"
 POOL = "pool"
 """A progressive pool shared by many tables, outside this one (the server's, in its database):
 the meter is brought to the pool's amount from it, or back to it, at a showdown (`Table.pool`)."""
+
+
+_UNBOUNDED = frozenset({"house", POOL, OUTSIDE})
+"""The accounts that may go below zero: the house (it pays out before it takes in), and the
+money outside the table."""
 
 
 def wallet(seat: int) -> str:
@@ -42,30 +47,38 @@ class Ledger:
     def check(self, transfers: Iterable[Transfer]) -> None:
         """Raises InsufficientFundsError, changing nothing, when these transfers would take an
         account that must stay whole below zero."""
-        moved: dict[str, int] = {}  # only the accounts these transfers touch can go below zero
+        self._moved(transfers)
+
+    def _moved(self, transfers: Iterable[Transfer]) -> dict[str, int]:
+        """What these transfers change each account they touch by, once `check` finds them
+        allowed: only those accounts can go below zero."""
+        moved: dict[str, int] = {}
         for source, target, amount in transfers:
             if amount < 0:
                 raise ReconciliationError(f"a transfer of {amount} from {source} to {target} is negative")
             moved[source] = moved.get(source, 0) - amount
             moved[target] = moved.get(target, 0) + amount
+        balances = self.balances
         for account, change in moved.items():
-            value = self.balances[account] + change
-            if value < 0 and account not in ("house", POOL, OUTSIDE):
+            value = balances[account] + change
+            if value < 0 and account not in _UNBOUNDED:
                 raise InsufficientFundsError(f"{account} would hold {value}: not enough money")
+        return moved
 
-    def apply(self, transfers: Iterable[Transfer]) -> None:
+    def apply(self, transfers: Sequence[Transfer]) -> None:
+        """Moves the money, checked first (`check`): each account by its change, and the outside's
+        flows counted apart, so that `reconcile` can check the table against them."""
         if not transfers:  # most events move no money: nothing to check or reconcile
             return
-        if not isinstance(transfers, tuple):  # read twice below
-            transfers = tuple(transfers)
-        self.check(transfers)
-        for source, target, amount in transfers:
-            self.deposits += amount if source == OUTSIDE else 0
-            self.withdrawals += amount if target == OUTSIDE else 0
-            if source != OUTSIDE:
-                self.balances[source] -= amount
-            if target != OUTSIDE:
-                self.balances[target] += amount
+        moved = self._moved(transfers)
+        if OUTSIDE in moved:  # a deposit or a withdrawal: counted by transfer, as each is one
+            del moved[OUTSIDE]
+            for source, target, amount in transfers:
+                self.deposits += amount if source == OUTSIDE else 0
+                self.withdrawals += amount if target == OUTSIDE else 0
+        balances = self.balances
+        for account, change in moved.items():
+            balances[account] += change
         self.reconcile()
 
     def reconcile(self) -> None:

@@ -70,7 +70,7 @@ class Bets:
         return {
             "ante": self.ante,
             "raise": self.raise_,
-            "side_bets": dict(self.side_bets),
+            "side_bets": dict(self.side_bets) if self.side_bets else {},
             "progressive": self.progressive,
         }
 
