@@ -39,7 +39,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ...engine.events import Event, chain_hash, event_to_json
+from ...engine.events import Event, chain_hash, events_to_json
 from ...engine.store import Row, merged_meta
 from ...errors import StoreError
 from .schema import Tx, Writes
@@ -106,7 +106,7 @@ class TableRecord:
         self._rows: list[Row] | None = []
         self._firsts: list[int] = []  # each loaded row's first seq
         self._pending_meta: dict[str, str] = {}
-        self._pending: list[tuple[Event, str, int]] = []  # event, text, place
+        self._pending: list[tuple[Event, int]] = []  # event, place
         self._last = ""
         self._opened: int | None = None  # the round open after the last event appended
 
@@ -128,8 +128,8 @@ class TableRecord:
 
     def append(self, events: Sequence[Event]) -> None:
         """A command's events, pending until `take` writes them in rows of a place each."""
-        for event in events:
-            self._pending.append((event, event_to_json(event), place(event, self._opened)))
+        for event in events:  # written at `take`, a row's events at once (`events_to_json`)
+            self._pending.append((event, place(event, self._opened)))
             if event.kind == "round_opened":
                 self._opened = event.round
             elif event.kind == "round_closed":
@@ -165,7 +165,7 @@ class TableRecord:
 
     def pending_events(self) -> list[Event]:
         """The events appended since the last flush (or `take`)."""
-        return [e for e, _, _ in self._pending]
+        return [e for e, _ in self._pending]
 
     @property
     def dirty(self) -> bool:
@@ -191,27 +191,27 @@ class TableRecord:
         start = 0
         pending = self._pending
         for k in range(1, len(pending) + 1):
-            if k == len(pending) or pending[k][2] != pending[start][2]:
+            if k == len(pending) or pending[k][1] != pending[start][1]:
                 rows.append(self._row(pending[start:k]))
                 start = k
         writes.append((INSERT, rows))
-        events = [e for e, _, _ in pending]
+        events = [e for e, _ in pending]
         for summary in (self.summary, self.figures):
             if summary is not None:
                 writes += summary.rows(events)
         self._pending_meta, self._pending = {}, []
         return writes
 
-    def _row(self, events: Sequence[tuple[Event, str, int]]) -> tuple[Any, ...]:
-        text = "[" + ",".join(t for _, t, _ in events) + "]"
+    def _row(self, events: Sequence[tuple[Event, int]]) -> tuple[Any, ...]:
+        text = events_to_json([e for e, _ in events])
         self._last = chain_hash(self._last, text)
         dealt = funds = 0
-        for e, _, _ in events:
+        for e, _ in events:
             if e.kind == "dealt" and e.seat is not None:
                 dealt |= 1 << e.seat
             elif e.kind == "funds":
                 funds = 1
-        first, _, where = events[0]
+        first, where = events[0]
         return (self.table_id, where, first.seq, dealt or None, funds or None, self._last, pack(text))
 
 
