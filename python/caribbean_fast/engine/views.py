@@ -69,7 +69,7 @@ _NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
-    return tuple(map(CARD_TEXTS.__getitem__, cards))
+    return tuple(map(CARD_TEXTS.__getitem__, cards)) if cards else ()
 
 
 def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> datetime | None:
@@ -158,12 +158,16 @@ class ViewCache:
         return self.qualifies
 
 
+_OVER = frozenset((Phase.SETTLED, Phase.CLOSED))
+"""The phases where the last round is over: its proofs are shown."""
+
+
 def _proof(
     state: TableState, variant: Variant, seat: int, dealer: list[int], board: list[int], cache: ViewCache
 ) -> dict[str, Any] | None:
     """The openings of what the seat was shown, once its round is over."""
     r, me = state.round, state.seats[seat]
-    if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
+    if not me.dealt or state.phase not in _OVER:
         return None
     if seat not in cache.proofs:  # worked out once: every view of the settled round shows it again
         known = cache.commitment(r)
@@ -210,7 +214,7 @@ def seat_view(
     ours = me is not None and me.since <= r.number
     # a new holder finds a clean felt: the round before it sat is not its round, dealer's hand included
     shown = r.revealed is not None and state.phase is not Phase.BETTING and (me is None or ours)
-    deciding = state.phase is Phase.DECIDING
+    deciding, over = state.phase is Phase.DECIDING, state.phase in _OVER
     board = r.board if shown else r.board[:3] if deciding else []
     dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
     others = cache.other_seats(state, seat, version)
@@ -228,7 +232,7 @@ def seat_view(
         "others": others,
         "meter": state.ledger.balance("meter"),
         "commitment": cache.root_of(r) if r.seed else "",
-        "proof": _proof(state, variant, seat, dealer, board, cache) if seat is not None and ours else None,
+        "proof": _proof(state, variant, seat, dealer, board, cache) if seat is not None and ours and over else None,
         "result": _result(variant, seat, me, cache) if seat is not None and me is not None and ours else None,
         "actions": tuple(actions),
         "deadline": _deadline(state, variant, me),
