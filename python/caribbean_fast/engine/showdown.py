@@ -203,10 +203,11 @@ def _all_words() -> tuple[str, ...]:
     """Every five-card hand's words by strength (index 0 unused): `HandValue.describe` of one
     hand of each of the 7,462 strengths, worked out once a process (some 40 ms, at its first
     showdown), so that no showdown describes a hand (a server's tables soon meet them all)."""
-    words = [""] * (DISTINCT_STRENGTHS + 1)
+    words, said = [""] * (DISTINCT_STRENGTHS + 1), dict[str, str]()
     for hand in _one_of_each_strength():
         value = value_of_ids(hand)
-        words[value.strength] = value.describe()
+        text = value.describe()
+        words[value.strength] = said.setdefault(text, text)  # a few hundred texts, each kept once
     assert all(words[1:]), "a strength with no hand"
     return tuple(words)
 
@@ -268,7 +269,7 @@ def settle_seats(
     for k, pay, from_meter in zip(order, found, drawn, strict=True):
         bets, m = state.seats[k].bets, pay.money
         moves = _transfers(k, bets.total - bets.progressive, m, from_meter, bets.progressive)
-        spots = tuple(dict(spot) for spot in pay.spots)  # the event's own: a remembered pay stays as it was
+        spots = tuple([spot.copy() for spot in pay.spots])  # the event's own: a remembered pay stays as it was
         hand, outcome = hands[k].words, outcomes[k]
         out.append(built(SeatSettlement, seat=k, outcome=outcome, money=m, transfers=moves, hand=hand, bets=spots))
     return out
@@ -286,7 +287,7 @@ def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressi
         ("meter", mine, from_meter),
         ("house", mine, prize - from_meter),
     )
-    return tuple(t for t in moves if t[2] > 0)
+    return tuple([t for t in moves if t[2] > 0])
 
 
 def revealed(state: TableState, variant: Variant, order: list[int], dealer: Hand) -> dict[str, Any]:
