@@ -109,6 +109,7 @@ class ViewCache:
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
     at: int = -1  # the state (the table's `seq`) whose seats `others` holds as the others see them
     others: dict[int, OtherSeat] = field(default_factory=dict)
+    showing: list[int] = field(default_factory=list)  # at that state: the seats a view shows (but its own)
 
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
@@ -120,15 +121,15 @@ class ViewCache:
     def other_seats(self, state: TableState, seat: int | None, version: int | None) -> tuple[OtherSeat, ...]:
         """The seats besides `seat` a view shows, each as every other seat sees it: worked out once
         per state (`version`, the table's event count) for all the views of it, or (None) afresh."""
-        number, shown = state.round.number, []
         if version != self.at or version is None:
             self.at, self.others = -1 if version is None else version, {}
-        made = self.others
-        for k, s in enumerate(state.seats):
-            if k != seat and (s.account is not None or s.dealt or s.bets.total):
+            self.showing = [k for k, s in enumerate(state.seats) if s.account is not None or s.dealt or s.bets.total]
+        made, number, shown = self.others, state.round.number, []
+        for k in self.showing:
+            if k != seat:
                 other = made.get(k)
                 if other is None:
-                    other = made[k] = _other(k, s, number)
+                    other = made[k] = _other(k, state.seats[k], number)
                 shown.append(other)
         return tuple(shown)
 
@@ -149,7 +150,7 @@ class ViewCache:
         """Lets go of what a view of the round works out again if asked: the deck's 52 leaves,
         the settled seats' results and proofs, the other seats as shown (9 KB a table, held
         between commands by a server's every table). The root stays: every view shows it."""
-        self.deck, self.results, self.proofs, self.at, self.others = None, {}, {}, -1, {}
+        self.deck, self.results, self.proofs, self.at, self.others, self.showing = None, {}, {}, -1, {}, []
 
     def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
         """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
