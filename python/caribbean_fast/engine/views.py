@@ -102,7 +102,7 @@ class ViewCache:
 
     round: int = -1
     seed: bytes = b""
-    deck: Commitment | None = None  # the deck's leaves and root (`fairness.committed`), for proofs
+    deck: Commitment | None = None  # the deck's salts, leaves and root (`fairness.committed`), for proofs
     root: str = ""  # the deck's commitment, shown in every view of the round
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -147,8 +147,8 @@ class ViewCache:
         return self.root
 
     def let_go(self) -> None:
-        """Lets go of what a view of the round works out again if asked: the deck's 52 leaves,
-        the settled seats' results and proofs, the other seats as shown (9 KB a table, held
+        """Lets go of what a view of the round works out again if asked: the deck's 52 leaves and
+        salts, the settled seats' results and proofs, the other seats as shown (11 KB a table, held
         between commands by a server's every table). The root stays: every view shows it."""
         self.deck, self.results, self.proofs, self.at, self.others, self.showing = None, {}, {}, -1, {}, []
 
