@@ -1,6 +1,6 @@
 """The engine's lean parts against what they stand for: the showdown's hands (`showdown.hand_of`: a
-strength and its words, remembered by strength, are what `HandValue` gives every hand of that
-strength, whatever its suits), a round opened (`RoundState.opened`, made as `RoundState(...)`), and a
+strength and its words, worked out once for every strength, are what `HandValue` gives every hand
+of that strength, whatever its suits), a round opened (`RoundState.opened`, made as `RoundState(...)`), and a
 table that let go of its events and views (`Table.let_go`) showing the same views."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_equal_hands_of_other_suits_share_their_words() -> None:
     others = parse_cards("Kd Kc 5d 5c Ad")
     first, second = hand_of(spades), hand_of(others)
     assert first == second and first.words == "Two pair, Kings and Fives"
-    assert showdown._WORDS[first.strength] == "Two pair, Kings and Fives"
+    assert showdown._all_words()[first.strength] == "Two pair, Kings and Fives"
 
 
 def test_a_round_opened_is_the_dataclass_made() -> None:

@@ -31,7 +31,7 @@ import hashlib
 import re
 from typing import Any, NamedTuple
 
-from .._core import deck_commitment, position_salts
+from .._core import deck_commitment
 from ..cards import CARD_TEXTS, DECK_SIZE, parse_cards
 from ..variants import Variant
 from .shuffle import deck_from_seed
@@ -82,17 +82,19 @@ def _leaf(salt: bytes, card: int) -> str:
 class Commitment(NamedTuple):
     """A deck's commitment, worked out once (`committed`): every leaf as hex and the root. A live
     table keeps its round's (`views.ViewCache`), and each seat's proof lists these same 52 strings
-    (references, not copies: 6 KB a table once, not once more a seat)."""
+    (references, not copies: 6 KB a table once, not once more a seat). `salts`: every position's
+    salt, 32 bytes each in deck order, as the core worked them out for the leaves: a proof's
+    openings read theirs here."""
 
     leaves: tuple[str, ...]
     root: str
+    salts: bytes
 
 
 def committed(seed: bytes, deck: tuple[int, ...] | list[int]) -> Commitment:
-    """The deck's leaves and root in one call of the core (its salts are the proofs' openings',
-    worked out for the few positions a proof opens: `opening`)."""
-    _, leaves_, root_ = deck_commitment(seed, list(deck))
-    return Commitment(tuple(leaves_), root_)
+    """The deck's salts, leaves and root in one call of the core."""
+    salts, leaves_, root_ = deck_commitment(seed, list(deck))
+    return Commitment(tuple(leaves_), root_, salts)
 
 
 def leaves(seed: bytes, deck: tuple[int, ...]) -> tuple[str, ...]:
@@ -110,9 +112,9 @@ def positions(deal: dict[str, Any]) -> dict[str, list[int]]:
     "board"; a seat's draws follow its dealt cards."""
     seats, hand = deal["seats"], deal["hand"]
     width = len(seats) + 1
-    found = {str(k): [j * width + i for j in range(hand)] for i, k in enumerate(seats)}
-    found["dealer"] = [j * width + len(seats) for j in range(hand)]
-    top = hand * width
+    top = hand * width  # the i-th dealt takes every width-th card from the i-th, the dealer last
+    found = {str(k): list(range(i, top, width)) for i, k in enumerate(seats)}
+    found["dealer"] = list(range(len(seats), top, width))
     found["board"] = list(range(top, top + deal["board"]))
     top += deal["board"]
     for seat, count in deal["draws"]:
@@ -143,16 +145,18 @@ def opening(
     described = {"seats": list(seats), "hand": hand, "board": on_board, "draws": [list(d) for d in draws]}
     at = positions(described)
     shown = {"you": at[str(seat)], "dealer": at["dealer"][-dealer:] if dealer else [], "board": at["board"][:board]}
-    opened = [(whose, order[p] if order else p) for whose, where in shown.items() for p in where]
+    opened = [(whose, p) for whose, where in shown.items() for p in where]
+    if order:  # the seats' seeds cut the deck: each dealt position's committed one
+        opened = [(whose, order[p]) for whose, p in opened]
     known = known or committed(seed, deck)
-    salts = position_salts(seed, [p for _, p in opened]).hex()  # 64 hex digits a salt, in turn
+    salts = known.salts
     return {
         "leaves": list(known.leaves),
         "deal": described,
         "seat": seat,
         "openings": [
-            {"of": whose, "position": p, "card": CARD_TEXTS[deck[p]], "salt": salts[64 * i : 64 * i + 64]}
-            for i, (whose, p) in enumerate(opened)
+            {"of": whose, "position": p, "card": CARD_TEXTS[deck[p]], "salt": salts[32 * p : 32 * p + 32].hex()}
+            for whose, p in opened
         ],
     }
 

@@ -49,7 +49,13 @@ def spot_title(v: Variant, spot: str) -> str:
     """A spot's title, from the variant's names of its bets: "Ante", "Call", "AA Bonus"."""
     if spot.startswith("side:"):
         return v.side_bet(spot.removeprefix("side:")).title
-    return {"ante": "Ante", "raise": v.bet_words.title, "progressive": "Progressive"}[spot]
+    if spot == "raise":
+        return v.bet_words.title
+    return _TITLES[spot]
+
+
+_TITLES = {"ante": "Ante", "progressive": "Progressive"}
+"""The titles of the spots every variant names alike."""
 
 
 def _settled_again(v: Variant, result: dict[str, Any]) -> Settlement:

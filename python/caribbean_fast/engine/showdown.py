@@ -6,11 +6,15 @@ one settlement function, and this module only turns its nets into transfers betw
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
 from ..cards import CARD_TEXTS
-from ..hands import HandClass, strength_of_ids, value_of_ids
+from ..hands import DISTINCT_STRENGTHS, HandClass, strength_of_ids, value_of_ids
 from ..settlement import Decision, MoneySettlement, Outcome, Showdown, Stakes, draw_meter, settle, settle_money
 from ..variants import Family, Variant
 from .events import Transfer, built
@@ -49,16 +53,19 @@ def dealer_hand(state: TableState, variant: Variant) -> list[int]:
 def outcome_of(variant: Variant, seat: SeatState, mine: int, first_five: int, dealer: int) -> Outcome:
     """The seat's finished round as a settlement category, from the strengths of its final hand,
     its first five cards and the dealer's hand."""
-    if seat.decision is not Decision.RAISE:
-        return Outcome(Decision.FOLD, variant.classify(mine), exchanges=seat.exchanges, first_five=first_five)
-    showdown = Showdown.WIN if mine > dealer else Showdown.PUSH if mine == dealer else Showdown.LOSE
-    return Outcome(
-        Decision.RAISE,
-        variant.classify(mine),
-        variant.qualifier.admits(dealer),
-        showdown,
-        seat.exchanges,
-        first_five,
+    if seat.decision is not Decision.RAISE:  # as `Outcome(FOLD, class, exchanges=..., first_five=...)`
+        decision, qualifies, showdown = Decision.FOLD, True, Showdown.PUSH
+    else:
+        decision, qualifies = Decision.RAISE, variant.qualifier.admits(dealer)
+        showdown = Showdown.WIN if mine > dealer else Showdown.PUSH if mine == dealer else Showdown.LOSE
+    return built(
+        Outcome,
+        decision=decision,
+        hand_class=variant.classify(mine),
+        dealer_qualifies=qualifies,
+        showdown=showdown,
+        exchanges=seat.exchanges,
+        first_five=first_five,
     )
 
 
@@ -72,6 +79,10 @@ def _net(m: MoneySettlement) -> dict[str, Any]:
         "meter_paid": m.meter_paid,
         "total": m.total,
     }
+
+
+_CLASS_NAMES = {c: c.name.lower() for c in HandClass}
+"""Each class as the settled event names it ("two_pair"): an enum's `name` is a property."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,7 @@ class SeatSettlement:
         public = {
             "outcome": {
                 "decision": str(o.decision),
-                "hand_class": o.hand_class.name.lower(),
+                "hand_class": _CLASS_NAMES[o.hand_class],
                 "dealer_qualifies": o.dealer_qualifies,
                 "showdown": str(o.showdown),
                 "exchanges": o.exchanges,
@@ -160,12 +171,14 @@ def paid(variant: Variant, key: PayKey) -> Paid:
 def _meter_sharers(state: TableState, variant: Variant, outcomes: dict[int, Outcome]) -> dict[int, int]:
     """For each seat, how many seats win the same meter prize this round (two royals share)."""
     prog = variant.progressive
+    if prog is None or not any(state.seats[k].bets.progressive for k in outcomes):  # most rounds
+        return dict.fromkeys(outcomes, 1)
     classes: dict[int, Any] = {}
     for k, o in outcomes.items():
         if not state.seats[k].bets.progressive:  # most seats: no prize to share
             continue
         first_class = variant.classify(o.first_five or 0)
-        prize = prog.prizes.get(first_class) if prog else None
+        prize = prog.prizes.get(first_class)
         if prize is not None and prize.meter_share > 0:
             classes[k] = first_class
     return {k: sum(1 for c in classes.values() if c == classes[k]) if k in classes else 1 for k in outcomes}
@@ -178,24 +191,41 @@ class Hand(NamedTuple):
     words: str  # `HandValue.describe`
 
 
-WORDS_MOST = 8192
-"""The most hands' words remembered at once (`hand_of`); a little over the 7,462 distinct five-card
-hands, so that a server's tables keep them all."""
-
-_WORDS: dict[int, str] = {}
-
-
 def hand_of(ids: list[int]) -> Hand:
     """The strength of the best five of `ids` (one call of the core) and their words, which the
-    strength alone fixes (its class and ranks: equal hands are described alike), described by
-    `HandValue.describe` once a strength: a showdown describes every hand it settles."""
+    strength alone fixes (its class and ranks: equal hands are described alike)."""
     strength = strength_of_ids(ids)
-    words = _WORDS.get(strength)
-    if words is None:
-        if len(_WORDS) >= WORDS_MOST:
-            _WORDS.clear()
-        words = _WORDS[strength] = value_of_ids(ids).describe()
-    return Hand(strength, words)
+    return Hand(strength, _all_words()[strength])
+
+
+@cache
+def _all_words() -> tuple[str, ...]:
+    """Every five-card hand's words by strength (index 0 unused): `HandValue.describe` of one
+    hand of each of the 7,462 strengths, worked out once a process (under a tenth of a second, at
+    its first showdown), so that no showdown describes a hand (a server's tables soon meet them all)."""
+    words = [""] * (DISTINCT_STRENGTHS + 1)
+    said: dict[str, str] = {}
+    for hand in _one_of_each_strength():
+        value = value_of_ids(hand)
+        text = value.describe()
+        words[value.strength] = said.setdefault(text, text)  # a few hundred texts, each kept once
+    assert all(words[1:]), "a strength with no hand"
+    return tuple(words)
+
+
+def _one_of_each_strength() -> Iterator[list[int]]:
+    """A hand of every strength: every five ranks, at most four of a rank, in mixed suits (card
+    id 4 rank + suit: the n-th card of a rank in suit n, a lone first rank in another suit than
+    the rest), and five distinct ranks also in one suit (flushes)."""
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = Counter(ranks)
+        if max(counts.values()) > 4:
+            continue
+        if len(counts) == 5:
+            yield [4 * r for r in ranks]  # suited
+            yield [4 * ranks[0] + 1, *(4 * r for r in ranks[1:])]
+        else:
+            yield [4 * r + n for r, c in counts.items() for n in range(c)]
 
 
 def _hands(state: TableState, variant: Variant, seat: SeatState) -> tuple[Hand, int]:
@@ -226,17 +256,21 @@ def settle_seats(
     for k in order:
         bets = state.seats[k].bets
         key = pay_key(outcomes[k], bets, meter, sharers[k])
-        pay = pays.get(key) or paid(variant, key)
-        if not (bets.side_bets or bets.progressive):  # an ante and raise alone: a pay that comes again
-            pays[key] = pay
+        if bets.side_bets or bets.progressive:  # the first five cards in the key: seldom again
+            found.append(paid(variant, key))
+            continue
+        pay = pays.get(key)  # an ante and raise alone: a pay that comes again
+        if pay is None:
+            pay = pays[key] = paid(variant, key)
         found.append(pay)
+    prizes = [pay.money.meter_paid for pay in found]
     reset = variant.progressive.reset if variant.progressive else 0
-    draw = draw_meter(meter, [pay.money.meter_paid for pay in found], reset)
+    drawn = draw_meter(meter, prizes, reset).from_meter if any(prizes) else [0] * len(found)  # most rounds: none
     out = []
-    for k, pay, from_meter in zip(order, found, draw.from_meter, strict=True):
+    for k, pay, from_meter in zip(order, found, drawn, strict=True):
         bets, m = state.seats[k].bets, pay.money
         moves = _transfers(k, bets.total - bets.progressive, m, from_meter, bets.progressive)
-        spots = tuple(dict(spot) for spot in pay.spots)  # the event's own: a remembered pay stays as it was
+        spots = tuple([spot.copy() for spot in pay.spots])  # the event's own: a remembered pay stays as it was
         hand, outcome = hands[k].words, outcomes[k]
         out.append(built(SeatSettlement, seat=k, outcome=outcome, money=m, transfers=moves, hand=hand, bets=spots))
     return out
@@ -254,7 +288,7 @@ def _transfers(k: int, held: int, m: MoneySettlement, from_meter: int, progressi
         ("meter", mine, from_meter),
         ("house", mine, prize - from_meter),
     )
-    return tuple(t for t in moves if t[2] > 0)
+    return tuple([t for t in moves if t[2] > 0])
 
 
 def revealed(state: TableState, variant: Variant, order: list[int], dealer: Hand) -> dict[str, Any]:

@@ -74,7 +74,7 @@ class Table(Betting, Seating, VariantChange):
         if seat is None:
             return seat_view(self.state, self.variant, None, (), None, self._views, version=self.seq)
         k = self._seat(seat)
-        limit = self.personal_limit(k)
+        limit = self._limit_of(k)
         most, actions = self.ante_most(k, limit), self._actions(k, limit)
         return seat_view(self.state, self.variant, k, actions, limit, self._views, self.seeds_open(), most, self.seq)
 
@@ -271,9 +271,13 @@ class Table(Betting, Seating, VariantChange):
 
     def personal_limit(self, seat: int) -> int | None:
         """The personal limit on the seat's ante: the account book's, or the table's own."""
+        return self._limit_of(self._seat(seat))
+
+    def _limit_of(self, k: int) -> int | None:
+        """`personal_limit` of a seat already checked (a view has checked it)."""
         if self.book is not None:
-            return self.book.limit(self.account(self._seat(seat)))[0]
-        return self.state.seats[self._seat(seat)].limit
+            return self.book.limit(self.account(k))[0]
+        return self.state.seats[k].limit
 
     def ante_most(self, seat: int, personal: int | None) -> int:
         """The largest ante the seat may place now: the table's maximum, the part of the seat's

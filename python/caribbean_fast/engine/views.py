@@ -69,7 +69,7 @@ _NO_BETS = Bets()
 
 
 def _texts(cards: list[int]) -> tuple[str, ...]:
-    return tuple(map(CARD_TEXTS.__getitem__, cards))
+    return tuple(map(CARD_TEXTS.__getitem__, cards)) if cards else ()
 
 
 def _deadline(state: TableState, variant: Variant, me: SeatState | None) -> datetime | None:
@@ -102,13 +102,14 @@ class ViewCache:
 
     round: int = -1
     seed: bytes = b""
-    deck: Commitment | None = None  # the deck's leaves and root (`fairness.committed`), for proofs
+    deck: Commitment | None = None  # the deck's salts, leaves and root (`fairness.committed`), for proofs
     root: str = ""  # the deck's commitment, shown in every view of the round
     qualifies: bool | None = None  # once revealed: whether the dealer's hand qualifies
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     proofs: dict[int, dict[str, Any]] = field(default_factory=dict)
     at: int = -1  # the state (the table's `seq`) whose seats `others` holds as the others see them
     others: dict[int, OtherSeat] = field(default_factory=dict)
+    showing: list[int] = field(default_factory=list)  # at that state: the seats a view shows (but its own)
 
     def for_round(self, r: RoundState) -> ViewCache:
         """This cache, emptied first when `r` is another round than the one it holds."""
@@ -120,15 +121,15 @@ class ViewCache:
     def other_seats(self, state: TableState, seat: int | None, version: int | None) -> tuple[OtherSeat, ...]:
         """The seats besides `seat` a view shows, each as every other seat sees it: worked out once
         per state (`version`, the table's event count) for all the views of it, or (None) afresh."""
-        number, shown = state.round.number, []
         if version != self.at or version is None:
             self.at, self.others = -1 if version is None else version, {}
-        made = self.others
-        for k, s in enumerate(state.seats):
-            if k != seat and (s.account is not None or s.dealt or s.bets.total):
+            self.showing = [k for k, s in enumerate(state.seats) if s.account is not None or s.dealt or s.bets.total]
+        made, number, shown = self.others, state.round.number, []
+        for k in self.showing:
+            if k != seat:
                 other = made.get(k)
                 if other is None:
-                    other = made[k] = _other(k, s, number)
+                    other = made[k] = _other(k, state.seats[k], number)
                 shown.append(other)
         return tuple(shown)
 
@@ -146,10 +147,10 @@ class ViewCache:
         return self.root
 
     def let_go(self) -> None:
-        """Lets go of what a view of the round works out again if asked: the deck's 52 leaves,
-        the settled seats' results and proofs, the other seats as shown (9 KB a table, held
+        """Lets go of what a view of the round works out again if asked: the deck's 52 leaves and
+        salts, the settled seats' results and proofs, the other seats as shown (11 KB a table, held
         between commands by a server's every table). The root stays: every view shows it."""
-        self.deck, self.results, self.proofs, self.at, self.others = None, {}, {}, -1, {}
+        self.deck, self.results, self.proofs, self.at, self.others, self.showing = None, {}, {}, -1, {}, []
 
     def dealer_qualifies(self, variant: Variant, r: RoundState) -> bool:
         """Whether the dealer's revealed hand qualifies, worked out once for every view of the round."""
@@ -158,12 +159,16 @@ class ViewCache:
         return self.qualifies
 
 
+_OVER = frozenset((Phase.SETTLED, Phase.CLOSED))
+"""The phases where the last round is over: its proofs are shown."""
+
+
 def _proof(
     state: TableState, variant: Variant, seat: int, dealer: list[int], board: list[int], cache: ViewCache
 ) -> dict[str, Any] | None:
     """The openings of what the seat was shown, once its round is over."""
     r, me = state.round, state.seats[seat]
-    if not me.dealt or state.phase not in (Phase.SETTLED, Phase.CLOSED):
+    if not me.dealt or state.phase not in _OVER:
         return None
     if seat not in cache.proofs:  # worked out once: every view of the settled round shows it again
         known = cache.commitment(r)
@@ -210,7 +215,7 @@ def seat_view(
     ours = me is not None and me.since <= r.number
     # a new holder finds a clean felt: the round before it sat is not its round, dealer's hand included
     shown = r.revealed is not None and state.phase is not Phase.BETTING and (me is None or ours)
-    deciding = state.phase is Phase.DECIDING
+    deciding, over = state.phase is Phase.DECIDING, state.phase in _OVER
     board = r.board if shown else r.board[:3] if deciding else []
     dealer = r.dealer if shown else [] if holdem or not deciding else r.dealer[-1:]
     others = cache.other_seats(state, seat, version)
@@ -228,7 +233,7 @@ def seat_view(
         "others": others,
         "meter": state.ledger.balance("meter"),
         "commitment": cache.root_of(r) if r.seed else "",
-        "proof": _proof(state, variant, seat, dealer, board, cache) if seat is not None and ours else None,
+        "proof": _proof(state, variant, seat, dealer, board, cache) if seat is not None and ours and over else None,
         "result": _result(variant, seat, me, cache) if seat is not None and me is not None and ours else None,
         "actions": tuple(actions),
         "deadline": _deadline(state, variant, me),
