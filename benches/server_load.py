@@ -151,23 +151,6 @@ def seed_accounts(url: str, n: int) -> list[str]:
     return tokens
 
 
-THREADS = ("loop", "database", "reads", "other")
-"""A server's threads by what they do (`Process.threads_cpu`): the event loop (the main thread: the
-sockets, the engine, the commit's statements on SQLite), the database's thread (its begin and
-commit), the reads' thread (the lobby's, the office's), and the rest (the trainer's tables built)."""
-
-
-def by_thread(before: dict[str, float], after: dict[str, float], total: float, commands: int) -> dict[str, float]:
-    """The CPU a command of each kind of thread between two readings (`threads_cpu`), in µs; the
-    rest is the process's `total` CPU over the same time less the named threads' (threads that
-    ended meanwhile are in it)."""
-    spent = dict.fromkeys(THREADS, 0.0)
-    for key, seconds in after.items():
-        spent[key.split(":")[0]] += seconds - before.get(key, 0.0)
-    spent["other"] = max(0.0, total - sum(spent[k] for k in THREADS if k != "other"))
-    return {k: round(1e6 * v / max(commands, 1)) for k, v in spent.items()}
-
-
 class Process:
     def __init__(self, url: str, tables: Path, port: int, log: Path) -> None:
         self.url, self.tables, self.port, self.log = url, tables, port, log
@@ -228,20 +211,14 @@ class Process:
             return self.killed_cpu
         return self.killed_cpu + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def threads_cpu(self) -> dict[str, float]:
-        """CPU seconds so far of each thread alive (`thread_kind:tid`): the event loop's, the
-        database's commits, the reads' and the rest (a thread that ended is not listed:
-        `by_thread` counts it with the rest)."""
-        found, tick = {}, os.sysconf("SC_CLK_TCK")
-        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
-            try:
-                stat = (task / "stat").read_text()
-            except OSError:  # ended meanwhile
-                continue
-            name, fields = stat.split("(", 1)[1].rsplit(")", 1)[0], stat.rsplit(")", 1)[1].split()
-            kind = "loop" if task.name == str(self.proc.pid) else name.split("_")[0]
-            found[f"{kind if kind in THREADS else 'other'}:{task.name}"] = (int(fields[11]) + int(fields[12])) / tick
-        return found
+    def loop_cpu(self) -> float:
+        """CPU seconds so far of the process's main thread, its event loop (the sockets, the
+        engine, the commit's statements on SQLite); the rest of its CPU is its other threads' (the
+        database's begin and commit, the reads, the trainer's tables built), which the operating
+        system does not tell apart (they share the process's name)."""
+        stat = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def disk_bytes(self) -> int:
         """Bytes the process sent to the storage layer so far (`write_bytes` of /proc/<pid>/io)."""
@@ -705,7 +682,7 @@ def combined(results: list[dict[str, Any]]) -> dict[str, Any]:
     commands = sum(r["commands"] for r in results)
     cpu = sum(r["cpu_us_per_command"] * r["commands"] for r in results)
     each = ("cpu_us_per_command", "p50_ms", "p99_ms", "servers_cpu_percent", "rss_growth_percent", "errors")
-    threads = {k: sum(r["threads_us_per_command"][k] * r["commands"] for r in results) for k in THREADS}
+    threads = {k: sum(r["threads_us_per_command"][k] * r["commands"] for r in results) for k in ("loop", "threads")}
     return {
         "cpu_us_per_command": round(cpu / max(commands, 1)),
         "threads_us_per_command": {k: round(v / max(commands, 1)) for k, v in threads.items()},
@@ -753,10 +730,11 @@ def drive(
 
             spy = layers.start(processes[0].proc.pid, profile, args.seconds - 1)
         cpu_before, disk_before, ticks = _cpu(processes), sum(p.disk_bytes() for p in processes), cpu_ticks()
-        threads_before = processes[0].threads_cpu()
+        loop_before = processes[0].loop_cpu()
         elapsed, rss_open = uvloop.run(load(bots, args.seconds, args.kill_at, processes, rss))  # the server's loop too
         cpu = [b - a for a, b in zip(cpu_before, _cpu(processes), strict=True)]
-        threads = by_thread(threads_before, processes[0].threads_cpu(), cpu[1], stats.commands)
+        loop = processes[0].loop_cpu() - loop_before
+        threads = {"loop": loop, "threads": cpu[1] - loop}  # the first process's: its main thread, the others
         disk = sum(p.disk_bytes() for p in processes) - disk_before
         steal = steal_since(ticks)
         if spy is not None:
@@ -789,7 +767,7 @@ def drive(
             "servers_cpu_percent": [round(100 * c / elapsed) for c in cpu[1:]],
             # The whole server process's CPU per command answered, its threads (the commit's) included.
             "cpu_us_per_command": round(1e6 * sum(cpu[1:]) / commands),
-            "threads_us_per_command": threads,  # the first process's CPU a command by its threads (`by_thread`)
+            "threads_us_per_command": {k: round(1e6 * v / commands) for k, v in threads.items()},
             "disk_bytes_per_command": round(disk / commands),  # reaching the storage layer (/proc/<pid>/io)
             "steal_percent": round(steal, 1),  # of both cores' time over the load, run elsewhere
             # The (first) server's memory: before any client, with every socket open and nothing

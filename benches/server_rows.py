@@ -136,14 +136,14 @@ def _turns(base: dict[str, Any], results: list[dict[str, Any]], engine: bool) ->
 
 
 def _threads(base: dict[str, Any], by: dict[str, dict[str, Any]], engine: bool) -> dict[str, Any]:
-    """The server's CPU a command by its threads (read from /proc, not sampled), beside the loops
-    of the floors it is measured against, in the same turns: what the loop does beyond the engine
-    floor's is the server's own work on the loop."""
+    """The server's CPU a command on its event loop (the main thread) and its other threads (the
+    database's, the reads'), read from /proc, not sampled, beside the floors' (one thread each) in
+    the same turns: what the loop does beyond the engine floor's is the server's own work there."""
     values: dict[str, int] = {}
     for n, r in by.items():
         values |= {f"{n} server {k}": v for k, v in r["server"]["threads_us_per_command"].items()}
         values[f"{n} floor"] = r["floor"]["cpu_us_per_command"]
         if engine:
             values[f"{n} engine floor"] = r["engine_floor"]["cpu_us_per_command"]
-    what = "the server's CPU a command by thread (loop, database, reads, other), beside the floors', same turns"
+    what = "the server's CPU a command on its event loop and its other threads, beside the floors', same turns"
     return base | {"id": "server-threads", "what": what, "values": values, "unit": "µs"}
