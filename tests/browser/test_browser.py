@@ -32,6 +32,7 @@ from caribbean_fast.analysis import analyze
 from caribbean_fast.cards import card_text
 from caribbean_fast.engine import deck_from_seed
 from caribbean_fast.engine.fairness import leaves, positions
+from caribbean_fast.engine.showdown import _all_words
 from caribbean_fast.hands import evaluate
 from caribbean_fast.server.config import default_own, default_tables
 from caribbean_fast.server.tables.owner import Owner
@@ -571,7 +572,24 @@ def test_a_round_fits_the_window_and_each_bet_spot_shows_its_own_result(server: 
         assert internal not in text, internal
     for size in SIZES:
         _within_the_window(page, size)
+    _longest_words(page)
+    for size in SIZES:
+        _within_the_window(page, size)
     _leave(page)
+
+
+def _longest_words(page: Page) -> None:
+    """The settled felt with the longest words a round can show (the deal decides which show, so a
+    layout that fits only the words of this deal fails elsewhere): the longest hand name, the
+    dealer's with the longer qualifier word, and a result decided for the player on three bets."""
+    longest = max(_all_words(), key=len)
+    result = "Decided for you (Call) \u00b7 Net \u20ac0.00: Ante +\u20ac1,000.00, AA Bonus \u2212\u20ac1,000.00"
+    page.evaluate(
+        "([hand, dealer, result]) => { document.getElementById('hand').textContent = hand;"
+        " document.getElementById('dealer-hand').textContent = dealer;"
+        " document.getElementById('result').textContent = result; }",
+        [longest, f"{longest} \u00b7 does not qualify", result],
+    )
 
 
 def _contrast(page: Page, selector: str) -> float:

@@ -48,31 +48,27 @@ export function cardSvg(card, { selected = false } = {}) {
 /** A row of cards; `hidden` face-down cards drawn after the known ones (or before them). A card
  * that was not in the row before is dealt in (`dealt`), and a face where a back lay is turned
  * (`turned`): short CSS animations, all over within half a second, none under reduced motion.
- * `marked`: the cards of the winning hand, outlined (the others dimmed). */
+ * A card already in the row keeps its node, so a view that follows within that half second
+ * neither cuts nor replays its animation. `marked`: the cards of the winning hand, outlined (the
+ * others dimmed). */
 export function cardRow(node, cards, hidden = 0, label = "", hiddenFirst = false, marked = null) {
-  const before = node.dataset.cards ? node.dataset.cards.split(" ") : [];
-  const backsBefore = Number(node.dataset.backs || 0);
+  const faces = new Map([...node.children].filter((s) => s.dataset.card).map((s) => [s.dataset.card, s]));
+  const backsBefore = [...node.children].filter((s) => !s.dataset.card);
   let fresh = 0;
+  const enter = (svg, how) => {
+    svg.classList.add(how);
+    svg.style.setProperty("--i", String(fresh++));
+    return svg;
+  };
   const shown = cards.map((c) => {
-    const svg = cardSvg(c);
-    if (!before.includes(c)) {
-      svg.classList.add(backsBefore > 0 ? "turned" : "dealt");
-      svg.style.setProperty("--i", String(fresh++));
-    }
+    const svg = faces.get(c) || enter(cardSvg(c), backsBefore.length ? "turned" : "dealt");
+    svg.dataset.card = c;
+    svg.classList.remove("winning", "out");
     if (marked) svg.classList.add(marked.includes(c) ? "winning" : "out");
     return svg;
   });
-  const backs = Array.from({ length: hidden }, (_, k) => {
-    const svg = cardSvg(null);
-    if (k >= backsBefore) {
-      svg.classList.add("dealt");
-      svg.style.setProperty("--i", String(fresh++));
-    }
-    return svg;
-  });
-  node.replaceChildren(...(hiddenFirst ? [...backs, ...shown] : [...shown, ...backs]));
-  node.dataset.cards = cards.join(" ");
-  node.dataset.backs = String(hidden);
+  const backs = Array.from({ length: hidden }, (_, k) => backsBefore[k] || enter(cardSvg(null), "dealt"));
+  placeChildren(node, hiddenFirst ? [...backs, ...shown] : [...shown, ...backs]);
   const spoken = cards.map(cardName).join(", ") + (hidden ? `${cards.length ? ", " : ""}${hidden} face down` : "");
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `${label}: ${spoken || "no cards"}`);
@@ -114,4 +110,14 @@ export function chipStack(node, amount, values, short) {
       return chip;
     }),
   );
+}
+
+/** `node`'s children made `wanted`, in order, moving no child already in its place: a node taken
+ * out and put back would start its animation again. */
+export function placeChildren(node, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...node.children]) if (!keep.has(child)) child.remove();
+  wanted.forEach((child, k) => {
+    if (node.children[k] !== child) node.insertBefore(child, node.children[k] || null);
+  });
 }

@@ -3,7 +3,7 @@
 // work, its refusals are shown in words, and the paytables come from /api/rules/<table>.
 
 import { askLogin, whoAmI } from "./auth.js";
-import { cardName, cardRow, chipStack, chipSvg, chipColour } from "./cards.js";
+import { cardName, cardRow, chipStack, chipSvg, chipColour, placeChildren } from "./cards.js";
 import { chipText, inputText, money as formatMoney, moneyHint, parseMoney } from "./money.js";
 import { Link, api, refusal } from "./net.js";
 import { FairnessPanel, RecallList, renderPaytables } from "./panels.js";
@@ -344,24 +344,27 @@ function resultText(result) {
 
 function renderOthers(v) {
   const list = $("others");
-  list.replaceChildren(
-    ...v.others.map((o) => {
-      const item = document.createElement("li");
-      item.className = "seat-box";
-      // whether another seat decided, never what (the engine sends no more): game 3's rule
-      const status = !o.dealt ? "waiting" : o.settled ? "settled" : o.decided ? "decided" : "deciding…";
-      const who = o.player || "empty seat";
-      item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
-      item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
-      item.querySelector(".seat-status").textContent =
-        `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}`;
-      // another seat's cards are never shown (the engine sends none): their backs while dealt
-      cardRow(item.querySelector(".cards"), [], o.dealt ? state.rules.layout.hand : 0, `Seat ${o.seat + 1}'s cards`);
-      item.dataset.seat = String(o.seat);
-      item.setAttribute("aria-label", `Seat ${o.seat + 1}, ${who}, ${status}`);
-      return item;
-    }),
-  );
+  const before = new Map([...list.children].map((item) => [item.dataset.seat, item]));
+  placeChildren(list, v.others.map((o) => seatBox(o, before.get(String(o.seat)))));
+}
+
+/** Another seat's box; its box of the last view kept, so that backs dealt stay where they lie. */
+function seatBox(o, item = undefined) {
+  if (!item) {
+    item = document.createElement("li");
+    item.className = "seat-box";
+    item.innerHTML = `<strong></strong><div class="seat-status"></div><div class="cards"></div>`;
+    item.dataset.seat = String(o.seat);
+  }
+  // whether another seat decided, never what (the engine sends no more): game 3's rule
+  const status = !o.dealt ? "waiting" : o.settled ? "settled" : o.decided ? "decided" : "deciding…";
+  const who = o.player || "empty seat";
+  item.querySelector("strong").textContent = `Seat ${o.seat + 1} · ${who}`;
+  item.querySelector(".seat-status").textContent = `${status}${o.bets.ante ? ` · ante ${money(o.bets.ante)}` : ""}`;
+  // another seat's cards are never shown (the engine sends none): their backs while dealt
+  cardRow(item.querySelector(".cards"), [], o.dealt ? state.rules.layout.hand : 0, `Seat ${o.seat + 1}'s cards`);
+  item.setAttribute("aria-label", `Seat ${o.seat + 1}, ${who}, ${status}`);
+  return item;
 }
 
 function renderButtons(v) {
