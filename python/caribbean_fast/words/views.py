@@ -8,18 +8,27 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from ..cards import card_text
+from ..cards import CARD_TEXTS, card_text
+from ..engine.showdown import hand_of
 from ..engine.state import Bets, Phase
 from ..engine.views import OtherSeat, SeatView
-from ..hands import evaluate
+from ..hands import value_of_ids
 
 __all__ = ["dealer_hand_words", "hand_words", "view_from_json", "view_to_json", "winning_five"]
+
+_CARD_IDS = {text: card for card, text in enumerate(CARD_TEXTS)}
 
 
 @lru_cache(maxsize=4096)
 def _describe(cards: tuple[str, ...]) -> str:
-    """A hand in words; remembered, as a seat's hand is shown again in every view of its round."""
-    return evaluate(list(cards)).describe()
+    """A hand in words, as the showdown words it (by its strength: `showdown.hand_of`); remembered,
+    as a seat's hand is shown again in every view of its round."""
+    return hand_of(_ids(cards)).words
+
+
+def _ids(cards: tuple[str, ...]) -> list[int]:
+    """The ids of cards as the engine's views write them (`CARD_TEXTS`): no parsing of other spellings."""
+    return [_CARD_IDS[c] for c in cards]
 
 
 def hand_words(view: SeatView) -> str:
@@ -36,7 +45,7 @@ def dealer_hand_words(view: SeatView) -> str:
 
 @lru_cache(maxsize=4096)
 def _best_five(cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in evaluate(list(cards)).best_five)
+    return tuple(card_text(c) for c in value_of_ids(_ids(cards)).best_five)
 
 
 def winning_five(view: SeatView) -> dict[str, Any] | None:
