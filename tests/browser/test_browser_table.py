@@ -209,8 +209,8 @@ def test_every_game_fits_each_window_with_its_most_seats(server: LiveServer, bro
         other.ok("fold", table=owner.spec.id)
     expect(page.locator("#result")).to_have_text(re.compile("^(Won|Lost|Push|Net)"))
     # the views that followed kept each card's node (a node drawn again replays its deal)
-    kept = "[...document.querySelectorAll('#cards .card, #others .card')].map((c) => c.kept === true)"
-    assert all(page.evaluate(kept)) and len(page.evaluate(kept)) == owner.spec.variant.layout.hand * owner.spec.seats
+    kept = page.evaluate("[...document.querySelectorAll('#cards .card, #others .card')].map((c) => c.kept === true)")
+    assert all(kept) and len(kept) == owner.spec.variant.layout.hand * owner.spec.seats
     for size in SIZES:
         _in_view(page, size, ("#dealer", "#cards", "#result", "#balance", "#b-deal", "#spot-ante"))
     for other in others:
