@@ -642,9 +642,9 @@ class Server:
         check (read with its wallet), for its session."""
         account = conn.account
         wallets, guest, every = ({}, False, None) if account is None else await self.wallet(account)
-        seats = self._seats_here(account) if account else []
         relay, everywhere = self.relays[conn], self._everywhere()
         elsewhere = [] if everywhere else await relay.remote_seats()
+        seats = self._seats_here(account) if account else []  # after the read: a table served here meanwhile is here
         self.hub.join(conn)  # told the tables' news from the welcome on, never before it (no await between)
         conn.send(frame("welcome", protocol=1, account=account, guest=guest, wallets=wallets, seats=seats + elsewhere))
         for held in seats:

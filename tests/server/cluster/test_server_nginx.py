@@ -17,7 +17,7 @@ import pytest
 from browser_helpers import sit
 from live_server import ServerProcess, _free_port, books, split
 from nginx_server import Nginx, binary
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_server_placement import command
 from test_server_proxy_map import map_of, wait_for_map
 from test_server_relay import relay_metrics
@@ -77,6 +77,14 @@ def deployed(nginx: str, postgres_database: str, folder: Path) -> Iterator[tuple
         proxy.stop()
 
 
+def connected(process: ServerProcess, page: Page) -> None:
+    """Waits until the page's socket is open at the process (through nginx)."""
+    deadline = time.monotonic() + 20
+    while (process.health() or {}).get("connections", 0) < 1:
+        assert time.monotonic() < deadline, page.locator("#message").text_content()
+        time.sleep(0.1)
+
+
 def test_players_come_back_through_nginx_after_a_server_is_killed(
     nginx_binary: str, postgres_database: str, tmp_path: Path
 ) -> None:
@@ -122,15 +130,15 @@ def test_the_page_follows_its_table_through_nginx(
         table = page.evaluate("fetch('/api/limit').then((r) => r.json())")["seats"][0]["table"]
         first, other = where[table], processes[1] if where[table] is processes[0] else processes[0]
         first.kill()
+        other.wait(TABLES, seconds=30)  # every table at the survivor before the first starts again
+        wait_for_map(proxy.map_file, dict.fromkeys(IDS, f"127.0.0.1:{other.port}"))
+        connected(other, page)
         expect(page.locator("#link")).to_have_text("online", timeout=20_000)  # at the survivor
         restarted = ServerProcess(postgres_database, str(tmp_path / "tables.toml"), *behind(proxy), port=first.port)
         processes.append(restarted)
         restarted.wait(sum(1 for p in where.values() if p is first), seconds=30)  # the table given back: moved
         wait_for_map(proxy.map_file, {t: f"127.0.0.1:{p.port}" for t, p in where.items()})
-        deadline = time.monotonic() + 20  # the page's socket follows `moved` to the restarted process
-        while (restarted.health() or {}).get("connections", 0) < 1:
-            assert time.monotonic() < deadline, page.locator("#message").text_content()
-            time.sleep(0.1)
+        connected(restarted, page)  # the page's socket follows `moved` to the restarted process
         page.keyboard.press("Enter")  # a round at the restarted process, through nginx
         expect(page.locator("#result")).to_have_text("Your decision", timeout=10_000)
         page.keyboard.press("-")

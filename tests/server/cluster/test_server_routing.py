@@ -4,6 +4,7 @@ real server processes on one database, as in test_server_relay.py."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -13,6 +14,7 @@ from test_server_relay import relay_metrics, start
 from websockets.exceptions import ConnectionClosed
 
 from caribbean_fast.play.remote import Link, RemoteSession, socket_url
+from caribbean_fast.server.cluster.relay import Relay
 
 STUD = "cyberstud-1"
 
@@ -41,6 +43,41 @@ def test_a_tables_socket_serves_its_table_and_refuses_an_unknown_one(tmp_path: P
         nowhere = Client(f"{live.ws}/no-such-table")
         assert nowhere.welcome == {"v": 1, "type": "closed", "reason": "no_table"}
         assert frames_until_closed(nowhere)[1] == 4004
+
+
+def test_a_table_served_here_while_its_socket_is_welcomed_is_in_the_welcome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table taken over by this process while a socket's welcome reads the player's seats
+    elsewhere from the database: the welcome lists its seat and sends its view (listed by neither
+    read, the page offered the sit form, and its sit was refused: "you sit at ... already")."""
+    with LiveServer(settings(str(tmp_path / "casino.db"))) as live:
+        token = live.guest()
+        first = Client(f"{live.ws}/{STUD}", token)  # stays open: the seat is not stood up meanwhile
+        first.ok("sit", table=STUD, buy_in=10_000)
+        host = live.app.state.server
+        owner = host.owners[STUD]
+        wallet = host.wallet
+
+        async def taken_over_meanwhile(account: str) -> object:  # the table not served here yet
+            del host.owners[STUD]
+            owner._hold(0, None)
+            return await wallet(account)
+
+        async def seats_elsewhere(self: object) -> list[dict[str, object]]:  # served here once read
+            await asyncio.sleep(0)
+            host.owners[STUD] = owner
+            owner._sync_players()
+            return []
+
+        monkeypatch.setattr(host, "wallet", taken_over_meanwhile)
+        monkeypatch.setattr(host, "_everywhere", lambda: False)
+        monkeypatch.setattr(Relay, "remote_seats", seats_elsewhere)
+        second = Client(f"{live.ws}/{STUD}", token)
+        assert second.welcome["seats"] == [{"table": STUD, "seat": 0}]
+        assert second.recv()["type"] == "view"
+        second.close()
+        first.close()
 
 
 @pytest.mark.slow

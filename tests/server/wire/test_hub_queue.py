@@ -17,12 +17,14 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
 from live_server import Client, LiveServer, settings
 from starlette.websockets import WebSocket
 from websockets.client import ClientProtocol
 from websockets.frames import Close, Frame, Opcode
 from websockets.uri import parse_uri
 
+from caribbean_fast.server.wire import hub
 from caribbean_fast.server.wire.hub import QUEUE, Connection
 from caribbean_fast.server.wire.protocol import frame
 from caribbean_fast.server.wire.serving import WIRE
@@ -163,6 +165,34 @@ def test_a_paused_transport_sends_the_asgi_way_and_a_stuck_reader_is_closed_as_s
     # the frames dropped, the writer stuck on the paused transport stopped, the close written at once
     assert conn.close_reason == (1008, "slow") and writer is not None and writer.cancelled()
     assert wire.closes == [(frame("closed", reason="slow"), 1008, "slow")]
+
+
+def test_a_close_behind_frames_a_stopped_reader_never_takes_goes_out_alone_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A close for another reason than `slow` (a session ended, a table moved) waits behind the
+    frames queued before it, at most `CLOSE_WAIT`: then, the reader having stopped, it is written
+    at once, alone; a close the reader takes in time goes out after its frames, once."""
+    monkeypatch.setattr(hub, "CLOSE_WAIT", 0.05)
+
+    async def run(sink: Sink) -> Wire:
+        wire = Wire()
+        conn = Connection(cast(WebSocket, sink), "alice", wire=wire)
+        conn.start()
+        wire.takes = False  # the reader stopped: its transport is paused
+        conn.send("view")
+        await asyncio.sleep(0.01)  # the writer waits on the socket with it
+        conn.close(4001, "unauthorized")
+        conn.send("late")  # after the close: never sent
+        await asyncio.sleep(0.1)
+        await conn.finish()
+        return wire
+
+    wire = asyncio.run(run(StuckSink()))
+    assert wire.closes == [(frame("closed", reason="unauthorized"), 4001, "unauthorized")]
+    wire = asyncio.run(run(sink := Sink()))  # a reader that takes them
+    assert sink.sent == [("view", False), (frame("closed", reason="unauthorized"), False)]
+    assert sink.closed == (4001, "unauthorized") and wire.closes == []
 
 
 # ---- a real client that stops reading, on a served app -----------------------------------------

@@ -22,6 +22,7 @@ __all__ = ["SLOW", "Connection", "Hub", "Wire"]
 
 QUEUE = 256  # frames waiting for a slow socket before it is closed
 SLOW = (1008, "slow")  # the close of a socket `QUEUE` frames behind
+CLOSE_WAIT = 5.0  # seconds a close waits behind the frames queued before it, then goes out alone
 _NO_WATCH: frozenset[str] = frozenset()
 
 
@@ -102,6 +103,15 @@ class Connection:
             self.close_reason = (code, reason)
             if not self._put(None):
                 self._close_now(code, reason)
+            elif self._live:  # a reader that stopped would hold it, unsent, until the ping's timeout
+                asyncio.get_running_loop().call_later(CLOSE_WAIT, self._close_if_waiting)
+
+    def _close_if_waiting(self) -> None:
+        """The close still waits, queued or its writer stuck on frames the client does not read: it
+        goes out now, alone."""
+        writing = self._writer is not None and not self._writer.done()
+        if self._live and self.close_reason is not None and (writing or None in self._out):
+            self._close_now(*self.close_reason)
 
     def _close_now(self, code: int, reason: str) -> None:
         """The client left `QUEUE` frames unread: they are dropped (it would never read them) and
