@@ -11,7 +11,7 @@ commit): each job runs in its own savepoint, so a job that refuses (raises a
 holding it has committed; jobs that only write rows (a table's events) are written together, their
 moves of a shared pool's shard summed into one update.
 The rows of the progressive pools a batch's jobs may read are taken first, in one order for every
-process (`pools.take`), and a deadlock there is retried once from the begin (`_begin`).
+process (`pools.take`), and a deadlock there is retried from the begin, a few times (`_begin`).
 Durability is never weakened: SQLite runs with `synchronous=FULL`, PostgreSQL with its default
 `synchronous_commit`.
 """
@@ -52,6 +52,7 @@ _FAULTS = (
 )
 RECONNECT_FIRST, RECONNECT_MOST = 0.1, 5.0  # seconds between tries to reach a lost database
 BUSY_MS = 5000  # how long SQLite waits for another process's write lock before the batch fails
+DEADLOCK_TRIES = 4  # begins of a batch that a deadlock taking the pools' rows aborts, the first included
 GATHER = 0.002  # seconds a batch waits for more jobs when the last batch has just ended (under load)
 PAGE_SIZE = 512
 """Bytes a page of a new SQLite file (an existing file keeps its own). A commit writes each page it
@@ -439,16 +440,18 @@ class Database:
         the one order of every process (`pools.take`), before any job runs; jobs that open a pool
         read its row before writing it (`pools.open_pool`). Another writer that took them in
         another order may still close a cycle: PostgreSQL aborts one transaction, and if it is
-        this one, the batch begins again, once. No job has run yet,
-        so nothing of any table has moved: each job then runs as if the first try never was."""
+        this one, the batch begins again after a pause that lets the other take the row it waited
+        for (begun at once, it could take that row first and close the same cycle again), up to
+        `DEADLOCK_TRIES` times. No job has run yet, so nothing of any table has moved: each job
+        then runs as if the first try never was."""
         keys = [k for job in batch for k in job.pools]
-        for retry in (False, True):
+        for attempt in range(DEADLOCK_TRIES):
             self.dialect.begin()
             try:
                 pools.take(self.dialect.tx(), keys)
                 return
             except Exception as err:
-                if retry or not self.dialect.deadlock(err):
+                if attempt == DEADLOCK_TRIES - 1 or not self.dialect.deadlock(err):
                     raise
                 self.dialect.rollback()
                 self.deadlocks += 1
@@ -456,6 +459,7 @@ class Database:
                     "a deadlock taking the pools' rows: the batch begins again",
                     extra={"fields": {"pools": len(set(keys))}},
                 )
+                time.sleep(0.01 * 2**attempt)  # the connection's own thread: no job of the batch has run
 
     async def _batch_on_loop(self, batch: list[_Job]) -> list[Any]:
         """`_batch` for SQLite: the statements on the loop; the begin where it would wait for another
