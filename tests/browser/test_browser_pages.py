@@ -192,9 +192,13 @@ LINK = """async () => {
 
 
 def _play_a_round(page: Page, table: str, ante: int) -> None:
-    """A round played on a socket of the page's account other than the page's own (the lobby's)."""
+    """A round played on a socket of the page's account other than the page's own (the lobby's).
+    The deal's answer comes once the seeds are sealed; the cards, once the seat's page has revealed
+    its seed (issue 46): the call waits for the page to show the decision."""
     page.evaluate(LINK)
     for kind, fields in (("ante", {"amount": ante}), ("deal", {}), ("call", {})):
+        if kind == "call":
+            expect(page.locator("#result")).to_have_text("Your decision")
         answer = page.evaluate("([k, f]) => window.testLink.send(k, f)", [kind, {"table": table, **fields}])
         assert answer["ok"], answer["error"]
 
