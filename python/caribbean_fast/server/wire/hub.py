@@ -104,14 +104,14 @@ class Connection:
             if not self._put(None):
                 self._close_now(code, reason)
             elif self._live:  # a reader that stopped would hold it, unsent, until the ping's timeout
-                asyncio.get_running_loop().call_later(CLOSE_WAIT, self._close_if_waiting)
+                asyncio.get_running_loop().call_later(CLOSE_WAIT, self._close_if_waiting, code, reason)
 
-    def _close_if_waiting(self) -> None:
+    def _close_if_waiting(self, code: int, reason: str) -> None:
         """The close still waits, queued or its writer stuck on frames the client does not read: it
         goes out now, alone."""
         writing = self._writer is not None and not self._writer.done()
-        if self._live and self.close_reason is not None and (writing or None in self._out):
-            self._close_now(*self.close_reason)
+        if self._live and (writing or None in self._out):
+            self._close_now(code, reason)
 
     def _close_now(self, code: int, reason: str) -> None:
         """The client left `QUEUE` frames unread: they are dropped (it would never read them) and
